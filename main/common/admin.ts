@@ -1,0 +1,73 @@
+/** Admin API routes (under `/api`), shared by the engine's router and the workbench client. */
+import type { FolderSpec } from './settings.js';
+import type { SearchRequest, SearchResponse } from './search.js';
+
+export const ADMIN_ROUTES = {
+  engineStatus: 'GET /api/status',
+  mcpStatus: 'GET /api/mcp/status',
+  probe: 'POST /api/mcp/probe',
+  restart: 'POST /api/mcp/restart',
+  settings: 'GET /api/settings',
+  updateSettings: 'PATCH /api/settings',
+  validateSettings: 'POST /api/settings/validate',
+  apiKey: 'GET /api/mcp/api-key',
+  rotateApiKey: 'POST /api/mcp/api-key',
+  folders: 'GET /api/folders',
+  addFolder: 'POST /api/folders',
+  removeFolder: 'DELETE /api/folders',
+  indexFolder: 'POST /api/folders/index',
+  jobs: 'GET /api/jobs',
+  jobAction: 'POST /api/jobs/action',
+  search: 'POST /api/search',
+  clients: 'GET /api/clients',
+  installClient: 'POST /api/clients/install',
+} as const;
+
+export type AddFolderRequest = FolderSpec;
+export interface RemoveFolderRequest {
+  path: string;
+}
+export interface IndexFolderRequest {
+  path: string;
+  kind: 'update' | 'rebuild';
+}
+export interface JobActionRequest {
+  id: string;
+  action: 'pause' | 'resume' | 'cancel';
+}
+export type AdminSearchRequest = SearchRequest;
+export type AdminSearchResponse = SearchResponse;
+
+export interface SettingsResponse {
+  values: Record<string, unknown>;
+}
+export interface SettingsPatch {
+  values: Record<string, unknown>;
+}
+export interface ValidationIssue {
+  key: string;
+  rule: string;
+  message: string;
+}
+export interface ValidateResponse {
+  ok: boolean;
+  issues: ValidationIssue[];
+}
+
+export interface ApiKeyResponse {
+  set: boolean;
+  /** Only returned on `?reveal=1` or right after generation. */
+  key?: string;
+}
+
+export interface ClientConfig {
+  id: 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'codex' | 'windsurf';
+  name: string;
+  /** Where the config lives on this OS. */
+  config_path: string | null;
+  format: 'json' | 'toml' | 'command';
+  /** The text to paste (or the command to run). */
+  snippet: string;
+  uses: 'http' | 'stdio';
+  installable: boolean;
+}

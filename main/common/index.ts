@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './search.js';
+export * from './settings.js';
+export * from './status.js';
+export * from './admin.js';

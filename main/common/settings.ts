@@ -1,0 +1,68 @@
+/**
+ * Every setting Cairn has, in one table: key, default, JSON Schema rule and meaning.
+ * The engine builds its validating store from this, the README's configuration reference is
+ * checked against it, and the workbench reads defaults and rules from it.
+ */
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface SettingSpec {
+  key: string;
+  default: unknown;
+  schema: JsonSchema;
+  description: string;
+}
+
+const hostPattern = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[^\\s/]+$' };
+const originPattern = { type: 'string', minLength: 1, maxLength: 300, pattern: '^(\\*|[a-z][a-z0-9+.-]*://[^\\s/]+)$' };
+const globList = { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 200 };
+
+export const SETTINGS: readonly SettingSpec[] = [
+  { key: 'mcp.enabled', default: true, schema: { type: 'boolean' }, description: 'Serve MCP over HTTP.' },
+  { key: 'mcp.host', default: '127.0.0.1', schema: { type: 'string', minLength: 1 }, description: 'Address the HTTP server binds. Anything but loopback also needs `mcp.allow_non_loopback` and the API key.' },
+  { key: 'mcp.allow_non_loopback', default: false, schema: { type: 'boolean' }, description: 'Permit binding a non-loopback address (then the API key is required).' },
+  { key: 'mcp.port', default: 58012, schema: { type: 'integer', minimum: 0, maximum: 65535 }, description: 'TCP port of the MCP endpoint and admin API (0 picks a free port).' },
+  { key: 'mcp.mount_path', default: '/mcp', schema: { type: 'string', pattern: '^/[A-Za-z0-9._~/-]*$', not: { pattern: '^/api(/|$)' } }, description: 'Path of the MCP endpoint.' },
+  { key: 'mcp.public_base_url', default: 'http://127.0.0.1:58012', schema: { type: 'string', pattern: '^https?://[^\\s/]+$' }, description: 'Origin that clients are told to dial; the mount path is appended.' },
+  { key: 'mcp.stateless_http', default: true, schema: { type: 'boolean' }, description: 'A fresh server and transport per request; no sessions.' },
+  { key: 'mcp.json_response', default: true, schema: { type: 'boolean' }, description: 'JSON responses instead of SSE streams.' },
+  { key: 'mcp.enable_dns_rebinding_protection', default: true, schema: { type: 'boolean' }, description: 'Check Host and Origin against the allowlists.' },
+  { key: 'mcp.allowed_hosts', default: ['localhost:*', '127.0.0.1:*', '[::1]:*'], schema: { type: 'array', items: hostPattern, maxItems: 100 }, description: 'Allowed Host header values; `*` is a wildcard.' },
+  { key: 'mcp.allowed_origins', default: ['http://localhost:*', 'http://127.0.0.1:*'], schema: { type: 'array', items: originPattern, maxItems: 100 }, description: 'Allowed Origin header values; `*` is a wildcard.' },
+  { key: 'mcp.require_api_key', default: false, schema: { type: 'boolean' }, description: 'Require `Authorization: Bearer <key>` on every MCP request.' },
+  { key: 'mcp.default_top_k', default: 20, schema: { type: 'integer', minimum: 1, maximum: 50 }, description: 'top_k when a search call gives none.' },
+  { key: 'mcp.default_mode', default: 'tribrid', schema: { enum: ['vector', 'sparse', 'hybrid', 'tribrid'] }, description: 'Search mode when a call gives none.' },
+  { key: 'mcp.toolset', default: 'agent', schema: { enum: ['agent', 'full'] }, description: '`agent`: search and read. `full`: adds grep, index and status tools.' },
+  { key: 'mcp.max_body_bytes', default: 1048576, schema: { type: 'integer', minimum: 1024, maximum: 67108864 }, description: 'Largest request body accepted (413 above).' },
+  { key: 'mcp.generation_url', default: '', schema: { type: 'string', pattern: '^(|https?://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?(/.*)?)$' }, description: 'OpenAI-compatible endpoint on loopback (Ollama, LM Studio); enables the `answer` tool.' },
+  { key: 'mcp.generation_model', default: '', schema: { type: 'string' }, description: 'Model name sent to the generation endpoint.' },
+  { key: 'folders', default: [], schema: { type: 'array', items: { type: 'object', required: ['path'], additionalProperties: false, properties: { path: { type: 'string', pattern: '^(/|[A-Za-z]:[\\\\/])' }, include: globList, exclude: globList } } }, description: 'Indexed folders: absolute path with optional include/exclude globs.' },
+  { key: 'index.max_file_bytes', default: 20971520, schema: { type: 'integer', minimum: 1024 }, description: 'Files larger than this are skipped (recorded, not indexed).' },
+  { key: 'index.respect_gitignore', default: true, schema: { type: 'boolean' }, description: 'Honour `.gitignore` and `.ignore` files.' },
+  { key: 'index.extra_excludes', default: [], schema: globList, description: 'Globs excluded in every folder, on top of the built-in excludes.' },
+  { key: 'embedding.model', default: 'cairn/use-lite', schema: { type: 'string', minLength: 1 }, description: 'Embedding model: a registry id, a hub id, or a local model folder.' },
+  { key: 'embedding.batch_size', default: 16, schema: { type: 'integer', minimum: 1, maximum: 256 }, description: 'Chunks per embedding batch.' },
+  { key: 'embedding.threads', default: 0, schema: { type: 'integer', minimum: 0, maximum: 64 }, description: 'Embedding worker threads (0: one per core).' },
+  { key: 'search.fusion', default: 'weighted_rrf', schema: { enum: ['weighted_rrf', 'convex'] }, description: 'How legs are fused: weighted reciprocal rank fusion or a mix of normalised scores.' },
+  { key: 'search.rrf_k', default: 60, schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'The k of reciprocal rank fusion.' },
+  { key: 'search.vector_weight', default: null, schema: { type: ['number', 'null'], minimum: 0, maximum: 1 }, description: 'Override of the dense leg weight (null: the model registry\'s measured weight).' },
+  { key: 'search.graph_weight', default: 0.15, schema: { type: 'number', minimum: 0, maximum: 1 }, description: 'Weight of the graph leg in tribrid fusion.' },
+  { key: 'watch.enabled', default: true, schema: { type: 'boolean' }, description: 'Keep folders fresh with a file watcher while the engine runs.' },
+  { key: 'watch.debounce_ms', default: 250, schema: { type: 'integer', minimum: 0, maximum: 60000 }, description: 'Quiet time before a burst of changes is applied.' },
+];
+
+export type SettingKey = (typeof SETTINGS)[number]['key'];
+
+export function settingSpec(key: string): SettingSpec | undefined {
+  return SETTINGS.find((s) => s.key === key);
+}
+
+export function defaultSettings(): Record<string, unknown> {
+  return Object.fromEntries(SETTINGS.map((s) => [s.key, structuredClone(s.default)]));
+}
+
+export interface FolderSpec {
+  path: string;
+  include?: string[];
+  exclude?: string[];
+}

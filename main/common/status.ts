@@ -1,0 +1,130 @@
+/** Folder, job and engine status: what `cairn status`, the admin API and the workbench show. */
+import type { FolderState, Freshness, SearchMode } from './search.js';
+import type { ErrorBody } from './errors.js';
+
+export interface FileError {
+  path: string;
+  code: string;
+  message: string;
+}
+
+export interface FolderStatus {
+  path: string;
+  include: string[];
+  exclude: string[];
+  state: FolderState;
+  /** Why the folder is in `error`. */
+  reason?: string;
+  files: number;
+  chunks: number;
+  /** Chunks that have vectors. */
+  embedded_chunks: number;
+  file_errors: number;
+  /** The first per-file errors (bounded). */
+  errors: FileError[];
+  updated_at: string | null;
+  freshness: Freshness;
+  progress?: JobProgress;
+}
+
+export type JobKind = 'create' | 'update' | 'rebuild' | 'drop' | 'embed';
+export type JobState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
+export type JobPhase = 'scanning' | 'parsing' | 'writing' | 'embedding' | 'maintenance' | 'done';
+
+export interface JobProgress {
+  phase: JobPhase;
+  files_done: number;
+  files_total: number;
+  chunks_done: number;
+  chunks_total: number;
+  /** Chunks per second over the recent past. */
+  throughput: number;
+  eta_seconds: number | null;
+}
+
+export interface JobInfo {
+  id: string;
+  kind: JobKind;
+  folder: string;
+  state: JobState;
+  progress: JobProgress;
+  errors: number;
+  error?: ErrorBody;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface IndexContract {
+  embedding_model: string;
+  embedding_dimensions: number;
+  chunker_version: number;
+  fts: { tokenizer: string; stem: boolean; stop_words: boolean; language: string };
+}
+
+export interface ModelInfo {
+  id: string;
+  dimensions: number;
+  max_tokens: number;
+  size_mb: number;
+  builtin: boolean;
+  available: boolean;
+  description: string;
+}
+
+export interface EngineStatus {
+  version: string;
+  data_dir: string;
+  folders: FolderStatus[];
+  jobs: JobInfo[];
+  model: ModelInfo & { state: 'ready' | 'loading' | 'missing' | 'error'; error?: string };
+  contract: IndexContract | null;
+  /** Set when the configured model or chunker conflicts with the stored index. */
+  contract_mismatch: ErrorBody | null;
+  paused: boolean;
+  totals: { files: number; chunks: number; embedded_chunks: number };
+}
+
+export interface McpStatus {
+  enabled: boolean;
+  running: boolean;
+  advertised_url: string;
+  in_process_url: string;
+  transport: { stateless: boolean; json_response: boolean };
+  security: {
+    dns_rebinding_protection: boolean;
+    allowed_hosts: string[];
+    allowed_origins: string[];
+    require_api_key: boolean;
+    api_key_set: boolean;
+    loopback_only: boolean;
+    warnings: string[];
+  };
+  toolset: 'agent' | 'full';
+  tools: string[];
+  default_mode: SearchMode;
+  default_top_k: number;
+  config_default_mode: SearchMode;
+  config_default_top_k: number;
+  defaults_restart_pending: boolean;
+  stdio_command: string[];
+  uptime_s: number;
+  requests: { total: number; errors: number; rejected: number };
+}
+
+export interface ProbeHit {
+  path: string;
+  start_line: number;
+  end_line: number;
+  score: number;
+}
+
+export type ProbeResult =
+  | {
+      ok: true;
+      tools: string[];
+      latency_ms: number;
+      hits: ProbeHit[];
+      transport_url: string;
+      transport_label: 'in-process';
+    }
+  | { ok: false; tools: string[]; latency_ms: number; transport_url: string; error: ErrorBody };

@@ -1,0 +1,78 @@
+/**
+ * The engine's internal data model: what parsers produce, what the index stores, and the
+ * interfaces the composition root wires together. Kept in one place so that the parts
+ * (sources, parse, embed, index, search, jobs, mcp) agree without importing each other.
+ */
+
+export type ChunkKind = 'text' | 'markdown' | 'code' | 'html' | 'pdf' | 'docx' | 'data';
+
+/** A chunk as a parser produces it, before it is tied to a folder or embedded. */
+export interface ChunkDraft {
+  kind: ChunkKind;
+  /** Language for code (`typescript`, `python`...), else undefined. */
+  language?: string;
+  /** 1-based inclusive line range in the file (for PDF: lines of the page's extracted text). */
+  startLine: number;
+  endLine: number;
+  /** 1-based page for PDF. */
+  page?: number;
+  /** The text to index and show. */
+  text: string;
+  /** Code symbol the chunk covers, e.g. `UserService.save`. */
+  symbol?: string;
+  /** `function`, `class`, `method`, `interface`, ... */
+  symbolKind?: string;
+  /** Markdown heading path, e.g. `Install > Linux`. */
+  heading?: string;
+}
+
+/** A named thing a file defines (code symbol, Markdown heading) for the graph. */
+export interface SymbolDef {
+  name: string;
+  kind: string;
+  startLine: number;
+  endLine: number;
+}
+
+/** A reference from a file to something else, for the graph. */
+export interface RefDraft {
+  kind: 'import' | 'link' | 'reference';
+  /** The import specifier, link target or referenced identifier, as written. */
+  target: string;
+  line: number;
+}
+
+export interface ParsedFile {
+  chunks: ChunkDraft[];
+  symbols: SymbolDef[];
+  refs: RefDraft[];
+}
+
+/** A file found by the walk. */
+export interface SourceFile {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the folder, with forward slashes. */
+  rel: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface WalkError {
+  path: string;
+  code: string;
+  message: string;
+}
+
+/** Embeds text; implementations run off the main event loop. */
+export interface Embedder {
+  readonly modelId: string;
+  readonly dimensions: number;
+  /** Token window of the model; chunkers keep chunks within it. */
+  readonly maxTokens: number;
+  embedDocuments(texts: string[], onProgress?: (done: number) => void): Promise<Float32Array[]>;
+  embedQuery(text: string): Promise<Float32Array>;
+  /** Rough token count under this model's tokenizer (for chunk sizing). */
+  countTokens(text: string): number;
+  close(): Promise<void>;
+}
