@@ -1,0 +1,48 @@
+/**
+ * What the outside (MCP tools, admin API, CLI, desktop shell) may ask of a running engine.
+ * Implemented by `Engine` (engine.ts), the one composition root. Every method throws
+ * `CairnError` (errors.ts) with a typed code on failure, never a partial result.
+ */
+import type { FolderSpec } from '../common/settings.js';
+import type {
+  GrepRequest,
+  GrepResult,
+  ReadRequest,
+  ReadResult,
+  SearchRequest,
+  SearchResponse,
+} from '../common/search.js';
+import type { EngineStatus, FolderStatus, JobInfo } from '../common/status.js';
+import type { ValidationIssue } from '../common/admin.js';
+
+export interface SettingsApi {
+  /** Every setting with its current value, keyed by dotted key. */
+  all(): Record<string, unknown>;
+  get<T = unknown>(key: string): T;
+  /** Validates the whole patch first; writes nothing if any value is invalid (throws config_invalid). */
+  set(values: Record<string, unknown>): void;
+  validate(values: Record<string, unknown>): ValidationIssue[];
+  /** Called after every successful write with the keys that changed. */
+  onChange(listener: (keys: string[]) => void): () => void;
+}
+
+export interface EngineApi {
+  readonly dataDir: string;
+  readonly settings: SettingsApi;
+  search(req: SearchRequest): Promise<SearchResponse>;
+  read(req: ReadRequest): Promise<ReadResult>;
+  grep(req: GrepRequest): Promise<GrepResult>;
+  status(): Promise<EngineStatus>;
+  folders(): Promise<FolderStatus[]>;
+  addFolder(spec: FolderSpec): Promise<FolderStatus>;
+  removeFolder(path: string): Promise<void>;
+  /** Starts (or queues) an indexing job; resolves with the job as created. */
+  indexFolder(path: string, kind: 'create' | 'update' | 'rebuild'): Promise<JobInfo>;
+  dropIndex(path: string): Promise<void>;
+  jobs(): JobInfo[];
+  job(id: string): JobInfo | undefined;
+  jobAction(id: string, action: 'pause' | 'resume' | 'cancel'): JobInfo;
+  /** Resolves when every job queued so far has finished. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}

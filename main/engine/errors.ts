@@ -1,0 +1,30 @@
+import type { ErrorBody, ErrorCode } from '../common/errors.js';
+
+/** The one error type the engine throws across its boundary. */
+export class CairnError extends Error {
+  readonly code: ErrorCode;
+  readonly remedy?: string;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, opts: { remedy?: string; details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'CairnError';
+    this.code = code;
+    this.remedy = opts.remedy;
+    this.details = opts.details;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { code: this.code, message: this.message };
+    if (this.remedy) body.remedy = this.remedy;
+    if (this.details) body.details = this.details;
+    return body;
+  }
+}
+
+/** Any thrown value as a typed error body; unknown failures become `internal`. */
+export function toErrorBody(err: unknown): ErrorBody {
+  if (err instanceof CairnError) return err.toBody();
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 'internal', message };
+}
