@@ -1,0 +1,21 @@
+/**
+ * IPC channel names and the bridge the preload exposes as `window.cairn`. The preload may import
+ * only `electron` (test/layering.test.ts), so it repeats these strings; test/app/bridge.test.ts
+ * checks that the two lists agree.
+ */
+export const CHANNELS = {
+  engineAddress: 'cairn:engine-address',
+  pickFolder: 'cairn:pick-folder',
+  revealFile: 'cairn:reveal-file',
+  getApiKey: 'cairn:get-api-key',
+  setApiKey: 'cairn:set-api-key',
+  openExternal: 'cairn:open-external',
+} as const;
+
+export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];
+
+export interface EngineAddress {
+  /** Origin of the engine's HTTP server, e.g. `http://127.0.0.1:58012`. */
+  baseUrl: string;
+  adminToken: string;
+}

@@ -1,0 +1,23 @@
+// Preload for the workbench window. It runs sandboxed with contextIsolation, so it can use only
+// `contextBridge` and `ipcRenderer`; it exposes named functions, never ipcRenderer itself, so a
+// compromised page can ask for nothing the shell did not decide to offer. The channel names repeat
+// main/app/channels.ts (the preload may import only electron); test/app/bridge.test.ts keeps them
+// in step. The renderer's view of this object is renderer/src/api/bridge.ts.
+import { contextBridge, ipcRenderer } from 'electron';
+
+const bridge = {
+  isDesktop: true as const,
+  /** `{ baseUrl, adminToken }` of the supervised engine, or null while it is starting. */
+  engineAddress: (): Promise<unknown> => ipcRenderer.invoke('cairn:engine-address'),
+  /** Native folder picker; resolves to an absolute path or null when cancelled. */
+  pickFolder: (): Promise<unknown> => ipcRenderer.invoke('cairn:pick-folder'),
+  /** Shows a file in the OS file manager (main checks it is inside an indexed folder). */
+  revealFile: (path: string): Promise<unknown> => ipcRenderer.invoke('cairn:reveal-file', String(path)),
+  /** The MCP API key from the OS secret store (safeStorage), or null. */
+  getApiKey: (): Promise<unknown> => ipcRenderer.invoke('cairn:get-api-key'),
+  setApiKey: (key: string | null): Promise<unknown> => ipcRenderer.invoke('cairn:set-api-key', key === null ? null : String(key)),
+  /** Opens an https URL in the default browser if the shell's allow-list has it. */
+  openExternal: (url: string): Promise<unknown> => ipcRenderer.invoke('cairn:open-external', String(url)),
+};
+
+contextBridge.exposeInMainWorld('cairn', bridge);

@@ -1,0 +1,54 @@
+import { ReconnectBanner } from './components/ReconnectBanner';
+import { ThemeToggle } from './components/ThemeToggle';
+import { EngineProvider } from './hooks/EngineProvider';
+import { ClientsPanel } from './panels/ClientsPanel';
+import { DefaultsPanel } from './panels/DefaultsPanel';
+import { IndexPanel } from './panels/IndexPanel';
+import { ProbePanel } from './panels/ProbePanel';
+import { SearchPanel } from './panels/SearchPanel';
+import { SecurityPanel } from './panels/SecurityPanel';
+import { StatusCard } from './panels/StatusCard';
+
+const NAV = [
+  ['status', 'Server'],
+  ['probe', 'Probe'],
+  ['index', 'Index'],
+  ['security', 'Security'],
+  ['clients', 'Clients'],
+  ['search', 'Search'],
+] as const;
+
+export function App() {
+  return (
+    <EngineProvider>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <h1>Cairn</h1>
+        <nav aria-label="Panels">
+          {NAV.map(([id, label]) => (
+            <a key={id} href={`#${id}`}>
+              {label}
+            </a>
+          ))}
+        </nav>
+        <ThemeToggle />
+      </header>
+      <ReconnectBanner />
+      <main id="main" tabIndex={-1}>
+        <div className="col">
+          <StatusCard />
+          <ProbePanel />
+          <DefaultsPanel />
+          <SecurityPanel />
+        </div>
+        <div className="col">
+          <IndexPanel />
+          <ClientsPanel />
+          <SearchPanel />
+        </div>
+      </main>
+    </EngineProvider>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * Where the admin token and the engine's origin come from.
+ * - Browser (opened from the address `cairn serve` prints): `#token=…` in the URL. It is moved to
+ *   sessionStorage and stripped from the address bar at once, so it does not linger in history,
+ *   bookmarks or screenshots. sessionStorage dies with the tab, unlike localStorage.
+ * - Desktop: the preload hands over the engine's address and token.
+ */
+import { desktopBridge } from './bridge';
+
+const TOKEN_KEY = 'cairn.adminToken';
+
+export interface Connection {
+  /** '' means same origin (the engine serves the workbench). */
+  baseUrl: string;
+  token: string | null;
+}
+
+/** Reads `#token=` once, stores it, and removes it from the visible URL. */
+export function captureTokenFromUrl(): void {
+  const hash = window.location.hash.replace(/^#/, '');
+  if (!hash) return;
+  const params = new URLSearchParams(hash);
+  const token = params.get('token');
+  if (!token) return;
+  sessionStorage.setItem(TOKEN_KEY, token);
+  params.delete('token');
+  const rest = params.toString();
+  const url = window.location.pathname + window.location.search + (rest ? `#${rest}` : '');
+  window.history.replaceState(null, '', url);
+}
+
+export async function resolveConnection(): Promise<Connection> {
+  const bridge = desktopBridge();
+  if (bridge) {
+    const addr = await bridge.engineAddress();
+    if (addr) return { baseUrl: addr.baseUrl.replace(/\/$/, ''), token: addr.adminToken };
+    return { baseUrl: '', token: null };
+  }
+  return { baseUrl: '', token: sessionStorage.getItem(TOKEN_KEY) };
+}

@@ -1,0 +1,54 @@
+/** One typed function per admin route (main/common/admin.ts ADMIN_ROUTES). */
+import type {
+  AdminSearchRequest,
+  AdminSearchResponse,
+  ApiKeyResponse,
+  ClientConfig,
+  EngineStatus,
+  FolderSpec,
+  FolderStatus,
+  JobActionRequest,
+  JobInfo,
+  McpStatus,
+  ProbeResult,
+  SettingsResponse,
+  ValidateResponse,
+} from '../../../main/common/index';
+import { ApiError, request } from './client';
+
+export const api = {
+  engineStatus: (signal?: AbortSignal) => request<EngineStatus>('GET', '/api/status', undefined, { signal }),
+  mcpStatus: (signal?: AbortSignal) => request<McpStatus>('GET', '/api/mcp/status', undefined, { signal }),
+
+  async probe(query: string): Promise<ProbeResult> {
+    // A failed probe is a result (typed error + remedy), whatever HTTP status carries it.
+    try {
+      return await request<ProbeResult>('POST', '/api/mcp/probe', { query }, { acceptErrorBody: true });
+    } catch (err) {
+      if (err instanceof ApiError) return { ok: false, tools: [], latency_ms: 0, transport_url: '', error: err.body };
+      throw err;
+    }
+  },
+  restartMcp: () => request<unknown>('POST', '/api/mcp/restart', {}),
+
+  settings: () => request<SettingsResponse>('GET', '/api/settings'),
+  updateSettings: (values: Record<string, unknown>) => request<SettingsResponse>('PATCH', '/api/settings', { values }),
+  validateSettings: (values: Record<string, unknown>) => request<ValidateResponse>('POST', '/api/settings/validate', { values }),
+
+  apiKey: (reveal = false) => request<ApiKeyResponse>('GET', `/api/mcp/api-key${reveal ? '?reveal=1' : ''}`),
+  rotateApiKey: () => request<ApiKeyResponse>('POST', '/api/mcp/api-key', {}),
+
+  addFolder: (spec: FolderSpec) => request<FolderStatus>('POST', '/api/folders', spec),
+  removeFolder: (path: string) => request<unknown>('DELETE', `/api/folders?path=${encodeURIComponent(path)}`, { path }),
+  indexFolder: (path: string, kind: 'update' | 'rebuild') => request<JobInfo>('POST', '/api/folders/index', { path, kind }),
+  jobAction: (body: JobActionRequest) => request<JobInfo>('POST', '/api/jobs/action', body),
+
+  search: (req: AdminSearchRequest) => request<AdminSearchResponse>('POST', '/api/search', req),
+
+  async clients(): Promise<ClientConfig[]> {
+    // Accept a bare list or `{ clients: [...] }`: the contract names the item type only.
+    const body = await request<ClientConfig[] | { clients: ClientConfig[] }>('GET', '/api/clients');
+    return Array.isArray(body) ? body : body.clients;
+  },
+  installClient: (id: ClientConfig['id']) => request<Record<string, unknown>>('POST', '/api/clients/install', { id }),
+};

@@ -1,0 +1,39 @@
+/** The engine's settings, loaded on mount and again after a reconnect; `save` patches and reloads. */
+import { useCallback, useEffect, useState } from 'react';
+import type { ErrorBody } from '../../../main/common/errors';
+import { api } from '../api/endpoints';
+import { describeError } from '../api/client';
+import { useEngine } from './engine-context';
+
+export function useSettings() {
+  const { epoch, refresh } = useEngine();
+  const [values, setValues] = useState<Record<string, unknown> | null>(null);
+  const [loadError, setLoadError] = useState<ErrorBody | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const r = await api.settings();
+      setValues(r.values);
+      setLoadError(null);
+    } catch (err) {
+      setLoadError(describeError(err));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load, epoch]);
+
+  /** Throws ApiError (config_invalid with details) when the engine refuses the patch. */
+  const save = useCallback(
+    async (patch: Record<string, unknown>) => {
+      const r = await api.updateSettings(patch);
+      if (r && typeof r === 'object' && 'values' in r) setValues(r.values);
+      else await load();
+      await refresh();
+    },
+    [load, refresh],
+  );
+
+  return { values, loadError, save, reload: load };
+}

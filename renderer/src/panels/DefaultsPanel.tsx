@@ -1,0 +1,64 @@
+/**
+ * The search defaults agents get when a call gives none, and the toolset. The mounted server keeps
+ * what it captured until it is remounted, so saving here raises the restart-pending notice in the
+ * status card rather than changing behaviour silently.
+ */
+import { useEffect, useState } from 'react';
+import type { SearchMode } from '../../../main/common/search';
+import { ErrorNote } from '../components/ErrorNote';
+import { Loading, Panel } from '../components/Panel';
+import { useAction } from '../hooks/useAsync';
+import { useSettings } from '../hooks/useSettings';
+import { MODES } from './modes';
+
+export function DefaultsPanel() {
+  const { values, loadError, save } = useSettings();
+  const [mode, setMode] = useState<SearchMode>('tribrid');
+  const [topK, setTopK] = useState(20);
+  const [toolset, setToolset] = useState<'agent' | 'full'>('agent');
+  const action = useAction();
+
+  useEffect(() => {
+    if (!values) return;
+    setMode(values['mcp.default_mode'] as SearchMode);
+    setTopK(Number(values['mcp.default_top_k']));
+    setToolset(values['mcp.toolset'] as 'agent' | 'full');
+  }, [values]);
+
+  if (loadError) return <Panel id="defaults" title="Server defaults"><ErrorNote error={loadError} /></Panel>;
+  if (!values) return <Panel id="defaults" title="Server defaults"><Loading what="settings" /></Panel>;
+
+  const dirty = mode !== values['mcp.default_mode'] || topK !== values['mcp.default_top_k'] || toolset !== values['mcp.toolset'];
+  return (
+    <Panel id="defaults" title="Server defaults">
+      <form
+        className="grid-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void action.run(() => save({ 'mcp.default_mode': mode, 'mcp.default_top_k': topK, 'mcp.toolset': toolset }));
+        }}
+      >
+        <label htmlFor="default-mode">Default mode</label>
+        <select id="default-mode" value={mode} onChange={(e) => setMode(e.target.value as SearchMode)} data-testid="default-mode">
+          {MODES.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="default-top-k">Default top_k</label>
+        <input id="default-top-k" type="number" min={1} max={50} value={topK} onChange={(e) => setTopK(Number(e.target.value))} data-testid="default-top-k" />
+        <label htmlFor="toolset">Toolset</label>
+        <select id="toolset" value={toolset} onChange={(e) => setToolset(e.target.value as 'agent' | 'full')} data-testid="toolset-select">
+          <option value="agent">agent: search and read</option>
+          <option value="full">full: adds grep, index and status tools</option>
+        </select>
+        <div />
+        <button type="submit" className="btn primary" disabled={!dirty || action.busy} data-testid="save-defaults">
+          {action.busy ? 'Saving…' : 'Save defaults'}
+        </button>
+      </form>
+      {action.error ? <ErrorNote error={action.error} /> : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,41 @@
+/** Index management: the embedding model, the folders with their state, and the jobs. */
+import { ErrorNote } from '../components/ErrorNote';
+import { Empty, Loading, Panel } from '../components/Panel';
+import { useEngine } from '../hooks/engine-context';
+import { AddFolderForm } from './AddFolderForm';
+import { FolderRow } from './FolderRow';
+import { JobsList } from './JobsList';
+import { ModelSection } from './ModelSection';
+
+export function IndexPanel() {
+  const { engine, error } = useEngine();
+  if (!engine) {
+    return (
+      <Panel id="index" title="Index">
+        {error ? <ErrorNote error={error} /> : <Loading what="folders" />}
+      </Panel>
+    );
+  }
+  const t = engine.totals;
+  return (
+    <Panel id="index" title="Index">
+      <p className="muted" data-testid="index-totals">
+        {engine.folders.length} folder{engine.folders.length === 1 ? '' : 's'}, {t.files} files, {t.chunks} chunks ({t.embedded_chunks} with vectors)
+        {engine.paused ? ' · indexing paused' : ''}
+      </p>
+      {engine.contract_mismatch ? <ErrorNote error={engine.contract_mismatch} testId="contract-mismatch" /> : null}
+      <ModelSection engine={engine} />
+      <AddFolderForm />
+      {engine.folders.length === 0 ? (
+        <Empty>No folders yet. Add one above; Cairn indexes it and keeps it fresh while running.</Empty>
+      ) : (
+        <ul className="folders" data-testid="folders">
+          {engine.folders.map((f) => (
+            <FolderRow key={f.path} folder={f} jobs={engine.jobs.filter((j) => j.folder === f.path)} />
+          ))}
+        </ul>
+      )}
+      <JobsList jobs={engine.jobs} />
+    </Panel>
+  );
+}

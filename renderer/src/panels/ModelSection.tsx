@@ -1,0 +1,73 @@
+/**
+ * The embedding model. Vectors from different models are not comparable, so changing the model
+ * means rebuilding every folder's index; the form says so before saving, and while the stored
+ * index conflicts (contract mismatch) a one-click rebuild of every folder is offered.
+ */
+import { useState } from 'react';
+import type { EngineStatus } from '../../../main/common/status';
+import { api } from '../api/endpoints';
+import { ErrorNote } from '../components/ErrorNote';
+import { useEngine } from '../hooks/engine-context';
+import { useAction } from '../hooks/useAsync';
+
+export function ModelSection({ engine }: { engine: EngineStatus }) {
+  const { refresh } = useEngine();
+  const m = engine.model;
+  const [next, setNext] = useState('');
+  const action = useAction();
+  const n = engine.folders.length;
+
+  const change = (e: React.FormEvent) => {
+    e.preventDefault();
+    const id = next.trim();
+    if (!id || id === m.id) return;
+    const msg = n
+      ? `Switch the embedding model to ${id}? All ${n} folder${n === 1 ? '' : 's'} must be re-indexed (rebuilt) before vector search works again.`
+      : `Switch the embedding model to ${id}?`;
+    if (!window.confirm(msg)) return;
+    void action.run(async () => {
+      await api.updateSettings({ 'embedding.model': id });
+      setNext('');
+      await refresh();
+    });
+  };
+
+  const rebuildAll = () =>
+    action.run(async () => {
+      for (const f of engine.folders) await api.indexFolder(f.path, 'rebuild');
+      await refresh();
+    });
+
+  return (
+    <div className="model" data-testid="model">
+      <h3>Embedding model</h3>
+      <p>
+        <code data-testid="model-id">{m.id}</code> <span className={`pill ${m.state === 'ready' ? 'fresh' : m.state === 'error' ? 'error' : 'indexing'}`}>{m.state}</span>{' '}
+        <span className="muted">
+          {m.dimensions} dimensions · {m.size_mb} MB{m.builtin ? ' · built in' : ''}
+        </span>
+      </p>
+      {m.description ? <p className="muted small">{m.description}</p> : null}
+      {m.error ? <p className="error-text">{m.error}</p> : null}
+      {engine.contract ? (
+        <p className="muted small" data-testid="contract">
+          Stored index: {engine.contract.embedding_model} ({engine.contract.embedding_dimensions} d), chunker v{engine.contract.chunker_version}
+        </p>
+      ) : null}
+      {engine.contract_mismatch && n ? (
+        <button type="button" className="btn primary" onClick={rebuildAll} disabled={action.busy} data-testid="rebuild-all">
+          Re-index all {n} folder{n === 1 ? '' : 's'} with {m.id}
+        </button>
+      ) : null}
+      <form className="row" onSubmit={change}>
+        <label htmlFor="model-next">Change model</label>
+        <input id="model-next" className="mono" value={next} onChange={(e) => setNext(e.target.value)} placeholder="registry id, hub id or local folder" data-testid="model-next" />
+        <button type="submit" className="btn" disabled={!next.trim() || action.busy} data-testid="model-change">
+          Change…
+        </button>
+      </form>
+      {n ? <p className="hint">A change requires re-indexing all {n} folder{n === 1 ? '' : 's'}.</p> : null}
+      {action.error ? <ErrorNote error={action.error} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * What an agent must dial and whether it is safe: the advertised URL (the one to give clients),
+ * the in-process URL (what the probe uses, labelled so nobody copies it into a client), transport,
+ * security, toolset, and the defaults the mounted server captured. When the configuration has moved
+ * on, the restart-pending notice names both pairs and offers the remount.
+ */
+import { api } from '../api/endpoints';
+import { CopyButton } from '../components/CopyButton';
+import { ErrorNote } from '../components/ErrorNote';
+import { Loading, Panel } from '../components/Panel';
+import { useEngine } from '../hooks/engine-context';
+import { useAction } from '../hooks/useAsync';
+
+function yesNo(v: boolean) {
+  return v ? 'on' : 'off';
+}
+
+export function StatusCard() {
+  const { mcp, engine, refresh } = useEngine();
+  const remount = useAction();
+
+  if (!mcp) {
+    return (
+      <Panel id="status" title="MCP server">
+        <Loading what="server status" />
+      </Panel>
+    );
+  }
+  const s = mcp.security;
+  const state = !mcp.enabled ? 'disabled' : mcp.running ? 'running' : 'stopped';
+  return (
+    <Panel id="status" title="MCP server">
+      <p className="status-line">
+        <span className={`pill ${state}`} data-testid="mcp-state">
+          {state}
+        </span>{' '}
+        {engine ? <span className="muted">Cairn {engine.version}</span> : null}{' '}
+        <span className="muted">
+          {mcp.requests.total} requests, {mcp.requests.errors} errors, {mcp.requests.rejected} rejected
+        </span>
+      </p>
+      <dl className="facts">
+        <dt>Advertised URL</dt>
+        <dd>
+          <code data-testid="advertised-url">{mcp.advertised_url}</code> <CopyButton text={mcp.advertised_url} testId="copy-advertised-url" />
+          <div className="hint">Give this address to MCP clients.</div>
+        </dd>
+        <dt>In-process URL</dt>
+        <dd>
+          <code data-testid="in-process-url">{mcp.in_process_url}</code> <span className="tag">in-process (used by the probe)</span>
+        </dd>
+        <dt>Transport</dt>
+        <dd data-testid="transport">
+          Streamable HTTP, {mcp.transport.stateless ? 'stateless' : 'sessions'}, {mcp.transport.json_response ? 'JSON responses' : 'SSE streams'}
+        </dd>
+        <dt>Security</dt>
+        <dd data-testid="security-summary">
+          DNS-rebinding protection {yesNo(s.dns_rebinding_protection)}; API key {s.require_api_key ? 'required' : 'not required'}
+          {s.require_api_key && !s.api_key_set ? ' (but none is set!)' : ''}; {s.loopback_only ? 'loopback only' : 'reachable beyond loopback'}
+          <div className="hint">
+            Hosts: {s.allowed_hosts.join(', ') || 'none'} · Origins: {s.allowed_origins.join(', ') || 'none'}
+          </div>
+          {s.warnings.map((w) => (
+            <div className="warn-text" key={w} data-testid="security-warning">
+              ⚠ {w}
+            </div>
+          ))}
+        </dd>
+        <dt>Toolset</dt>
+        <dd data-testid="toolset">
+          {mcp.toolset} ({mcp.tools.join(', ') || 'no tools'})
+        </dd>
+        <dt>Mounted defaults</dt>
+        <dd data-testid="mounted-defaults">
+          mode <code>{mcp.default_mode}</code>, top_k <code>{mcp.default_top_k}</code>
+        </dd>
+      </dl>
+      {mcp.defaults_restart_pending ? (
+        <div className="notice" role="status" data-testid="restart-pending">
+          <p>
+            <strong>Restart pending.</strong> The mounted server uses <code>default_mode={mcp.default_mode}</code>,{' '}
+            <code>default_top_k={mcp.default_top_k}</code>; the configuration now says{' '}
+            <code>default_mode={mcp.config_default_mode}</code>, <code>default_top_k={mcp.config_default_top_k}</code>. Agents get the
+            old defaults until the server is remounted.
+          </p>
+          <button
+            type="button"
+            className="btn primary"
+            disabled={remount.busy}
+            data-testid="remount"
+            onClick={() => remount.run(async () => {
+              await api.restartMcp();
+              await refresh();
+            })}
+          >
+            {remount.busy ? 'Remounting…' : 'Remount the MCP server'}
+          </button>
+        </div>
+      ) : null}
+      {remount.error ? <ErrorNote error={remount.error} /> : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,46 @@
+// The workbench build. Output goes to renderer/dist, which the engine's HTTP server serves at `/`
+// and the Electron shell serves from its `app://` protocol; `base: './'` keeps asset URLs relative
+// so both hosts work. In `vite dev`, /api is proxied to a running engine (CAIRN_ENGINE_URL).
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The CSP as a meta tag in the built page only: the dev server injects an inline React refresh
+ * preamble that a strict policy would block. The engine and the Electron protocol also send it as
+ * a header (frame-ancestors only works there). connect-src allows loopback because the Electron
+ * renderer (app://) calls the engine at http://127.0.0.1:<port>.
+ */
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self' http://127.0.0.1:* http://localhost:* http://[::1]:*",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+function cspMeta(): Plugin {
+  return {
+    name: 'cairn-csp-meta',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CSP }, injectTo: 'head-prepend' }],
+  };
+}
+
+export default defineConfig({
+  root,
+  base: './',
+  plugins: [react(), cspMeta()],
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, target: 'es2022' },
+  server: {
+    port: 5173,
+    strictPort: false,
+    proxy: { '/api': { target: process.env.CAIRN_ENGINE_URL ?? 'http://127.0.0.1:58012', changeOrigin: false } },
+  },
+});
