@@ -1,0 +1,107 @@
+import Conf from 'conf';
+import { readFileSync } from 'node:fs';
+import { SETTINGS, defaultSettings } from '../../common/settings.js';
+import type { ValidationIssue } from '../../common/admin.js';
+import type { SettingsApi } from '../api.js';
+import { CairnError } from '../errors.js';
+import { confSchema, validateValues } from './schema.js';
+
+function getPath(obj: Record<string, unknown>, key: string): unknown {
+  return key.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+}
+
+/**
+ * Settings persisted with `conf` (what electron-store wraps) as `config.json` in the data folder.
+ * Every write is validated key by key first, so an invalid value is refused with the key and the
+ * rule, and the file on disk stays the last valid one.
+ */
+export class SettingsStore implements SettingsApi {
+  private readonly conf: Conf<Record<string, unknown>>;
+  private readonly listeners = new Set<(keys: string[]) => void>();
+
+  constructor(dir: string) {
+    try {
+      this.conf = new Conf<Record<string, unknown>>({
+        cwd: dir,
+        configName: 'config',
+        projectName: 'cairn',
+        schema: confSchema() as never,
+        clearInvalidConfig: false,
+        accessPropertiesByDotNotation: true,
+      });
+    } catch (err) {
+      throw SettingsStore.loadError(dir, err);
+    }
+  }
+
+  /** Names the offending key and rule when the file on disk does not validate; the file is left as it is. */
+  private static loadError(dir: string, err: unknown): CairnError {
+    const file = `${dir}/config.json`;
+    let issues: ValidationIssue[] = [];
+    try {
+      const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      const flat = Object.fromEntries(SETTINGS.map((s) => [s.key, getPath(raw, s.key)]).filter(([, v]) => v !== undefined));
+      issues = validateValues(flat);
+    } catch (parseErr) {
+      issues = [{ key: '(file)', rule: 'json', message: `${file} is not valid JSON: ${(parseErr as Error).message}` }];
+    }
+    const first = issues[0];
+    const message = first ? `Invalid configuration in ${file}: ${first.message} (rule: ${first.rule})` : `Cannot load ${file}: ${(err as Error).message}`;
+    return new CairnError('config_invalid', message, { remedy: `Fix or remove ${file}; it was left untouched.`, details: { issues } });
+  }
+
+  all(): Record<string, unknown> {
+    const out = defaultSettings();
+    for (const spec of SETTINGS) {
+      const v = this.conf.get(spec.key);
+      if (v !== undefined) out[spec.key] = v;
+    }
+    return out;
+  }
+
+  get<T = unknown>(key: string): T {
+    const spec = SETTINGS.find((s) => s.key === key);
+    if (!spec) throw new CairnError('invalid_argument', `${key} is not a Cairn setting`);
+    const v = this.conf.get(key);
+    return (v === undefined ? structuredClone(spec.default) : v) as T;
+  }
+
+  validate(values: Record<string, unknown>): ValidationIssue[] {
+    return validateValues(values);
+  }
+
+  set(values: Record<string, unknown>): void {
+    const issues = validateValues(values);
+    if (issues.length > 0) {
+      const first = issues[0];
+      throw new CairnError('config_invalid', `${first.message} (rule: ${first.rule})`, { details: { issues } });
+    }
+    const before = this.all();
+    const changed = Object.keys(values).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(values[k]));
+    if (changed.length === 0) return;
+    // One write for the whole patch: conf validates the resulting store and writes atomically.
+    const next = structuredClone(this.conf.store);
+    for (const key of changed) setPath(next, key, values[key]);
+    try {
+      this.conf.store = next;
+    } catch (err) {
+      throw new CairnError('config_invalid', (err as Error).message);
+    }
+    for (const l of this.listeners) l(changed);
+  }
+
+  onChange(listener: (keys: string[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+function setPath(obj: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.split('.');
+  let cur = obj;
+  for (const p of parts.slice(0, -1)) {
+    if (typeof cur[p] !== 'object' || cur[p] === null) cur[p] = {};
+    cur = cur[p] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]] = structuredClone(value);
+}

@@ -1,0 +1,161 @@
+import type { EdgeRow, NodeRow } from '../index/schema.js';
+import { resolveTarget } from './resolve.js';
+
+export interface GraphTarget {
+  path: string;
+  line: number;
+  /** Why it was reached, for the score. */
+  via: 'name' | 'import' | 'link' | 'reference' | 'imported_by';
+}
+
+interface FolderGraph {
+  nodesByPath: Map<string, NodeRow[]>;
+  edgesByPath: Map<string, EdgeRow[]>;
+  relByPath: Map<string, string>;
+  pathByRel: Map<string, string>;
+}
+
+/**
+ * The graph leg's in-memory view of the `graph_nodes`/`graph_edges` tables: files, symbols and
+ * headings as nodes; imports, links and symbol references as edges. It is kept in step with every
+ * write so queries never touch the tables.
+ */
+export class GraphIndex {
+  private folders = new Map<string, FolderGraph>();
+  private byName = new Map<string, NodeRow[]>();
+
+  private folder(folder: string): FolderGraph {
+    let g = this.folders.get(folder);
+    if (!g) {
+      g = { nodesByPath: new Map(), edgesByPath: new Map(), relByPath: new Map(), pathByRel: new Map() };
+      this.folders.set(folder, g);
+    }
+    return g;
+  }
+
+  /** Replaces what the graph knows of one file. */
+  setFile(folder: string, path: string, rel: string, nodes: NodeRow[], edges: EdgeRow[]): void {
+    this.removeFile(folder, path);
+    const g = this.folder(folder);
+    g.nodesByPath.set(path, nodes);
+    g.edgesByPath.set(path, edges);
+    g.relByPath.set(path, rel);
+    g.pathByRel.set(rel, path);
+    for (const n of nodes) for (const key of nameKeys(n.name)) pushTo(this.byName, key, n);
+  }
+
+  removeFile(folder: string, path: string): void {
+    const g = this.folders.get(folder);
+    if (!g) return;
+    for (const n of g.nodesByPath.get(path) ?? []) {
+      for (const key of nameKeys(n.name)) {
+        const list = this.byName.get(key);
+        if (!list) continue;
+        const kept = list.filter((x) => x !== n);
+        if (kept.length) this.byName.set(key, kept);
+        else this.byName.delete(key);
+      }
+    }
+    const rel = g.relByPath.get(path);
+    if (rel !== undefined) g.pathByRel.delete(rel);
+    g.nodesByPath.delete(path);
+    g.edgesByPath.delete(path);
+    g.relByPath.delete(path);
+  }
+
+  removeFolder(folder: string): void {
+    const g = this.folders.get(folder);
+    if (!g) return;
+    for (const path of [...g.nodesByPath.keys()]) this.removeFile(folder, path);
+    this.folders.delete(folder);
+  }
+
+  /** Definitions whose name the query spells out (an identifier, a heading). */
+  nameMatches(query: string, folders: Set<string>, limit: number): GraphTarget[] {
+    const out: GraphTarget[] = [];
+    for (const token of identifiers(query)) {
+      for (const n of this.byName.get(token) ?? []) {
+        if (!folders.has(n.folder)) continue;
+        out.push({ path: n.path, line: n.start_line, via: 'name' });
+        if (out.length >= limit) return out;
+      }
+    }
+    return out;
+  }
+
+  /** One hop out of a chunk: what it imports or links to, the definitions it references, and who imports its file. */
+  neighbours(folder: string, path: string, startLine: number, endLine: number, limit: number): GraphTarget[] {
+    const g = this.folders.get(folder);
+    if (!g) return [];
+    const rel = g.relByPath.get(path);
+    if (rel === undefined) return [];
+    const known = new Set(g.pathByRel.keys());
+    const out: GraphTarget[] = [];
+    for (const e of g.edgesByPath.get(path) ?? []) {
+      if (out.length >= limit) break;
+      const inChunk = e.line >= startLine && e.line <= endLine;
+      if (e.kind === 'reference') {
+        if (!inChunk) continue;
+        for (const n of this.byName.get(e.target.toLowerCase()) ?? []) {
+          if (n.folder === folder && !(n.path === path && n.start_line >= startLine && n.start_line <= endLine)) out.push({ path: n.path, line: n.start_line, via: 'reference' });
+        }
+        continue;
+      }
+      // Imports sit at the top of a file; they describe the whole file, so any chunk of it follows them.
+      if (e.kind === 'link' && !inChunk) continue;
+      for (const targetRel of resolveTarget(rel, e.target, e.kind, known)) {
+        const targetPath = g.pathByRel.get(targetRel);
+        if (targetPath && targetPath !== path) out.push({ path: targetPath, line: anchorLine(g, targetPath, e.target), via: e.kind === 'link' ? 'link' : 'import' });
+      }
+    }
+    for (const [otherPath, edges] of g.edgesByPath) {
+      if (out.length >= limit) break;
+      if (otherPath === path) continue;
+      const otherRel = g.relByPath.get(otherPath) ?? '';
+      if (edges.some((e) => e.kind === 'import' && resolveTarget(otherRel, e.target, e.kind, known).includes(rel))) out.push({ path: otherPath, line: 1, via: 'imported_by' });
+    }
+    return out.slice(0, limit);
+  }
+
+  stats(): { files: number; nodes: number; edges: number } {
+    let files = 0, nodes = 0, edges = 0;
+    for (const g of this.folders.values()) {
+      files += g.relByPath.size;
+      for (const n of g.nodesByPath.values()) nodes += n.length;
+      for (const e of g.edgesByPath.values()) edges += e.length;
+    }
+    return { files, nodes, edges };
+  }
+}
+
+function anchorLine(g: FolderGraph, path: string, target: string): number {
+  const anchor = target.split('#')[1];
+  if (!anchor) return 1;
+  const slug = anchor.toLowerCase();
+  const n = (g.nodesByPath.get(path) ?? []).find((x) => slugify(x.name.split(' > ').pop() ?? '') === slug);
+  return n?.start_line ?? 1;
+}
+
+function slugify(s: string): string {
+  return s.toLowerCase().trim().replace(/[^\w\s-]/g, '').replace(/\s+/g, '-');
+}
+
+/** A node is found by its full name and by its last segment (`save` finds `UserService.save`). */
+function nameKeys(name: string): string[] {
+  const lc = name.toLowerCase();
+  const last = lc.split(/[.:>#]+/).pop()?.trim() ?? lc;
+  return last && last !== lc ? [lc, last] : [lc];
+}
+
+/** Identifier-like tokens of a query: code names are matched whole, case-insensitively. */
+export function identifiers(query: string): string[] {
+  const tokens = query.match(/[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)*/g) ?? [];
+  // Plain lower-case words are too ambiguous to be names; keep tokens that look like code.
+  return [...new Set(tokens.filter((t) => t.length >= 3 && (/[A-Z_]/.test(t.slice(1)) || /[._:]/.test(t) || /^[A-Z][a-z]+[A-Z]/.test(t))).map((t) => t.toLowerCase()))];
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -1,0 +1,185 @@
+import * as lancedb from '@lancedb/lancedb';
+import { mkdir } from 'node:fs/promises';
+import { CairnError } from '../errors.js';
+import { FTS_SETTINGS } from './contract.js';
+import { chunkSchema, edgeSchema, fileSchema, nodeSchema, vectorSchema } from './schema.js';
+import type { ChunkRow, EdgeRow, FileRow, NodeRow, VectorRow } from './schema.js';
+import { sqlIn } from './sql.js';
+import { retryOnConflict } from './retry.js';
+
+export interface FileWrite {
+  file: FileRow;
+  chunks: ChunkRow[];
+  nodes: NodeRow[];
+  edges: EdgeRow[];
+}
+
+/**
+ * The LanceDB tables of one index folder. Writes are grouped so that a file's old and new chunks
+ * are swapped in one commit (merge-insert with delete-by-source), and the `files` row, which
+ * records the content hash, is written last: a crash between the two only means the file is
+ * processed again on the next start.
+ */
+export class IndexStore {
+  private vectorTables = new Map<string, lancedb.Table>();
+
+  private constructor(
+    readonly dir: string,
+    private readonly db: lancedb.Connection,
+    readonly chunks: lancedb.Table,
+    readonly files: lancedb.Table,
+    readonly nodes: lancedb.Table,
+    readonly edges: lancedb.Table,
+  ) {}
+
+  static async open(dir: string): Promise<IndexStore> {
+    await mkdir(dir, { recursive: true });
+    try {
+      const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
+      const names = new Set(await db.tableNames());
+      const table = async (name: string, schema: () => import('apache-arrow').Schema) =>
+        names.has(name) ? db.openTable(name) : db.createEmptyTable(name, schema(), { existOk: true });
+      const store = new IndexStore(dir, db, await table('chunks', chunkSchema), await table('files', fileSchema), await table('graph_nodes', nodeSchema), await table('graph_edges', edgeSchema));
+      // Touch every table once so that a damaged one is found now, not at the first query.
+      await Promise.all([store.chunks.countRows(), store.files.countRows(), store.nodes.countRows(), store.edges.countRows()]);
+      await store.ensureFtsIndex();
+      return store;
+    } catch (err) {
+      if (err instanceof CairnError) throw err;
+      throw new CairnError('index_corrupt', `The index in ${dir} cannot be opened: ${(err as Error).message}`, {
+        remedy: 'Rebuild the index (cairn index --rebuild, or Rebuild in the workbench). Your settings are kept.',
+        cause: err,
+      });
+    }
+  }
+
+  private async ensureFtsIndex(): Promise<void> {
+    const indices = await this.chunks.listIndices();
+    if (indices.some((i) => i.columns.includes('search_text'))) return;
+    await this.chunks.createIndex('search_text', {
+      config: lancedb.Index.fts({
+        baseTokenizer: FTS_SETTINGS.tokenizer,
+        stem: FTS_SETTINGS.stem,
+        removeStopWords: FTS_SETTINGS.stop_words,
+        language: FTS_SETTINGS.language,
+        lowercase: true,
+        asciiFolding: true,
+        withPosition: false,
+      }),
+    });
+  }
+
+  /** The vectors table for one model: separate per model so that a model change never mixes spaces. */
+  async vectors(tableName: string, dimensions: number, create: boolean): Promise<lancedb.Table | null> {
+    const cached = this.vectorTables.get(tableName);
+    if (cached) return cached;
+    const names = new Set(await this.db.tableNames());
+    let t: lancedb.Table | null = null;
+    if (names.has(tableName)) t = await this.db.openTable(tableName);
+    else if (create) t = await this.db.createEmptyTable(tableName, vectorSchema(dimensions), { existOk: true });
+    if (t) this.vectorTables.set(tableName, t);
+    return t;
+  }
+
+  async dropVectors(tableName: string): Promise<void> {
+    this.vectorTables.delete(tableName);
+    if ((await this.db.tableNames()).includes(tableName)) await this.db.dropTable(tableName);
+  }
+
+  async vectorTableNames(): Promise<string[]> {
+    return (await this.db.tableNames()).filter((n) => n.startsWith('vectors__'));
+  }
+
+  /**
+   * Replaces the given files' chunks, graph rows and file rows; each table in one commit.
+   * With a vectors table, vectors whose text is unchanged are carried over to the new chunk ids
+   * (renames and re-chunking cost no re-embedding) and vectors of vanished chunks are dropped.
+   * Returns, per path, how many of its chunks still lack a vector.
+   */
+  async writeFiles(writes: FileWrite[], vectors: lancedb.Table | null): Promise<Map<string, number>> {
+    const missing = new Map<string, number>();
+    if (writes.length === 0) return missing;
+    const paths = writes.map((w) => w.file.path);
+    const inPaths = sqlIn('path', paths);
+    const chunks = writes.flatMap((w) => w.chunks);
+    for (const w of writes) missing.set(w.file.path, w.chunks.length);
+    await retryOnConflict(() => replaceWhere(this.chunks, 'id', chunks, inPaths));
+    if (vectors) {
+      const have = await carryOverVectors(vectors, chunks);
+      for (const c of chunks) if (have.has(c.id)) missing.set(c.path, (missing.get(c.path) ?? 1) - 1);
+      const keep = chunks.map((c) => c.id);
+      await retryOnConflict(() => vectors.delete(keep.length ? `${inPaths} AND NOT ${sqlIn('id', keep)}` : inPaths));
+    }
+    const nodes = writes.flatMap((w) => w.nodes);
+    await retryOnConflict(() => replaceWhere(this.nodes, 'id', nodes, inPaths));
+    await retryOnConflict(() => this.edges.delete(inPaths));
+    const edges = writes.flatMap((w) => w.edges);
+    if (edges.length > 0) await retryOnConflict(() => this.edges.add(edges as unknown as Record<string, unknown>[]));
+    const files = writes.map((w) => ({ ...w.file, embedded: (missing.get(w.file.path) ?? 0) === 0 }));
+    await retryOnConflict(() => this.files.mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(files as unknown as Record<string, unknown>[]));
+    return missing;
+  }
+
+  /** Removes files (deleted, newly ignored, or their folder removed) from every table. */
+  async removeWhere(filter: string): Promise<void> {
+    await retryOnConflict(() => this.chunks.delete(filter));
+    for (const v of this.vectorTables.values()) await retryOnConflict(() => v.delete(filter));
+    await retryOnConflict(() => this.nodes.delete(filter));
+    await retryOnConflict(() => this.edges.delete(filter));
+    await retryOnConflict(() => this.files.delete(filter));
+  }
+
+  async markEmbedded(paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    await retryOnConflict(() => this.files.update({ where: sqlIn('path', paths), values: { embedded: true } }));
+  }
+
+  async fileRows(folder: string): Promise<Map<string, FileRow>> {
+    const rows = (await this.files.query().where(sqlIn('folder', [folder])).toArray()) as FileRow[];
+    return new Map(rows.map((r) => [r.path, { ...r, embedded: Boolean(r.embedded) }]));
+  }
+
+  async close(): Promise<void> {
+    for (const t of [this.chunks, this.files, this.nodes, this.edges, ...this.vectorTables.values()]) t.close();
+    this.db.close();
+  }
+}
+
+/** Copies vectors of identical text (by text hash) to chunk ids that have none yet. */
+async function carryOverVectors(vectors: lancedb.Table, chunks: ChunkRow[]): Promise<Set<string>> {
+  const have = new Set<string>();
+  if (chunks.length === 0) return have;
+  const present = (await vectors.query().where(sqlIn('id', chunks.map((c) => c.id))).select(['id']).toArray()) as { id: string }[];
+  for (const r of present) have.add(r.id);
+  const need = chunks.filter((c) => !have.has(c.id));
+  if (need.length === 0) return have;
+  const hashes = [...new Set(need.map((c) => c.text_hash))];
+  const found = (await vectors.query().where(sqlIn('text_hash', hashes)).select(['text_hash', 'vector']).toArray()) as { text_hash: string; vector: ArrayLike<number> }[];
+  const byHash = new Map(found.map((r) => [r.text_hash, Array.from(r.vector)]));
+  const rows: VectorRow[] = [];
+  for (const c of need) {
+    const v = byHash.get(c.text_hash);
+    if (!v) continue;
+    rows.push(vectorRowFor(c, v));
+    have.add(c.id);
+  }
+  if (rows.length > 0) await retryOnConflict(() => vectors.add(rows as unknown as Record<string, unknown>[]));
+  return have;
+}
+
+export function vectorRowFor(c: ChunkRow, vector: number[] | Float32Array): VectorRow {
+  return { id: c.id, folder: c.folder, path: c.path, rel: c.rel, ext: c.ext, kind: c.kind, mtime: c.mtime, text_hash: c.text_hash, vector: Array.from(vector) };
+}
+
+async function replaceWhere(table: lancedb.Table, key: string, rows: unknown[], scope: string): Promise<void> {
+  if (rows.length === 0) {
+    await table.delete(scope);
+    return;
+  }
+  await table
+    .mergeInsert(key)
+    .whenMatchedUpdateAll()
+    .whenNotMatchedInsertAll()
+    .whenNotMatchedBySourceDelete({ where: scope })
+    .execute(rows as Record<string, unknown>[]);
+}

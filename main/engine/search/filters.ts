@@ -1,0 +1,38 @@
+import picomatch from 'picomatch';
+import { and, sqlIn } from '../index/sql.js';
+import type { ValidSearch } from './validate.js';
+
+const KINDS = new Set(['text', 'markdown', 'code', 'html', 'pdf', 'docx', 'data']);
+
+/** The part of the filters LanceDB can apply before ranking (prefilter). */
+export function whereClause(s: ValidSearch, folders: string[]): string | undefined {
+  const kinds = s.fileTypes.filter((t) => KINDS.has(t));
+  const exts = s.fileTypes.filter((t) => !KINDS.has(t));
+  const typeFilter = s.fileTypes.length === 0 ? undefined : [kinds.length ? sqlIn('kind', kinds) : '', exts.length ? sqlIn('ext', exts) : ''].filter(Boolean).join(' OR ');
+  return and(
+    sqlIn('folder', folders),
+    typeFilter,
+    s.modifiedAfter !== null && `mtime >= ${s.modifiedAfter}`,
+    s.modifiedBefore !== null && `mtime <= ${s.modifiedBefore}`,
+  );
+}
+
+/**
+ * Ordered path globs, evaluated against the folder-relative path: the last glob that matches
+ * decides (a leading `!` excludes). With only negative globs, everything else is included.
+ */
+export function globMatcher(globs: string[]): ((rel: string) => boolean) | null {
+  if (globs.length === 0) return null;
+  const rules = globs.map((g) => {
+    const negate = g.startsWith('!');
+    const pattern = negate ? g.slice(1) : g;
+    const m = picomatch(pattern, { dot: true, matchBase: !pattern.includes('/') });
+    return { negate, m };
+  });
+  const defaultInclude = rules.every((r) => r.negate);
+  return (rel: string) => {
+    let keep = defaultInclude;
+    for (const r of rules) if (r.m(rel)) keep = !r.negate;
+    return keep;
+  };
+}

@@ -1,0 +1,78 @@
+import { and, sqlIn } from '../index/sql.js';
+import type { ChunkRow } from '../index/schema.js';
+import type { GraphTarget } from '../graph/graph.js';
+import type { LegResult } from './fusion.js';
+import type { SearchDeps } from './searcher.js';
+import type { ValidSearch } from './validate.js';
+
+const SEEDS = 8;
+const PER_SEED = 6;
+const VIA_WEIGHT: Record<GraphTarget['via'], number> = { name: 1, reference: 0.6, import: 0.5, link: 0.5, imported_by: 0.3 };
+
+/**
+ * The graph leg: definitions the query names outright, then one hop from the best chunks of the
+ * other legs (what they import or link to, the definitions they call, who imports them). It ranks
+ * chunks the text legs cannot see because the words are elsewhere: the callee's body, the linked
+ * page, the module that was imported.
+ */
+export async function graphLeg(deps: SearchDeps, s: ValidSearch, lists: LegResult[], folders: string[], where: string | undefined, globs: ((rel: string) => boolean) | null, weight: number): Promise<LegResult> {
+  const scope = new Set(folders);
+  const scored = new Map<string, { score: number; target: GraphTarget }>();
+  const add = (t: GraphTarget, score: number) => {
+    const key = `${t.path}\n${t.line}`;
+    const prev = scored.get(key);
+    if (!prev || prev.score < score) scored.set(key, { score, target: t });
+  };
+  for (const q of s.queries) for (const t of deps.graph.nameMatches(q, scope, 20)) add(t, VIA_WEIGHT.name);
+
+  const seeds = seedIds(lists, SEEDS);
+  if (seeds.length > 0) {
+    const rows = (await deps.chunks.query().where(sqlIn('id', seeds)).select(['id', 'folder', 'path', 'start_line', 'end_line']).toArray()) as ChunkRow[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    seeds.forEach((id, rank) => {
+      const r = byId.get(id);
+      if (!r) return;
+      for (const t of deps.graph.neighbours(r.folder, r.path, r.start_line, r.end_line, PER_SEED)) add(t, VIA_WEIGHT[t.via] / (1 + rank));
+    });
+  }
+  const ranked = [...scored.values()].sort((a, b) => b.score - a.score).slice(0, 60);
+  const ids = await chunksAt(deps, ranked.map((r) => r.target), folders, where, globs);
+  const out: LegResult = { leg: 'graph', weight, ids: [], scores: [] };
+  ranked.forEach((r, i) => {
+    const id = ids[i];
+    if (id && !out.ids.includes(id)) {
+      out.ids.push(id);
+      out.scores.push(r.score);
+    }
+  });
+  return out;
+}
+
+/** Interleaves the legs' lists so each contributes its best chunks as seeds. */
+function seedIds(lists: LegResult[], n: number): string[] {
+  const seen: string[] = [];
+  for (let i = 0; seen.length < n && lists.some((l) => i < l.ids.length); i++) {
+    for (const l of lists) if (i < l.ids.length && !seen.includes(l.ids[i])) seen.push(l.ids[i]);
+  }
+  return seen.slice(0, n);
+}
+
+/** The chunk holding each target line, in one query for all target files. */
+async function chunksAt(deps: SearchDeps, targets: GraphTarget[], folders: string[], where: string | undefined, globs: ((rel: string) => boolean) | null): Promise<(string | undefined)[]> {
+  if (targets.length === 0) return [];
+  const paths = [...new Set(targets.map((t) => t.path))];
+  const rows = (await deps.chunks.query().where(and(sqlIn('path', paths), sqlIn('folder', folders), where) ?? 'true').select(['id', 'path', 'rel', 'start_line', 'end_line']).toArray()) as ChunkRow[];
+  const byPath = new Map<string, ChunkRow[]>();
+  for (const r of rows) {
+    if (globs && !globs(r.rel)) continue;
+    const list = byPath.get(r.path) ?? [];
+    list.push(r);
+    byPath.set(r.path, list);
+  }
+  return targets.map((t) => {
+    const list = byPath.get(t.path);
+    if (!list) return undefined;
+    const hit = list.find((c) => c.start_line <= t.line && c.end_line >= t.line) ?? list.reduce((a, b) => (a.start_line <= b.start_line ? a : b));
+    return hit.id;
+  });
+}

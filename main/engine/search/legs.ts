@@ -1,0 +1,20 @@
+import type { Table } from '@lancedb/lancedb';
+import type { LegResult } from './fusion.js';
+
+/** BM25 over the chunks' `search_text` (native LanceDB full-text index). */
+export async function sparseLeg(chunks: Table, query: string, where: string | undefined, limit: number, weight: number): Promise<LegResult> {
+  let q = chunks.query().fullTextSearch(query, { columns: ['search_text'] }).select(['id', 'rel']).limit(limit);
+  if (where) q = q.where(where);
+  const rows = (await q.toArray()) as { id: string; rel: string; _score: number }[];
+  return { leg: 'sparse', weight, ids: rows.map((r) => r.id), scores: rows.map((r) => r._score), rels: rows.map((r) => r.rel) } as LegResult & { rels: string[] };
+}
+
+/** Cosine nearest neighbours in the model's vectors table; scores are similarities (1 - distance). */
+export async function vectorLeg(vectors: Table, vector: Float32Array, where: string | undefined, limit: number, weight: number): Promise<LegResult> {
+  let q = vectors.query().nearestTo(vector).distanceType('cosine').select(['id', 'rel']).limit(limit);
+  // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances.
+  q = q.ef(Math.max(200, limit * 2)).refineFactor(2);
+  if (where) q = q.where(where);
+  const rows = (await q.toArray()) as { id: string; rel: string; _distance: number }[];
+  return { leg: 'vector', weight, ids: rows.map((r) => r.id), scores: rows.map((r) => 1 - r._distance), rels: rows.map((r) => r.rel) } as LegResult & { rels: string[] };
+}

@@ -1,0 +1,158 @@
+import type { Table } from '@lancedb/lancedb';
+import type { Freshness, RetrievalLeg, SearchHit, SearchMode, SearchRequest, SearchResponse } from '../../common/search.js';
+import { CairnError } from '../errors.js';
+import type { Embedder } from '../types.js';
+import type { GraphIndex } from '../graph/graph.js';
+import type { ChunkRow } from '../index/schema.js';
+import { sqlIn } from '../index/sql.js';
+import { globMatcher, whereClause } from './filters.js';
+import { convexMix, single, weightedRrf, type Fused, type LegResult } from './fusion.js';
+import { sparseLeg, vectorLeg } from './legs.js';
+import { numberLines } from './snippet.js';
+import { validateSearch, type ValidSearch } from './validate.js';
+import { graphLeg } from './graph-leg.js';
+
+/** What the searcher needs from the engine; injected so the searcher holds no engine state. */
+export interface SearchDeps {
+  chunks: Table;
+  graph: GraphIndex;
+  folders(): string[];
+  freshness(folder: string): Freshness;
+  /** Contract problems found when the index was opened or the configuration changed. */
+  contract(): { sparse: CairnError | null; embedding: CairnError | null };
+  /** The query embedder and the model's vectors table; throws a typed error when unavailable. */
+  vectors(): Promise<{ embedder: Embedder; table: Table; weight: number }>;
+  settings(): { fusion: 'weighted_rrf' | 'convex'; rrfK: number; vectorWeight: number | null; graphWeight: number };
+  waitForFresh(folders: string[], timeoutMs: number): Promise<void>;
+}
+
+const NEEDS: Record<SearchMode, RetrievalLeg[]> = {
+  vector: ['vector'],
+  sparse: ['sparse'],
+  hybrid: ['sparse', 'vector'],
+  tribrid: ['sparse', 'vector', 'graph'],
+};
+
+export const WAIT_FOR_FRESH_MS = 10_000;
+
+export class Searcher {
+  constructor(private readonly deps: SearchDeps) {}
+
+  async search(req: SearchRequest, defaults: { mode: SearchMode; topK: number }): Promise<SearchResponse> {
+    const started = performance.now();
+    const s = validateSearch(req, defaults);
+    const folders = this.scope(s);
+    const needs = NEEDS[s.mode];
+    const contract = this.deps.contract();
+    if (needs.includes('sparse') && contract.sparse) throw contract.sparse;
+    if (needs.includes('vector') && contract.embedding) throw contract.embedding;
+    if (s.freshness === 'wait_for_fresh') await this.deps.waitForFresh(folders, WAIT_FOR_FRESH_MS);
+
+    const where = whereClause(s, folders);
+    const globs = globMatcher(s.globs);
+    // Globs are applied after ranking, so ask each leg for more when they may drop results.
+    const depth = Math.max(s.topK * 3, 60) * (globs ? 4 : 1);
+    const lists = await this.runLegs(s, needs, where, depth);
+    const filtered = globs ? lists.map((l) => keepGlobbed(l, globs)) : lists;
+    if (needs.includes('graph')) filtered.push(await graphLeg(this.deps, s, filtered, folders, where, globs, this.deps.settings().graphWeight));
+
+    const fused = this.fuse(s.mode, filtered).filter((f) => s.minScore === null || f.score >= s.minScore).slice(0, s.topK);
+    const hits = await this.hydrate(fused, s);
+    const freshness = Object.fromEntries(folders.map((f) => [f, this.deps.freshness(f)]));
+    return { hits, mode: s.mode, legs_answered: needs, folders: freshness, took_ms: Math.round(performance.now() - started) };
+  }
+
+  private scope(s: ValidSearch): string[] {
+    const known = this.deps.folders();
+    if (s.folders === null) return known;
+    const unknown = s.folders.filter((f) => !known.includes(f.replace(/[\\/]+$/, '')));
+    if (unknown.length > 0) throw new CairnError('invalid_argument', `not an indexed folder: ${unknown.join(', ')}`, { details: { field: 'folders', known } });
+    return s.folders.map((f) => f.replace(/[\\/]+$/, ''));
+  }
+
+  private async runLegs(s: ValidSearch, needs: RetrievalLeg[], where: string | undefined, depth: number): Promise<LegResult[]> {
+    const lists: LegResult[] = [];
+    let vec: Awaited<ReturnType<SearchDeps['vectors']>> | null = null;
+    if (needs.includes('vector')) {
+      try {
+        vec = await this.deps.vectors();
+      } catch (err) {
+        const cause = err instanceof CairnError ? err.message : String(err);
+        throw new CairnError('required_retrieval_leg_failed', `The vector leg is required by mode ${s.mode} but cannot run: ${cause}`, {
+          remedy: s.mode === 'vector' ? 'Fix the embedding model (see status) or search in sparse mode.' : 'Fix the embedding model (see status) or use mode "sparse".',
+          details: { leg: 'vector', cause: err instanceof CairnError ? err.toBody() : cause },
+        });
+      }
+    }
+    const cfg = this.deps.settings();
+    const vectorWeight = cfg.vectorWeight ?? vec?.weight ?? 0.2;
+    for (const q of s.queries) {
+      const tasks: Promise<LegResult>[] = [];
+      if (needs.includes('sparse')) tasks.push(this.leg('sparse', () => sparseLeg(this.deps.chunks, q, where, depth, 1)));
+      if (vec) {
+        const v = vec;
+        tasks.push(this.leg('vector', async () => vectorLeg(v.table, await v.embedder.embedQuery(q), where, depth, needs.length === 1 ? 1 : vectorWeight)));
+      }
+      lists.push(...(await Promise.all(tasks)));
+    }
+    return lists;
+  }
+
+  /** A leg the mode requires either answers or fails the whole search: no partial results. */
+  private async leg(name: RetrievalLeg, run: () => Promise<LegResult>): Promise<LegResult> {
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof CairnError) throw err;
+      throw new CairnError('required_retrieval_leg_failed', `The ${name} leg failed: ${(err as Error).message}`, { details: { leg: name } });
+    }
+  }
+
+  private fuse(mode: SearchMode, lists: LegResult[]): Fused[] {
+    if (lists.length === 1) return single(lists[0]);
+    if (mode === 'sparse' || mode === 'vector') return weightedRrf(lists, this.deps.settings().rrfK);
+    const cfg = this.deps.settings();
+    return cfg.fusion === 'convex' ? convexMix(lists) : weightedRrf(lists, cfg.rrfK);
+  }
+
+  private async hydrate(fused: Fused[], s: ValidSearch): Promise<SearchHit[]> {
+    if (fused.length === 0) return [];
+    const rows = (await this.deps.chunks.query().where(sqlIn('id', fused.map((f) => f.id))).select(['id', 'folder', 'path', 'rel', 'kind', 'language', 'start_line', 'end_line', 'page', 'text', 'symbol', 'heading', 'mtime']).toArray()) as ChunkRow[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const budget = s.maxChars ? Math.max(200, Math.floor(s.maxChars / Math.max(1, fused.length))) : undefined;
+    const hits: SearchHit[] = [];
+    for (const f of fused) {
+      const r = byId.get(f.id);
+      // A vector whose chunk was replaced since the leg ran: the chunk is gone, so is the hit.
+      if (!r) continue;
+      const hit: SearchHit = {
+        path: r.path,
+        folder: r.folder,
+        start_line: r.start_line,
+        end_line: r.end_line,
+        snippet: numberLines(r.text, r.start_line, budget),
+        score: round(f.score),
+        legs: f.ranks,
+        kind: r.kind,
+        modified_at: new Date(r.mtime).toISOString(),
+        freshness: this.deps.freshness(r.folder),
+      };
+      if (r.page > 0) hit.page = r.page;
+      if (r.language) hit.language = r.language;
+      if (r.symbol) hit.symbol = r.symbol;
+      if (r.heading) hit.heading = r.heading;
+      hits.push(hit);
+    }
+    return hits;
+  }
+}
+
+function keepGlobbed(list: LegResult, keep: (rel: string) => boolean): LegResult {
+  const rels = (list as LegResult & { rels?: string[] }).rels ?? [];
+  const idx = list.ids.map((_, i) => i).filter((i) => keep(rels[i] ?? ''));
+  return { ...list, ids: idx.map((i) => list.ids[i]), scores: idx.map((i) => list.scores[i]), rels: idx.map((i) => rels[i]) } as LegResult;
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
