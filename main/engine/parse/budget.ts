@@ -1,0 +1,155 @@
+/** The token window chunks must fit, measured with the embedding model's own counter. */
+export interface TokenBudget {
+  maxTokens: number;
+  countTokens: (text: string) => number;
+}
+
+/** One source line (or a piece of one) with its 1-based line number. */
+export interface Unit {
+  line: number;
+  text: string;
+}
+
+export interface Window {
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+/** Units of a text, one per line, numbered from `firstLine`. */
+export function toUnits(text: string, firstLine = 1): Unit[] {
+  return text.split(/\r\n|\r|\n/).map((t, i) => ({ line: firstLine + i, text: t }));
+}
+
+export function isBlank(u: Unit): boolean {
+  return u.text.trim().length === 0;
+}
+
+/**
+ * Cuts one over-long line into pieces that each fit, preferring a cut at whitespace; every piece
+ * keeps the line's number (the only case where a chunk splits inside a line).
+ */
+export function splitLongUnit(unit: Unit, budget: TokenBudget): Unit[] {
+  const pieces: Unit[] = [];
+  let rest = unit.text;
+  while (rest.length > 0) {
+    if (budget.countTokens(rest) <= budget.maxTokens) {
+      pieces.push({ line: unit.line, text: rest });
+      break;
+    }
+    let lo = 1;
+    let hi = rest.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (budget.countTokens(rest.slice(0, mid)) <= budget.maxTokens) lo = mid;
+      else hi = mid - 1;
+    }
+    let cut = lo;
+    const space = rest.lastIndexOf(' ', cut);
+    if (space > cut * 0.7) cut = space + 1;
+    pieces.push({ line: unit.line, text: rest.slice(0, cut) });
+    rest = rest.slice(cut);
+  }
+  return pieces;
+}
+
+function trimBlank(units: Unit[]): Unit[] {
+  let a = 0;
+  let b = units.length;
+  while (a < b && isBlank(units[a])) a++;
+  while (b > a && isBlank(units[b - 1])) b--;
+  return units.slice(a, b);
+}
+
+function toWindow(units: Unit[]): Window | null {
+  const kept = trimBlank(units);
+  if (kept.length === 0) return null;
+  return { startLine: kept[0].line, endLine: kept[kept.length - 1].line, text: kept.map((u) => u.text).join('\n') };
+}
+
+/**
+ * Packs consecutive lines greedily into windows that fit the budget; `overlapTokens` of trailing
+ * lines are repeated at the start of the next window so a match across a cut still lands whole.
+ */
+export function packUnits(input: readonly Unit[], budget: TokenBudget, overlapTokens = 0): Window[] {
+  const units: Unit[] = [];
+  const costs: number[] = [];
+  for (const u of input) {
+    const c = budget.countTokens(u.text);
+    if (c <= budget.maxTokens) {
+      units.push(u);
+      costs.push(c);
+    } else {
+      for (const p of splitLongUnit(u, budget)) {
+        units.push(p);
+        costs.push(budget.countTokens(p.text));
+      }
+    }
+  }
+  const out: Window[] = [];
+  let i = 0;
+  while (i < units.length) {
+    // Skip leading blank lines so windows start on content.
+    while (i < units.length && isBlank(units[i])) i++;
+    if (i >= units.length) break;
+    let j = i;
+    let sum = 0;
+    while (j < units.length && sum + costs[j] <= budget.maxTokens) sum += costs[j++];
+    // The joined text can count differently from the sum of its lines; shrink until it fits.
+    while (j > i + 1 && budget.countTokens(units.slice(i, j).map((u) => u.text).join('\n')) > budget.maxTokens) j--;
+    const w = toWindow(units.slice(i, j));
+    if (w) out.push(w);
+    if (j >= units.length) break;
+    let next = j;
+    let back = 0;
+    while (next - 1 > i && back + costs[next - 1] <= overlapTokens) back += costs[--next];
+    i = Math.max(next, i + 1);
+  }
+  return out;
+}
+
+/** Index ranges [start, end) of the paragraphs (runs of non-blank units). */
+function paragraphRanges(units: readonly Unit[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let a = -1;
+  units.forEach((u, i) => {
+    if (isBlank(u)) {
+      if (a >= 0) out.push([a, i]);
+      a = -1;
+    } else if (a < 0) a = i;
+  });
+  if (a >= 0) out.push([a, units.length]);
+  return out;
+}
+
+/**
+ * Packs whole paragraphs together while they fit; a paragraph bigger than the window is cut into
+ * line windows. A window's text is the exact run of lines it spans (blank lines included), so line
+ * numbers can be put back next to each line.
+ */
+export function packParagraphs(units: readonly Unit[], budget: TokenBudget, overlapTokens = 0): Window[] {
+  const out: Window[] = [];
+  const join = (a: number, b: number) => units.slice(a, b).map((u) => u.text).join('\n');
+  let start = -1;
+  let end = -1;
+  const flush = () => {
+    if (start >= 0) out.push({ startLine: units[start].line, endLine: units[end - 1].line, text: join(start, end) });
+    start = end = -1;
+  };
+  for (const [a, b] of paragraphRanges(units)) {
+    if (start >= 0 && budget.countTokens(join(start, b)) <= budget.maxTokens) {
+      end = b;
+      continue;
+    }
+    flush();
+    if (budget.countTokens(join(a, b)) <= budget.maxTokens) [start, end] = [a, b];
+    else out.push(...packUnits(units.slice(a, b), budget, overlapTokens));
+  }
+  flush();
+  return out;
+}
+
+/** Default overlap between consecutive line windows: about a tenth of the window. */
+export function defaultOverlap(budget: TokenBudget): number {
+  return Math.floor(budget.maxTokens / 10);
+}

@@ -1,0 +1,5 @@
+export { walkFolder, type WalkItem, type WalkOptions } from './walk.js';
+export { FolderFilter, type FilterOptions, type RejectReason } from './filter.js';
+export { readSourceFile, fsErrorCode } from './read.js';
+export { IGNORE_FILE_NAMES } from './ignore-files.js';
+export { DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES, BINARY_EXTENSIONS, looksBinary } from './defaults.js';
