@@ -1,0 +1,12 @@
+/** Placeholder until the engine's composition root lands; replaced by the real benchmark. */
+import { SkipError, type Benchmark } from '../lib/benchmark.js';
+import { engineModule } from '../lib/engine.js';
+
+export const freshnessBenchmark: Benchmark = {
+  name: 'freshness',
+  description: 'freshness',
+  async run(ctx) {
+    await engineModule(ctx.root);
+    throw new SkipError('not written yet');
+  },
+};

@@ -1,0 +1,115 @@
+/**
+ * Cairn's grep (engine.grep, what the MCP grep tool calls) against ripgrep on the same folder and
+ * patterns. Target: wall time at most 3x ripgrep's, with identical match counts (issue 6 §7).
+ * ripgrep is timed as the process a person would run, spawn included; both sides count matching lines.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
+import { corpusFolder } from '../lib/corpus-fixture.js';
+import { openBenchEngine } from '../lib/engine.js';
+import { emptyOutput, target } from '../lib/results.js';
+import { round, roundSpread, spread } from '../lib/stats.js';
+
+interface Pattern {
+  pattern: string;
+  regex: boolean;
+}
+
+/** Patterns valid in both Rust's and JavaScript's regex dialects, from rare to very common. */
+export const GREP_PATTERNS: readonly Pattern[] = [
+  { pattern: 'FIXME', regex: false },
+  { pattern: 'TODO: ', regex: false },
+  { pattern: 'handler', regex: false },
+  { pattern: 'return value', regex: false },
+  { pattern: 'retry', regex: false },
+  { pattern: 'func [A-Z][A-Za-z0-9]+\\(value', regex: true },
+  { pattern: '\\[[a-z]+\\]\\(\\.\\./', regex: true },
+  { pattern: '(TODO|FIXME):', regex: true },
+  { pattern: '^## [A-Z][a-z]+ the', regex: true },
+  { pattern: 'limit=[0-9]{3}\\)', regex: true },
+];
+
+function rgAvailable(): string | null {
+  try {
+    return execFileSync('rg', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0];
+  } catch {
+    return null;
+  }
+}
+
+/** Matching lines over the folder, as ripgrep counts them (`--count`, summed over files). */
+function rgCount(dir: string, p: Pattern): { ms: number; count: number } {
+  const args = ['--count', '--no-filename', '--color', 'never', '--case-sensitive', ...(p.regex ? [] : ['--fixed-strings']), '-e', p.pattern, dir];
+  const t0 = performance.now();
+  const r = spawnSync('rg', args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const ms = performance.now() - t0;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`rg failed on ${p.pattern}: ${r.stderr}`);
+  const count = r.stdout.split('\n').filter(Boolean).reduce((s, l) => s + Number(l), 0);
+  return { ms, count };
+}
+
+export const grepBenchmark: Benchmark = {
+  name: 'grep',
+  description: "Cairn's grep against ripgrep: wall-time ratio, identical match counts",
+  async run(ctx: BenchContext) {
+    const rg = rgAvailable();
+    if (!rg) throw new SkipError('ripgrep (rg) is not on PATH');
+    const out = emptyOutput();
+    const size = ctx.quick ? 10_000 : 100_000;
+    const repeats = ctx.quick ? 3 : 7;
+    const corpus = corpusFolder(size);
+    ctx.log(`   corpus: ${corpus.summary.files} files, ${(corpus.summary.bytes / 2 ** 20).toFixed(1)} MB; ${rg}`);
+    const engine = await openBenchEngine(ctx.root, join(ctx.tmp, 'home'), { 'watch.enabled': false });
+    try {
+      await engine.addFolder({ path: corpus.dir });
+      const perPattern = GREP_PATTERNS.map((p) => ({ ...p, rgMs: [] as number[], cairnMs: [] as number[], rgCount: 0, cairnCount: 0, truncated: false }));
+      const ratios: number[] = [];
+      for (let rep = 0; rep < repeats; rep++) {
+        let rgTotal = 0;
+        let cairnTotal = 0;
+        // Interleaved per pattern so that machine noise hits both tools alike.
+        for (const p of perPattern) {
+          const a = rgCount(corpus.dir, p);
+          const t0 = performance.now();
+          const res = await engine.grep({ pattern: p.pattern, regex: p.regex, case_sensitive: true, folders: [corpus.dir], max_matches: 1_000_000 });
+          const ms = performance.now() - t0;
+          p.rgMs.push(a.ms);
+          p.cairnMs.push(ms);
+          p.rgCount = a.count;
+          p.cairnCount = res.matches.length;
+          p.truncated = res.truncated;
+          rgTotal += a.ms;
+          cairnTotal += ms;
+        }
+        ratios.push(cairnTotal / rgTotal);
+      }
+      const mismatched = perPattern.filter((p) => p.rgCount !== p.cairnCount);
+      const ratio = spread(ratios);
+      const patterns = perPattern.map((p) => ({ pattern: p.pattern, regex: p.regex, rg_count: p.rgCount, cairn_count: p.cairnCount, truncated: p.truncated, rg_ms: roundSpread(spread(p.rgMs), 2), cairn_ms: roundSpread(spread(p.cairnMs), 2) }));
+      out.figures = {
+        corpus: { ...corpus.summary, target_chunks: size },
+        ripgrep: rg,
+        repeats,
+        ratio: roundSpread(ratio),
+        patterns,
+      };
+      out.targets.push(target('grep-ratio', 'grep wall time / ripgrep wall time (median over repeats)', ratio.median, '<=', 3, 'x'));
+      out.targets.push(target('grep-counts', 'patterns whose match count differs from ripgrep', mismatched.length, '<=', 0));
+      out.tables.push({
+        title: `grep vs ripgrep on ${corpus.summary.files} files (${(corpus.summary.bytes / 2 ** 20).toFixed(1)} MB), ${repeats} repeats`,
+        columns: ['pattern', 'regex', 'rg matches', 'cairn matches', 'rg ms (median)', 'cairn ms (median)', 'ratio'],
+        rows: patterns.map((p) => [`\`${p.pattern}\``, p.regex ? 'yes' : 'no', p.rg_count, p.cairn_count + (p.truncated ? ' (truncated)' : ''), p.rg_ms.median, p.cairn_ms.median, round(p.cairn_ms.median / p.rg_ms.median, 2)]),
+        note: `Total ratio per repeat: median ${round(ratio.median, 2)}, p95 ${round(ratio.p95, 2)}, ${round(ratio.min, 2)}–${round(ratio.max, 2)}. ripgrep times include its process start.`,
+      });
+      out.charts.push({ id: 'median-ms', title: 'grep: median wall time per pattern set', unit: 'ms', bars: [
+        { label: 'ripgrep', value: perPattern.reduce((s, p) => s + spread(p.rgMs).median, 0), reference: true },
+        { label: 'cairn grep', value: perPattern.reduce((s, p) => s + spread(p.cairnMs).median, 0) },
+      ] });
+      if (mismatched.length) out.notes.push(`Count mismatches: ${mismatched.map((p) => `${p.pattern} rg ${p.rgCount} vs cairn ${p.cairnCount}`).join('; ')}.`);
+      return out;
+    } finally {
+      await engine.close();
+    }
+  },
+};

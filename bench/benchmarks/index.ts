@@ -1,0 +1,21 @@
+/** Every benchmark, in the order `npm run bench` runs them (cheap and independent ones first). */
+import type { Benchmark } from '../lib/benchmark.js';
+import { grepBenchmark } from './grep.js';
+import { indexingBenchmark } from './indexing.js';
+import { latencyBenchmark } from './latency.js';
+import { vectorRecallBenchmark } from './vector-recall.js';
+import { mcpBenchmark } from './mcp.js';
+import { freshnessBenchmark } from './freshness.js';
+import { startupBenchmark } from './startup.js';
+import { qualityBenchmark } from './quality.js';
+
+export const BENCHMARKS: readonly Benchmark[] = [
+  grepBenchmark,
+  indexingBenchmark,
+  latencyBenchmark,
+  vectorRecallBenchmark,
+  mcpBenchmark,
+  freshnessBenchmark,
+  startupBenchmark,
+  qualityBenchmark,
+];
