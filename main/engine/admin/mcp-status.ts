@@ -1,0 +1,44 @@
+/** `GET /api/mcp/status`: what is mounted, beside what is configured, so a pending restart shows. */
+import type { McpStatus } from '../../common/status.js';
+import type { SearchMode } from '../../common/search.js';
+import { toolNames } from '../mcp/mount-config.js';
+import { keyRequired } from '../http/mcp-route.js';
+import { securityWarnings } from '../http/security.js';
+import type { AdminContext } from './context.js';
+
+export async function mcpStatus(ctx: AdminContext): Promise<McpStatus> {
+  const s = ctx.engine.settings;
+  const mount = ctx.endpoint.mount;
+  const hosts = s.get<string[]>('mcp.allowed_hosts');
+  const origins = s.get<string[]>('mcp.allowed_origins');
+  const dns = s.get<boolean>('mcp.enable_dns_rebinding_protection');
+  const configMode = s.get<SearchMode>('mcp.default_mode');
+  const configTopK = s.get<number>('mcp.default_top_k');
+  const enabled = s.get<boolean>('mcp.enabled');
+  return {
+    enabled,
+    running: enabled,
+    advertised_url: ctx.advertisedOrigin() + mount.mountPath,
+    in_process_url: ctx.inProcessOrigin() + mount.mountPath,
+    transport: { stateless: mount.stateless, json_response: mount.jsonResponse },
+    security: {
+      dns_rebinding_protection: dns,
+      allowed_hosts: hosts,
+      allowed_origins: origins,
+      require_api_key: keyRequired(s, ctx.loopbackOnly),
+      api_key_set: (await ctx.apiKeyStore.get()) !== null,
+      loopback_only: ctx.loopbackOnly,
+      warnings: securityWarnings(hosts, origins, dns, ctx.loopbackOnly),
+    },
+    toolset: mount.toolset,
+    tools: toolNames(mount),
+    default_mode: mount.defaultMode,
+    default_top_k: mount.defaultTopK,
+    config_default_mode: configMode,
+    config_default_top_k: configTopK,
+    defaults_restart_pending: configMode !== mount.defaultMode || configTopK !== mount.defaultTopK,
+    stdio_command: ctx.stdioCommand,
+    uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
+    requests: { ...ctx.counters },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * `POST /api/mcp/probe`: a real MCP round trip through the same HTTP server an agent dials (the
+ * SDK's client over Streamable HTTP to the in-process URL, with the key when one is required), so
+ * a green probe means the whole path works, not just the engine.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ErrorBody } from '../../common/errors.js';
+import { httpStatusFor, isErrorEnvelope } from '../../common/errors.js';
+import type { ProbeHit, ProbeResult } from '../../common/status.js';
+import type { SearchHit } from '../../common/search.js';
+import { keyRequired } from '../http/mcp-route.js';
+import { CAIRN_VERSION } from '../mcp/server.js';
+import type { AdminContext } from './context.js';
+
+const PROBE_HITS = 5;
+
+function transportError(err: unknown): ErrorBody {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof StreamableHTTPError && err.code === 401) {
+    return { code: 'unauthorized', message: 'The MCP endpoint refused the API key.', remedy: 'Generate or rotate the API key, then probe again.' };
+  }
+  if (err instanceof StreamableHTTPError && err.code === 403) {
+    return { code: 'forbidden', message, remedy: 'Add the in-process address to mcp.allowed_hosts.' };
+  }
+  return { code: 'dependency_unavailable', message: `The MCP endpoint did not answer: ${message}`, remedy: 'Check that mcp.enabled is true and restart the MCP server.' };
+}
+
+export async function runProbe(ctx: AdminContext, query: string): Promise<{ status: number; body: ProbeResult }> {
+  const url = ctx.inProcessOrigin() + ctx.endpoint.mount.mountPath;
+  const headers: Record<string, string> = {};
+  if (keyRequired(ctx.engine.settings, ctx.loopbackOnly)) {
+    const key = await ctx.apiKeyStore.get();
+    if (key) headers.authorization = `Bearer ${key}`;
+  }
+  const started = performance.now();
+  const client = new Client({ name: 'cairn-probe', version: CAIRN_VERSION });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  let tools: string[] = [];
+  const latency = () => Math.round(performance.now() - started);
+  const fail = (error: ErrorBody) => ({
+    status: httpStatusFor(error.code),
+    body: { ok: false as const, tools, latency_ms: latency(), transport_url: url, error },
+  });
+  try {
+    await client.connect(transport);
+    tools = (await client.listTools()).tools.map((t) => t.name);
+    // Only the query: the probe must exercise the defaults the mounted server captured.
+    const result = await client.callTool({ name: 'search', arguments: { query } });
+    const structured = result.structuredContent;
+    if (result.isError || isErrorEnvelope(structured)) {
+      const error = isErrorEnvelope(structured) ? structured.error : { code: 'internal' as const, message: 'search failed without a typed error' };
+      return fail(error);
+    }
+    const hits = ((structured as { result?: SearchHit[] } | undefined)?.result ?? []).slice(0, PROBE_HITS);
+    const probeHits: ProbeHit[] = hits.map((h) => ({ path: h.path, start_line: h.start_line, end_line: h.end_line, score: h.score }));
+    return {
+      status: 200,
+      body: { ok: true, tools, latency_ms: latency(), hits: probeHits, transport_url: url, transport_label: 'in-process' },
+    };
+  } catch (err) {
+    return fail(transportError(err));
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,85 @@
+/** Admin routes over the engine: settings, folders, jobs, status and the search playground. */
+import type { FolderSpec } from '../../common/settings.js';
+import type { IndexFolderRequest, JobActionRequest, RemoveFolderRequest, SettingsPatch } from '../../common/admin.js';
+import type { SearchRequest } from '../../common/search.js';
+import { CairnError } from '../errors.js';
+import { json, typedError } from '../http/responses.js';
+import { runSearch } from '../mcp/search-call.js';
+import { jsonBody, type AdminContext } from './context.js';
+
+type Handler = (req: Request, ctx: AdminContext) => Promise<Response>;
+
+function needString(value: unknown, key: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new CairnError('invalid_argument', `${key} must be a non-empty string`, { details: { key } });
+  }
+  return value;
+}
+
+function valuesOf(body: Partial<SettingsPatch>): Record<string, unknown> {
+  if (typeof body.values !== 'object' || body.values === null || Array.isArray(body.values)) {
+    throw new CairnError('invalid_argument', 'The body must be {"values": {"<key>": <value>, ...}}', { details: { key: 'values' } });
+  }
+  return body.values;
+}
+
+export const engineRoutes: Record<string, Handler> = {
+  'GET /api/status': async (_req, ctx) => json(200, await ctx.engine.status()),
+
+  'GET /api/settings': async (_req, ctx) => json(200, { values: ctx.engine.settings.all() }),
+
+  'PATCH /api/settings': async (req, ctx) => {
+    const values = valuesOf(await jsonBody<Partial<SettingsPatch>>(req));
+    const issues = ctx.engine.settings.validate(values);
+    if (issues.length > 0) {
+      const first = issues[0];
+      return typedError('config_invalid', `${first.key}: ${first.message} (rule: ${first.rule})`, { details: { issues } });
+    }
+    ctx.engine.settings.set(values);
+    return json(200, { values: ctx.engine.settings.all() });
+  },
+
+  'POST /api/settings/validate': async (req, ctx) => {
+    const issues = ctx.engine.settings.validate(valuesOf(await jsonBody<Partial<SettingsPatch>>(req)));
+    return json(200, { ok: issues.length === 0, issues });
+  },
+
+  'GET /api/folders': async (_req, ctx) => json(200, await ctx.engine.folders()),
+
+  'POST /api/folders': async (req, ctx) => {
+    const spec = await jsonBody<FolderSpec>(req);
+    needString(spec.path, 'path');
+    return json(201, await ctx.engine.addFolder(spec));
+  },
+
+  'DELETE /api/folders': async (req, ctx) => {
+    const { path } = await jsonBody<Partial<RemoveFolderRequest>>(req);
+    await ctx.engine.removeFolder(needString(path, 'path'));
+    return json(200, { removed: path });
+  },
+
+  'POST /api/folders/index': async (req, ctx) => {
+    const body = await jsonBody<Partial<IndexFolderRequest> & { kind?: string }>(req);
+    const kind = body.kind ?? 'update';
+    if (kind !== 'update' && kind !== 'rebuild' && kind !== 'create') {
+      throw new CairnError('invalid_argument', 'kind must be update, rebuild or create', { details: { key: 'kind' } });
+    }
+    return json(202, await ctx.engine.indexFolder(needString(body.path, 'path'), kind));
+  },
+
+  'GET /api/jobs': async (_req, ctx) => json(200, ctx.engine.jobs()),
+
+  'POST /api/jobs/action': async (req, ctx) => {
+    const body = await jsonBody<Partial<JobActionRequest>>(req);
+    if (body.action !== 'pause' && body.action !== 'resume' && body.action !== 'cancel') {
+      throw new CairnError('invalid_argument', 'action must be pause, resume or cancel', { details: { key: 'action' } });
+    }
+    return json(200, ctx.engine.jobAction(needString(body.id, 'id'), body.action));
+  },
+
+  // The same code path as the MCP search tool, with the mounted defaults.
+  'POST /api/search': async (req, ctx) => {
+    const body = await jsonBody<SearchRequest>(req);
+    return json(200, await runSearch(ctx.engine, body, ctx.endpoint.mount));
+  },
+};

@@ -1,0 +1,45 @@
+/** Admin routes over the MCP server: status, probe, restart (remount) and the API key. */
+import { CairnError } from '../errors.js';
+import { json } from '../http/responses.js';
+import { jsonBody, type AdminContext } from './context.js';
+import { mcpStatus } from './mcp-status.js';
+import { runProbe } from './probe.js';
+
+type Handler = (req: Request, ctx: AdminContext) => Promise<Response>;
+
+export const mcpRoutes: Record<string, Handler> = {
+  'GET /api/mcp/status': async (_req, ctx) => json(200, await mcpStatus(ctx)),
+
+  'POST /api/mcp/probe': async (req, ctx) => {
+    const { query } = await jsonBody<{ query?: unknown }>(req);
+    if (typeof query !== 'string' || query.trim() === '') {
+      throw new CairnError('invalid_argument', 'query must be a non-empty string', { details: { key: 'query' } });
+    }
+    const { status, body } = await runProbe(ctx, query);
+    return json(status, body);
+  },
+
+  'POST /api/mcp/restart': async (_req, ctx) => {
+    await ctx.endpoint.remount();
+    return json(200, await mcpStatus(ctx));
+  },
+
+  'GET /api/mcp/api-key': async (req, ctx) => {
+    const key = await ctx.apiKeyStore.get();
+    const reveal = new URL(req.url).searchParams.get('reveal') === '1';
+    return json(200, reveal && key ? { set: true, key } : { set: key !== null });
+  },
+
+  'POST /api/mcp/api-key': async (req, ctx) => {
+    const { action } = await jsonBody<{ action?: unknown }>(req);
+    if (action !== 'generate' && action !== 'rotate') {
+      throw new CairnError('invalid_argument', 'action must be generate or rotate', { details: { key: 'action' } });
+    }
+    if (ctx.apiKeyStore.readOnlyReason) throw new CairnError('conflict', ctx.apiKeyStore.readOnlyReason);
+    if (action === 'generate' && (await ctx.apiKeyStore.get()) !== null) {
+      throw new CairnError('conflict', 'An API key is already set; rotate it to replace it.', { remedy: 'POST {"action":"rotate"}' });
+    }
+    const key = await ctx.apiKeyStore.rotate();
+    return json(200, { set: true, key });
+  },
+};

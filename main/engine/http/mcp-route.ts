@@ -1,0 +1,112 @@
+/**
+ * The checks in front of the MCP endpoint, in the order that leaks least: credentials in the URL,
+ * Host/Origin (DNS rebinding and cross-site pages), the API key, then the shape of the request.
+ * Anything refused here never reaches a tool.
+ */
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { SettingsApi } from '../api.js';
+import type { McpEndpoint } from '../mcp/endpoint.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import { bearerToken, credentialInQuery, hostAllowed, originAllowed, secretEquals } from './security.js';
+import { isJsonContentType, jsonRpcError, readBounded } from './responses.js';
+
+export interface RequestCounters {
+  total: number;
+  errors: number;
+  rejected: number;
+}
+
+export interface McpRouteDeps {
+  settings: SettingsApi;
+  endpoint: McpEndpoint;
+  apiKeyStore: ApiKeyStore;
+  counters: RequestCounters;
+  /** False when bound to a non-loopback address: then the key is required whatever the setting. */
+  loopbackOnly: boolean;
+}
+
+/** Host and Origin against the allowlists; null when they pass. Shared with the admin API. */
+export function rebindingRefusal(req: Request, settings: SettingsApi, sameOrigin?: string): Response | null {
+  const host = req.headers.get('host');
+  if (!hostAllowed(host, settings.get<string[]>('mcp.allowed_hosts'))) {
+    return jsonRpcError(403, -32000, `Forbidden: Host '${host ?? ''}' is not in mcp.allowed_hosts.`);
+  }
+  const origin = req.headers.get('origin');
+  if (!originAllowed(origin, settings.get<string[]>('mcp.allowed_origins'), sameOrigin)) {
+    return jsonRpcError(403, -32000, `Forbidden: Origin '${origin}' is not in mcp.allowed_origins.`);
+  }
+  return null;
+}
+
+export function keyRequired(settings: SettingsApi, loopbackOnly: boolean): boolean {
+  return settings.get<boolean>('mcp.require_api_key') || !loopbackOnly;
+}
+
+async function refusal(req: Request, deps: McpRouteDeps): Promise<Response | null> {
+  const { settings } = deps;
+  if (!settings.get<boolean>('mcp.enabled')) return jsonRpcError(503, -32000, 'MCP is disabled (mcp.enabled is false).');
+  const param = credentialInQuery(new URL(req.url));
+  if (param) {
+    return jsonRpcError(400, -32000, `Credentials are never accepted in the URL (query parameter '${param}'); send Authorization: Bearer <key>.`);
+  }
+  if (settings.get<boolean>('mcp.enable_dns_rebinding_protection')) {
+    const refused = rebindingRefusal(req, settings);
+    if (refused) return refused;
+  }
+  if (keyRequired(settings, deps.loopbackOnly)) {
+    const expected = await deps.apiKeyStore.get();
+    if (!secretEquals(bearerToken(req.headers.get('authorization')), expected)) {
+      return jsonRpcError(401, -32001, 'Unauthorized: send Authorization: Bearer <API key>.', {
+        'www-authenticate': 'Bearer realm="cairn", error="invalid_token"',
+      });
+    }
+  }
+  return null;
+}
+
+/** Reads and checks a POST body: one JSON-RPC message, JSON content type, bounded, known protocol. */
+async function postBody(req: Request, settings: SettingsApi): Promise<{ body: unknown } | Response> {
+  if (!isJsonContentType(req.headers.get('content-type'))) {
+    return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json.');
+  }
+  const version = req.headers.get('mcp-protocol-version');
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    return jsonRpcError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version '${version}' (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`);
+  }
+  const limit = settings.get<number>('mcp.max_body_bytes');
+  const text = await readBounded(req, limit);
+  if (text === null) return jsonRpcError(413, -32000, `Payload Too Large: the body exceeds mcp.max_body_bytes (${limit} bytes).`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return jsonRpcError(400, -32700, 'Parse error: the body is not valid JSON.');
+  }
+  if (Array.isArray(body)) return jsonRpcError(400, -32600, 'Invalid Request: send one JSON-RPC message per POST (batches are not supported).');
+  if (typeof body !== 'object' || body === null) return jsonRpcError(400, -32600, 'Invalid Request: the body must be a JSON-RPC message object.');
+  return { body };
+}
+
+export async function handleMcp(req: Request, deps: McpRouteDeps): Promise<Response> {
+  deps.counters.total++;
+  const refused = await refusal(req, deps);
+  if (refused) {
+    deps.counters.rejected++;
+    return refused;
+  }
+  let body: unknown;
+  if (req.method === 'POST') {
+    const parsed = await postBody(req, deps.settings);
+    if (parsed instanceof Response) {
+      deps.counters.rejected++;
+      return parsed;
+    }
+    body = parsed.body;
+  } else if (req.method !== 'GET' && req.method !== 'DELETE') {
+    deps.counters.rejected++;
+    return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'POST, GET, DELETE' });
+  }
+  const res = await deps.endpoint.handle(req, body);
+  if (res.status >= 400) deps.counters[res.status >= 500 ? 'errors' : 'rejected']++;
+  return res;
+}

@@ -1,0 +1,131 @@
+/**
+ * `startHttpServer`: the one HTTP server of the engine (MCP, admin API, workbench). Loopback only
+ * unless `mcp.allow_non_loopback` is set, and then only with an API key.
+ */
+import { createServer, type Server } from 'node:http';
+import { homedir } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { settingSpec } from '../../common/settings.js';
+import type { EngineApi } from '../api.js';
+import { CairnError } from '../errors.js';
+import { McpEndpoint } from '../mcp/endpoint.js';
+import type { AdminContext } from '../admin/context.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import { createHttpHandler, type HttpHandler } from './handler.js';
+import type { RequestCounters } from './mcp-route.js';
+import { nodeListener } from './node-adapter.js';
+import { isLoopbackAddress } from './security.js';
+
+export interface HttpServerOptions {
+  /** Default: `mcp.host`. */
+  host?: string;
+  /** Default: `mcp.port`; 0 picks a free port. */
+  port?: number;
+  /** Per-launch token for `/api` (`Authorization: Bearer <token>`). */
+  adminToken: string;
+  apiKeyStore: ApiKeyStore;
+  /** The built workbench (`renderer/dist`); without it `/` says how to build it. */
+  rendererDir?: string;
+  /** How a client launches Cairn over stdio, e.g. `['cairn', 'mcp', '--stdio']`. */
+  stdioCommand: string[];
+  /** Base folder for client config files; default the user's home (tests use a temp dir). */
+  clientsHome?: string;
+}
+
+export interface HttpServerHandle {
+  /** `http://127.0.0.1:<port>`: the origin this process listens on. */
+  url: string;
+  port: number;
+  /** The same surface as a web-standard handler (for in-process use and tests). */
+  handler: HttpHandler;
+  close(): Promise<void>;
+  /** Remounts MCP with the current settings (as `POST /api/mcp/restart`). */
+  restartMcp(): Promise<void>;
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions): Promise<HttpServerHandle> {
+  const settings = engine.settings;
+  const host = opts.host ?? settings.get<string>('mcp.host');
+  const loopbackOnly = isLoopbackAddress(host);
+  if (!loopbackOnly) {
+    if (!settings.get<boolean>('mcp.allow_non_loopback')) {
+      throw new CairnError('config_invalid', `Refusing to listen on ${host}: not a loopback address.`, {
+        remedy: 'Use 127.0.0.1, or set mcp.allow_non_loopback (then the API key is required).',
+        details: { key: 'mcp.host' },
+      });
+    }
+    if ((await opts.apiKeyStore.get()) === null) {
+      throw new CairnError('config_invalid', `Listening on ${host} requires an MCP API key, and none is set.`, {
+        remedy: 'Set CAIRN_MCP_API_KEY or generate a key, then start again.',
+        details: { key: 'mcp.require_api_key' },
+      });
+    }
+  }
+  if (opts.adminToken.length < 16) throw new CairnError('invalid_argument', 'The admin token must be at least 16 characters.');
+
+  const counters: RequestCounters = { total: 0, errors: 0, rejected: 0 };
+  let origin = '';
+  const endpoint: McpEndpoint = new McpEndpoint(engine, {
+    onToolResult: (isError) => {
+      if (isError) counters.errors++;
+    },
+    serverStatus: async (): Promise<Record<string, unknown>> => ({ in_process_url: origin + endpoint.mount.mountPath, requests: { ...counters } }),
+  });
+  const configuredBase = () => {
+    const v = settings.get<string>('mcp.public_base_url');
+    // While the setting is at its default, advertise the port actually bound (`--port`, port 0).
+    return v === settingSpec('mcp.public_base_url')?.default ? origin : v.replace(/\/+$/, '');
+  };
+  const admin: AdminContext = {
+    engine,
+    endpoint,
+    apiKeyStore: opts.apiKeyStore,
+    counters,
+    adminToken: opts.adminToken,
+    loopbackOnly,
+    stdioCommand: opts.stdioCommand,
+    inProcessOrigin: () => origin,
+    advertisedOrigin: configuredBase,
+    startedAt: Date.now(),
+    clientsHome: opts.clientsHome ?? homedir(),
+    platform: process.platform,
+  };
+  const handler = createHttpHandler({
+    mcp: { settings, endpoint, apiKeyStore: opts.apiKeyStore, counters, loopbackOnly },
+    admin,
+    rendererDir: opts.rendererDir,
+  });
+  const server: Server = createServer(nodeListener(handler, () => origin));
+  // SSE streams stay open; the defaults would cut them.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? settings.get<number>('mcp.port'), host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  // A wildcard bind is dialled in-process over loopback.
+  origin = `http://${urlHost(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host)}:${port}`;
+  return {
+    url: origin,
+    port,
+    handler,
+    restartMcp: async () => {
+      await endpoint.remount();
+    },
+    close: async () => {
+      await endpoint.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * The mounted MCP endpoint behind the HTTP checks: stateless (a new McpServer and transport per
+ * request, as the SDK requires: a transport cannot be reused) or stateful sessions with
+ * crypto-random ids. `remount()` re-reads the configuration without restarting the process.
+ */
+import { randomBytes } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { EngineApi } from '../api.js';
+import { captureMountConfig, type MountConfig } from './mount-config.js';
+import { createMcpServer } from './server.js';
+import { jsonRpcError } from '../http/responses.js';
+
+/** Sessions are cheap but not free; past this many, new ones are refused until others end. */
+const MAX_SESSIONS = 256;
+
+interface Session {
+  server: McpServer;
+  transport: WebStandardStreamableHTTPServerTransport;
+}
+
+export interface EndpointHooks {
+  onToolResult?: (isError: boolean) => void;
+  serverStatus?: () => Promise<Record<string, unknown>>;
+}
+
+/** Calls `done` once the response body has been fully sent or abandoned. */
+function onBodyDone(res: Response, done: () => void): Response {
+  if (!res.body) {
+    done();
+    return res;
+  }
+  let called = false;
+  const once = () => {
+    if (!called) {
+      called = true;
+      done();
+    }
+  };
+  const reader = res.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done: end } = await reader.read();
+        if (end) {
+          controller.close();
+          once();
+        } else controller.enqueue(value);
+      } catch (err) {
+        controller.error(err);
+        once();
+      }
+    },
+    cancel(reason) {
+      once();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+export class McpEndpoint {
+  private config: MountConfig;
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(private readonly engine: EngineApi, private readonly hooks: EndpointHooks = {}) {
+    this.config = captureMountConfig(engine.settings);
+  }
+
+  get mount(): MountConfig {
+    return this.config;
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Captures the current settings; open sessions end (their clients reconnect to the new mount). */
+  async remount(): Promise<MountConfig> {
+    await this.closeSessions();
+    this.config = captureMountConfig(this.engine.settings);
+    return this.config;
+  }
+
+  async close(): Promise<void> {
+    await this.closeSessions();
+  }
+
+  private async closeSessions(): Promise<void> {
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.allSettled(all.map(async (s) => {
+      await s.transport.close();
+      await s.server.close();
+    }));
+  }
+
+  private newServer(): McpServer {
+    return createMcpServer({
+      engine: this.engine,
+      mount: this.config,
+      onResult: this.hooks.onToolResult,
+      serverStatus: this.hooks.serverStatus,
+    });
+  }
+
+  /** `body` is the already checked, parsed JSON-RPC message of a POST (undefined for GET/DELETE). */
+  async handle(req: Request, body: unknown): Promise<Response> {
+    return this.config.stateless ? this.handleStateless(req, body) : this.handleStateful(req, body);
+  }
+
+  private async handleStateless(req: Request, body: unknown): Promise<Response> {
+    if (req.method !== 'POST') {
+      return jsonRpcError(405, -32000, 'Method not allowed: this server is stateless (POST only; no GET stream, no sessions to DELETE).', { Allow: 'POST' });
+    }
+    const server = this.newServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: this.config.jsonResponse,
+    });
+    await server.connect(transport);
+    const cleanup = () => {
+      void transport.close().then(() => server.close());
+    };
+    try {
+      const res = await transport.handleRequest(req, { parsedBody: body });
+      return onBodyDone(res, cleanup);
+    } catch (err) {
+      cleanup();
+      throw err;
+    }
+  }
+
+  private async handleStateful(req: Request, body: unknown): Promise<Response> {
+    const id = req.headers.get('mcp-session-id');
+    if (id) {
+      const session = this.sessions.get(id);
+      if (!session) return jsonRpcError(404, -32001, 'Session not found: initialize a new session.');
+      return session.transport.handleRequest(req, { parsedBody: body });
+    }
+    if (req.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required.');
+    if (this.sessions.size >= MAX_SESSIONS) return jsonRpcError(503, -32000, 'Too many open sessions; close one (DELETE) and retry.');
+    const server = this.newServer();
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      // 32 random bytes: unguessable, so a session id is no weaker than the API key.
+      sessionIdGenerator: () => randomBytes(32).toString('base64url'),
+      enableJsonResponse: this.config.jsonResponse,
+      onsessioninitialized: (sid) => {
+        this.sessions.set(sid, { server, transport });
+      },
+      onsessionclosed: (sid) => {
+        this.sessions.delete(sid);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    const res = await transport.handleRequest(req, { parsedBody: body });
+    // A POST that did not initialize a session leaves nothing to keep.
+    if (!transport.sessionId) void transport.close().then(() => server.close());
+    return res;
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * The `full` toolset: exhaustive grep, index management and status, plus `retrieve_context` and
+ * `semantic_search` for clients written against those names. Index tools act only on folders the
+ * person already added: an agent can refresh an index but never widen what Cairn reads.
+ */
+import { z } from 'zod';
+import { isAbsolute, resolve } from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { EngineApi } from '../api.js';
+import { CairnError } from '../errors.js';
+import { CONTENT_NOTE, renderGrep, renderJson, renderSearch } from './render.js';
+import { success } from './results.js';
+import { guarded, type ToolContext } from './tool-context.js';
+import { toolNames } from './mount-config.js';
+import { runSearch } from './search-call.js';
+import {
+  MAX_CHARS_DEFAULT, folderStatusSchema, grepInput, grepResultSchema, hitSchema, indexDropInput,
+  indexUpdateInput, jobResultSchema, outcome, retrieveContextInput, semanticSearchInput,
+} from './schemas.js';
+
+const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
+
+/** The configured folder equal to `path`, or `path_outside_folders`. */
+async function configuredFolder(engine: EngineApi, path: string): Promise<string> {
+  const want = isAbsolute(path) ? resolve(path) : null;
+  const found = want && (await engine.folders()).find((f) => resolve(f.path) === want);
+  if (!found) {
+    throw new CairnError('path_outside_folders', `${path} is not an indexed folder`, {
+      remedy: 'Use index_status to list the folders; new folders are added by the person in Cairn.',
+      details: { path },
+    });
+  }
+  return found.path;
+}
+
+export function registerFullTools(server: McpServer, ctx: ToolContext): void {
+  const { engine } = ctx;
+  server.registerTool('grep', {
+    title: 'Exhaustive literal or regex search',
+    description: `Find every line matching an exact string (or a regular expression with regex: true) in the indexed folders. Use it when you know the exact text or identifier; use search for meaning. Bounded by max_matches; no shell is involved. ${CONTENT_NOTE}`,
+    inputSchema: grepInput,
+    outputSchema: outcome(grepResultSchema),
+    annotations: readOnly,
+  }, (args) => guarded(ctx, async () => {
+    const res = await engine.grep({ ...args, max_matches: args.max_matches ?? 200 });
+    return success(res, renderGrep(res, MAX_CHARS_DEFAULT));
+  }));
+
+  server.registerTool('index_status', {
+    title: 'Index status',
+    description: 'State, counts and freshness of every indexed folder, and the indexing jobs (poll a job started by index_update here).',
+    inputSchema: {},
+    outputSchema: outcome(z.object({ folders: z.array(folderStatusSchema), jobs: z.array(jobResultSchema) })),
+    annotations: readOnly,
+  }, () => guarded(ctx, async () => {
+    const folders = await engine.folders();
+    const jobs = engine.jobs().map((j) => ({ job_id: j.id, state: j.state, kind: j.kind, folder: j.folder, progress: j.progress }));
+    const result = { folders, jobs };
+    return success(result, renderJson('Index status:', result, MAX_CHARS_DEFAULT));
+  }));
+
+  server.registerTool('index_update', {
+    title: 'Update a folder\'s index',
+    description: 'Create, update (apply changes) or rebuild the index of a folder the person already added. Returns a job id; poll index_status.',
+    inputSchema: indexUpdateInput,
+    outputSchema: outcome(jobResultSchema),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  }, (args) => guarded(ctx, async () => {
+    const folder = await configuredFolder(engine, args.path);
+    const job = await engine.indexFolder(folder, args.kind ?? 'update');
+    const result = { job_id: job.id, state: job.state, kind: job.kind, folder: job.folder };
+    return success(result, `Started ${job.kind} of ${job.folder}: job ${job.id} (${job.state}).`);
+  }));
+
+  server.registerTool('index_drop', {
+    title: 'Drop a folder\'s index',
+    description: 'Delete the index of an indexed folder (the files are untouched). Requires confirm: true. Search will not find the folder until it is indexed again.',
+    inputSchema: indexDropInput,
+    outputSchema: outcome(z.object({ dropped: z.string() })),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  }, (args) => guarded(ctx, async () => {
+    const folder = await configuredFolder(engine, args.path);
+    await engine.dropIndex(folder);
+    return success({ dropped: folder }, `Dropped the index of ${folder}.`);
+  }));
+
+  server.registerTool('server_status', {
+    title: 'Server status',
+    description: 'Cairn version, toolset, search defaults, model state and index totals.',
+    inputSchema: {},
+    outputSchema: outcome(z.looseObject({ version: z.string(), toolset: z.string(), tools: z.array(z.string()) })),
+    annotations: readOnly,
+  }, () => guarded(ctx, async () => {
+    const s = await engine.status();
+    const result = {
+      version: s.version,
+      toolset: ctx.mount.toolset,
+      tools: toolNames(ctx.mount),
+      default_mode: ctx.mount.defaultMode,
+      default_top_k: ctx.mount.defaultTopK,
+      model: { id: s.model.id, state: s.model.state },
+      contract_mismatch: s.contract_mismatch,
+      paused: s.paused,
+      totals: s.totals,
+      folders: s.folders.map((f) => ({ path: f.path, state: f.state, files: f.files, chunks: f.chunks, freshness: f.freshness })),
+      ...(ctx.serverStatus ? await ctx.serverStatus() : {}),
+    };
+    return success(result, renderJson('Cairn server status:', result, MAX_CHARS_DEFAULT));
+  }));
+
+  server.registerTool('retrieve_context', {
+    title: 'Retrieve context (hybrid)',
+    description: `Hybrid (BM25 + vectors, fused with RRF) retrieval of passages for a query. filters.source: an indexed folder or a path glob; filters.tags: extensions or kinds. Same engine as search. ${CONTENT_NOTE}`,
+    inputSchema: retrieveContextInput,
+    outputSchema: outcome(z.array(hitSchema)),
+    annotations: readOnly,
+  }, (args) => guarded(ctx, async () => {
+    const source = args.filters?.source;
+    const res = await runSearch(engine, {
+      query: args.query,
+      mode: 'hybrid',
+      top_k: args.top_k ?? 10,
+      folders: source && isAbsolute(source) ? [source] : undefined,
+      globs: source && !isAbsolute(source) ? [source] : undefined,
+      file_types: args.filters?.tags,
+    }, ctx.mount);
+    return success(res.hits, renderSearch(res, MAX_CHARS_DEFAULT));
+  }));
+
+  server.registerTool('semantic_search', {
+    title: 'Semantic search (vectors only)',
+    description: `Vector-only search by meaning; hits below the similarity threshold (default 0.7) are dropped. Prefer search, which also matches words. ${CONTENT_NOTE}`,
+    inputSchema: semanticSearchInput,
+    outputSchema: outcome(z.array(hitSchema)),
+    annotations: readOnly,
+  }, (args) => guarded(ctx, async () => {
+    const res = await runSearch(engine, { query: args.vector_query, mode: 'vector', top_k: args.top_k, min_score: args.threshold ?? 0.7 }, ctx.mount);
+    return success(res.hits, renderSearch(res, MAX_CHARS_DEFAULT));
+  }));
+}
+
