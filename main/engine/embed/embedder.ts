@@ -1,0 +1,140 @@
+/**
+ * `createEmbedder`: the engine's Embedder over a pool of worker threads. Model files are found
+ * locally first (app bundle, then `<dataDir>/models`); the built-in model is converted there at
+ * first use; a hub model is downloaded into the same folder only when it is not there, with a
+ * bounded wait so an offline machine gets a typed error quickly instead of a hang.
+ */
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { AutoConfig, AutoTokenizer, env } from '@huggingface/transformers';
+import type { Embedder } from '../types.js';
+import { CairnError } from '../errors.js';
+import { ensureBuiltinModel } from './builtin/build.js';
+import { boundedFetch, DEFAULT_HUB_TIMEOUT_MS, hubUnavailable } from './hub.js';
+import { WorkerPool } from './pool.js';
+import { findLocalModel, resolveModel } from './registry.js';
+import type { ResolvedModel } from './registry.js';
+
+export interface EmbedderOptions {
+  /** Registry id, hub id or local model folder. */
+  model: string;
+  dataDir: string;
+  /** Worker threads; default (and 0): one per core. */
+  threads?: number;
+  /** Texts per batch; default 16 (fastest measured for USE-lite). */
+  batchSize?: number;
+  onDownloadProgress?: (p: { file: string; loaded: number; total: number }) => void;
+  /** Models shipped with the app (`resources/models`), looked at first. */
+  bundledModelsDir?: string;
+  /** How long to wait for the hub to answer a request; default 15 s. */
+  hubTimeoutMs?: number;
+  /** Another hub address (a test double of the hub). */
+  remoteHost?: string;
+}
+
+interface Tokenizer {
+  encode(text: string, opts?: { add_special_tokens?: boolean }): number[];
+}
+
+export interface CairnEmbedder extends Embedder {
+  readonly model: ResolvedModel;
+  /** The worker pool (exposed for diagnostics and tests). */
+  readonly pool: WorkerPool;
+}
+
+export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedder> {
+  const model = resolveModel(opts.model);
+  const modelsDir = join(opts.dataDir, 'models');
+  const hubTimeoutMs = opts.hubTimeoutMs ?? DEFAULT_HUB_TIMEOUT_MS;
+  let dir = findLocalModel(model, opts.dataDir, { bundledModelsDir: opts.bundledModelsDir });
+  if (!dir && model.builtin) dir = await ensureBuiltinModel(opts.dataDir);
+  if (!dir && model.source === 'local') {
+    throw new CairnError('invalid_argument', `The model folder ${model.dir} lacks config.json, tokenizer.json, tokenizer_config.json or ${model.dtype === 'fp32' ? 'onnx/model.onnx' : 'onnx/model_quantized.onnx'}.`, { details: { model: model.dir } });
+  }
+  // Remote loading is switched on only for a hub model that is not on disk yet.
+  const modelRef = dir ?? (model.hubId as string);
+  const allowRemote = dir === null;
+
+  // The tokenizer lives in the main thread too: counting tokens for chunk sizing is cheap and sync.
+  env.allowLocalModels = true;
+  env.localModelPath = modelsDir;
+  env.cacheDir = modelsDir;
+  env.allowRemoteModels = allowRemote;
+  env.fetch = boundedFetch(hubTimeoutMs);
+  if (opts.remoteHost) env.remoteHost = opts.remoteHost;
+  let tokenizer: Tokenizer;
+  let configDims: number | null = null;
+  try {
+    tokenizer = (await AutoTokenizer.from_pretrained(modelRef)) as unknown as Tokenizer;
+    if (model.dimensions === null) {
+      const config = (await AutoConfig.from_pretrained(modelRef)) as unknown as { hidden_size?: number };
+      configDims = config.hidden_size ?? null;
+    }
+  } catch (err) {
+    if (allowRemote) throw hubUnavailable(modelRef, err);
+    throw new CairnError('dependency_unavailable', `Cannot load the tokenizer of ${modelRef}: ${(err as Error).message}`, { details: { model: modelRef }, cause: err });
+  } finally {
+    env.allowRemoteModels = false;
+  }
+
+  const threads = opts.threads && opts.threads > 0 ? opts.threads : availableParallelism();
+  const batchSize = Math.max(1, opts.batchSize ?? 16);
+  const pool = new WorkerPool({
+    size: threads,
+    config: { modelRef, modelsDir, allowRemote, dtype: model.dtype, pooling: model.pooling, hubTimeoutMs, remoteHost: opts.remoteHost },
+    onProgress: opts.onDownloadProgress,
+  });
+  try {
+    await pool.start();
+  } catch (err) {
+    await pool.close();
+    throw allowRemote ? hubUnavailable(modelRef, err) : err;
+  }
+  const dimensions = pool.dimensions;
+  const expected = model.dimensions ?? configDims;
+  if (expected !== null && expected !== dimensions) {
+    await pool.close();
+    throw new CairnError('config_invalid', `Model ${model.id} returns ${dimensions}-dimensional vectors, expected ${expected}.`, { details: { model: model.id } });
+  }
+
+  return {
+    modelId: model.id,
+    dimensions,
+    maxTokens: model.maxTokens,
+    model: { ...model, dimensions },
+    pool,
+
+    async embedDocuments(texts, onProgress) {
+      const prefixed = model.documentPrefix ? texts.map((t) => model.documentPrefix + t) : texts;
+      // Batches of similar length pad less; vectors do not depend on batch company.
+      const order = prefixed.map((_, i) => i).sort((a, b) => prefixed[a].length - prefixed[b].length);
+      const out = new Array<Float32Array>(texts.length);
+      let done = 0;
+      const batches: Promise<void>[] = [];
+      for (let start = 0; start < order.length; start += batchSize) {
+        const idx = order.slice(start, start + batchSize);
+        batches.push(
+          pool.run(idx.map((i) => prefixed[i])).then((vectors) => {
+            idx.forEach((i, k) => (out[i] = vectors[k]));
+            done += idx.length;
+            onProgress?.(done);
+          }),
+        );
+      }
+      await Promise.all(batches);
+      return out;
+    },
+
+    async embedQuery(text) {
+      // Queries jump the queue: a search should not wait behind a folder being indexed.
+      const [v] = await pool.run([model.queryPrefix + text], true);
+      return v;
+    },
+
+    countTokens(text) {
+      return tokenizer.encode(text).length;
+    },
+
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * A pool of embedding worker threads fed from one queue. A worker that dies (crash, out of
+ * memory, terminated) fails only the batch it held, with a typed error, and is replaced.
+ */
+import { Worker } from 'node:worker_threads';
+import { CairnError } from '../errors.js';
+import type { FromWorker, ToWorker, WorkerConfig } from './protocol.js';
+
+interface Job {
+  id: number;
+  texts: string[];
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job: Job | null;
+  /** Set from a `fatal` message or an `error` event, reported when the thread exits. */
+  failure?: string;
+}
+
+export interface PoolOptions {
+  size: number;
+  config: WorkerConfig;
+  onProgress?: (p: { file: string; loaded: number; total: number }) => void;
+}
+
+/**
+ * The worker's script. Compiled (dist/), a plain .js file next to this one. From TypeScript
+ * sources (tests and the CLI run through `node --import tsx`), a .ts worker: Node 20 does not
+ * apply the parent's tsx hooks to a worker's entry module even with the inherited execArgv
+ * ("Unknown file extension .ts"), so a small bootstrap registers tsx in the worker first.
+ */
+function workerScript(): { script: string | URL; eval: boolean } {
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  const url = new URL(`./worker${ext}`, import.meta.url);
+  if (ext === '.js') return { script: url, eval: false };
+  const api = import.meta.resolve('tsx/esm/api');
+  const code = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
+  return { script: code, eval: true };
+}
+
+/** Consecutive failed starts after which queued work is failed instead of retried forever. */
+const MAX_START_FAILURES = 3;
+
+export class WorkerPool {
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closing = false;
+  private startFailures = 0;
+  private lastFailure = '';
+  dimensions = 0;
+
+  constructor(private readonly opts: PoolOptions) {}
+
+  /** Starts one worker (which downloads the model if need be), then the rest once files are local. */
+  async start(): Promise<void> {
+    await new Promise<void>((resolve, reject) => this.spawn(resolve, reject));
+    for (let i = 1; i < this.opts.size; i++) this.spawn();
+  }
+
+  /** The live worker threads (for diagnostics and tests). */
+  get threads(): Worker[] {
+    return [...this.slots].map((s) => s.worker);
+  }
+
+  run(texts: string[], urgent = false): Promise<Float32Array[]> {
+    if (this.closing) return Promise.reject(new CairnError('dependency_unavailable', 'The embedder is closed.'));
+    return new Promise((resolve, reject) => {
+      const job = { id: this.nextId++, texts, resolve, reject };
+      if (urgent) this.queue.unshift(job);
+      else this.queue.push(job);
+      // Every worker may have died on start; try again now that there is work.
+      if (this.slots.size === 0) {
+        this.startFailures = 0;
+        this.spawn();
+      }
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const job of this.queue.splice(0)) job.reject(new CairnError('dependency_unavailable', 'The embedder was closed before this batch ran.'));
+    await Promise.all([...this.slots].map((s) => s.worker.terminate()));
+    this.slots.clear();
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.job || this.queue.length === 0) continue;
+      const job = this.queue.shift() as Job;
+      slot.job = job;
+      slot.worker.postMessage({ type: 'embed', id: job.id, texts: job.texts } satisfies ToWorker);
+    }
+  }
+
+  private spawn(onReady?: () => void, onFail?: (err: Error) => void): void {
+    const { script, eval: isEval } = workerScript();
+    const worker = new Worker(script, { eval: isEval, workerData: this.opts.config });
+    const slot: Slot = { worker, ready: false, job: null };
+    this.slots.add(slot);
+    worker.on('message', (msg: FromWorker) => {
+      switch (msg.type) {
+        case 'ready':
+          slot.ready = true;
+          this.startFailures = 0;
+          this.dimensions = msg.dimensions;
+          onReady?.();
+          this.dispatch();
+          break;
+        case 'progress':
+          this.opts.onProgress?.({ file: msg.file, loaded: msg.loaded, total: msg.total });
+          break;
+        case 'result':
+        case 'failed': {
+          const job = slot.job;
+          slot.job = null;
+          if (job && job.id === msg.id) {
+            if (msg.type === 'failed') job.reject(new CairnError('internal', `Embedding failed: ${msg.message}`));
+            else job.resolve(split(msg.data, msg.dimensions, job.texts.length));
+          }
+          this.dispatch();
+          break;
+        }
+        case 'fatal':
+          slot.failure = msg.message;
+          break;
+      }
+    });
+    worker.on('error', (err) => {
+      slot.failure ??= err.message;
+    });
+    worker.on('exit', (code) => {
+      this.slots.delete(slot);
+      if (this.closing) return;
+      const why = slot.failure ?? `exit code ${code}`;
+      if (slot.job) {
+        slot.job.reject(new CairnError('dependency_unavailable', `An embedding worker stopped while embedding a batch (${why}); the batch was not embedded.`, { remedy: 'Retry the batch.' }));
+      }
+      if (!slot.ready) {
+        this.startFailures++;
+        this.lastFailure = why;
+        if (onFail) return onFail(new CairnError('dependency_unavailable', `The embedding model could not be loaded: ${why}`, { details: { model: this.opts.config.modelRef } }));
+        if (this.startFailures >= MAX_START_FAILURES) {
+          if (this.slots.size === 0) this.failQueue();
+          return;
+        }
+      }
+      this.spawn();
+    });
+  }
+
+  private failQueue(): void {
+    const err = new CairnError('dependency_unavailable', `Embedding workers fail to start: ${this.lastFailure}`);
+    for (const job of this.queue.splice(0)) job.reject(err);
+  }
+}
+
+function split(flat: Float32Array, dimensions: number, count: number): Float32Array[] {
+  return Array.from({ length: count }, (_, i) => flat.slice(i * dimensions, (i + 1) * dimensions));
+}
