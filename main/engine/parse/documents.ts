@@ -18,8 +18,8 @@ export async function pdfPages(bytes: Uint8Array, rel: string): Promise<string[]
       const { text } = await extractText(doc, { mergePages: false });
       return text;
     } finally {
-      // Frees pdf.js's worker-side copy of the document (typed loosely by unpdf).
-      await (doc as unknown as { destroy(): Promise<void> }).destroy();
+      // Frees pdf.js's copy of the document; the proxy itself has no destroy in this pdf.js build.
+      await (doc as unknown as { loadingTask?: { destroy(): Promise<void> } }).loadingTask?.destroy();
     }
   } catch (err) {
     throw corrupt(rel, 'PDF', err);

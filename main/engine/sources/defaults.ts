@@ -30,6 +30,9 @@ export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set([
   'xls', 'xlsx', 'ppt', 'pptx', 'doc', 'odt', 'ods', 'odp', 'key', 'numbers', 'pages', 'epub',
 ]);
 
+/** Binary formats we extract text from: exempt from the NUL sniff. */
+export const DOCUMENT_EXTENSIONS: ReadonlySet<string> = new Set(['pdf', 'docx']);
+
 /** Minified bundles and source maps: one enormous line each, useless as search results. */
 export function isMinifiedName(name: string): boolean {
   return /\.min\.(js|mjs|cjs|css)$/i.test(name) || /\.(js|mjs|css)\.map$/i.test(name) || /[.-]bundle\.min\./i.test(name);

@@ -3,7 +3,7 @@ import type { Dirent } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { SourceFile, WalkError } from '../types.js';
-import { looksBinary } from './defaults.js';
+import { DOCUMENT_EXTENSIONS, extensionOf, looksBinary } from './defaults.js';
 import { FolderFilter } from './filter.js';
 import { loadIgnoreLevel, type IgnoreLevel } from './ignore-files.js';
 import { fsErrorCode, fsErrorMessage, readHead } from './read.js';
@@ -148,7 +148,8 @@ async function* checkFile(abs: string, rel: string, maxFileBytes: number): Async
   }
   try {
     // Also proves the file is readable, so an unreadable file is reported here, not mid-index.
-    if (looksBinary(await readHead(abs))) {
+    const head = await readHead(abs);
+    if (!DOCUMENT_EXTENSIONS.has(extensionOf(rel)) && looksBinary(head)) {
       yield { skipped: { path: abs, reason: 'binary' } };
       return;
     }
