@@ -5,8 +5,8 @@
  */
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { makeDocx, makePdf } from './fixture-docs.js';
-import * as src from './fixture-sources.js';
+import JSZip from 'jszip';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 export interface FixtureSymbol {
   rel: string;
@@ -96,21 +96,21 @@ export async function makeFixtureFolder(root: string): Promise<FixtureInfo> {
   const docxParagraphs = ['Meeting notes for the lighthouse renovation.', 'Action item: order copper flashing for the lantern room.'];
 
   const files: Record<string, string | Uint8Array> = {
-    'README.md': src.README_MD,
-    'docs/guide.md': src.GUIDE_MD,
-    'docs/api.md': src.API_MD,
-    'src/invoice.ts': src.INVOICE_TS,
-    'src/money.ts': src.MONEY_TS,
-    'py/geo.py': src.GEO_PY,
-    'py/units.py': src.UNITS_PY,
-    'go/server.go': src.SERVER_GO,
-    'rust/src/lib.rs': src.LIB_RS,
-    'java/com/acme/Ledger.java': src.LEDGER_JAVA,
-    'c/checksum.h': src.CHECKSUM_H,
-    'c/checksum.c': src.CHECKSUM_C,
-    'cpp/matrix.hpp': src.MATRIX_HPP,
-    'cpp/matrix.cpp': src.MATRIX_CPP,
-    'web/index.html': src.INDEX_HTML,
+    'README.md': README_MD,
+    'docs/guide.md': GUIDE_MD,
+    'docs/api.md': API_MD,
+    'src/invoice.ts': INVOICE_TS,
+    'src/money.ts': MONEY_TS,
+    'py/geo.py': GEO_PY,
+    'py/units.py': UNITS_PY,
+    'go/server.go': SERVER_GO,
+    'rust/src/lib.rs': LIB_RS,
+    'java/com/acme/Ledger.java': LEDGER_JAVA,
+    'c/checksum.h': CHECKSUM_H,
+    'c/checksum.c': CHECKSUM_C,
+    'cpp/matrix.hpp': MATRIX_HPP,
+    'cpp/matrix.cpp': MATRIX_CPP,
+    'web/index.html': INDEX_HTML,
     'docs/report.pdf': await makePdf(pdfPages),
     'docs/notes.docx': await makeDocx(docxParagraphs),
     'data/config.json': JSON.stringify({ service: 'acme', retries: 3, regions: ['north', 'south'] }, null, 2) + '\n',
@@ -164,24 +164,24 @@ export async function makeFixtureFolder(root: string): Promise<FixtureInfo> {
     ],
     unreadable: { rel: 'private/locked.txt', enforced: !isRoot },
     symbols: [
-      range('src/invoice.ts', src.INVOICE_TS, 'parseInvoiceTotals', 'function', 'typescript', 'export function parseInvoiceTotals', '}'),
-      range('src/invoice.ts', src.INVOICE_TS, 'InvoiceStore', 'class', 'typescript', 'export class InvoiceStore', '}'),
-      range('src/invoice.ts', src.INVOICE_TS, 'InvoiceStore.save', 'method', 'typescript', '  save(', '  }'),
-      range('src/money.ts', src.MONEY_TS, 'formatCents', 'function', 'typescript', 'export function formatCents', '}'),
-      pyRange('py/geo.py', src.GEO_PY, 'haversine_distance', 'function', 'def haversine_distance', 'return 2 * EARTH_RADIUS_KM'),
-      pyRange('py/geo.py', src.GEO_PY, 'Route', 'class', 'class Route', 'return sum('),
-      pyRange('py/geo.py', src.GEO_PY, 'Route.total_length', 'method', 'def total_length', 'return sum('),
-      range('go/server.go', src.SERVER_GO, 'HandleHealth', 'function', 'go', 'func HandleHealth', '}'),
-      range('go/server.go', src.SERVER_GO, 'Server.Start', 'method', 'go', 'func (s *Server) Start', '}'),
-      range('go/server.go', src.SERVER_GO, 'Server', 'struct', 'go', 'type Server struct', '}'),
-      range('rust/src/lib.rs', src.LIB_RS, 'levenshtein_distance', 'function', 'rust', 'pub fn levenshtein_distance', '}'),
-      range('rust/src/lib.rs', src.LIB_RS, 'Cache.lookup', 'method', 'rust', 'pub fn lookup', '    }'),
-      range('rust/src/lib.rs', src.LIB_RS, 'Cache', 'struct', 'rust', 'pub struct Cache', '}'),
-      range('java/com/acme/Ledger.java', src.LEDGER_JAVA, 'Ledger', 'class', 'java', 'public class Ledger', '}'),
-      range('java/com/acme/Ledger.java', src.LEDGER_JAVA, 'Ledger.reconcileAccounts', 'method', 'java', 'public List<Integer> reconcileAccounts', '    }'),
-      range('c/checksum.c', src.CHECKSUM_C, 'crc32_checksum', 'function', 'c', 'uint32_t crc32_checksum', '}'),
-      range('cpp/matrix.cpp', src.MATRIX_CPP, 'Matrix.transpose', 'method', 'cpp', 'Matrix Matrix::transpose', '}'),
-      range('cpp/matrix.hpp', src.MATRIX_HPP, 'Matrix', 'class', 'cpp', 'class Matrix', '};'),
+      range('src/invoice.ts', INVOICE_TS, 'parseInvoiceTotals', 'function', 'typescript', 'export function parseInvoiceTotals', '}'),
+      range('src/invoice.ts', INVOICE_TS, 'InvoiceStore', 'class', 'typescript', 'export class InvoiceStore', '}'),
+      range('src/invoice.ts', INVOICE_TS, 'InvoiceStore.save', 'method', 'typescript', '  save(', '  }'),
+      range('src/money.ts', MONEY_TS, 'formatCents', 'function', 'typescript', 'export function formatCents', '}'),
+      pyRange('py/geo.py', GEO_PY, 'haversine_distance', 'function', 'def haversine_distance', 'return 2 * EARTH_RADIUS_KM'),
+      pyRange('py/geo.py', GEO_PY, 'Route', 'class', 'class Route', 'return sum('),
+      pyRange('py/geo.py', GEO_PY, 'Route.total_length', 'method', 'def total_length', 'return sum('),
+      range('go/server.go', SERVER_GO, 'HandleHealth', 'function', 'go', 'func HandleHealth', '}'),
+      range('go/server.go', SERVER_GO, 'Server.Start', 'method', 'go', 'func (s *Server) Start', '}'),
+      range('go/server.go', SERVER_GO, 'Server', 'struct', 'go', 'type Server struct', '}'),
+      range('rust/src/lib.rs', LIB_RS, 'levenshtein_distance', 'function', 'rust', 'pub fn levenshtein_distance', '}'),
+      range('rust/src/lib.rs', LIB_RS, 'Cache.lookup', 'method', 'rust', 'pub fn lookup', '    }'),
+      range('rust/src/lib.rs', LIB_RS, 'Cache', 'struct', 'rust', 'pub struct Cache', '}'),
+      range('java/com/acme/Ledger.java', LEDGER_JAVA, 'Ledger', 'class', 'java', 'public class Ledger', '}'),
+      range('java/com/acme/Ledger.java', LEDGER_JAVA, 'Ledger.reconcileAccounts', 'method', 'java', 'public List<Integer> reconcileAccounts', '    }'),
+      range('c/checksum.c', CHECKSUM_C, 'crc32_checksum', 'function', 'c', 'uint32_t crc32_checksum', '}'),
+      range('cpp/matrix.cpp', MATRIX_CPP, 'Matrix.transpose', 'method', 'cpp', 'Matrix Matrix::transpose', '}'),
+      range('cpp/matrix.hpp', MATRIX_HPP, 'Matrix', 'class', 'cpp', 'class Matrix', '};'),
     ],
     sections: [
       { rel: 'README.md', heading: 'Acme Toolkit', start: '# Acme Toolkit', end: 'See the [guide]' },
@@ -190,7 +190,7 @@ export async function makeFixtureFolder(root: string): Promise<FixtureInfo> {
       { rel: 'README.md', heading: 'Acme Toolkit > Usage', start: '## Usage', end: 'Call `parseInvoiceTotals`' },
       { rel: 'docs/guide.md', heading: 'Guide > Reconciliation', start: '## Reconciliation', end: 'The [API]' },
     ].map((s) => {
-      const text = s.rel === 'README.md' ? src.README_MD : src.GUIDE_MD;
+      const text = s.rel === 'README.md' ? README_MD : GUIDE_MD;
       const startLine = lineOf(text, s.start);
       return { rel: s.rel, heading: s.heading, startLine, endLine: lineOf(text, s.end, startLine) };
     }),
@@ -229,3 +229,264 @@ export async function makeFixtureFolder(root: string): Promise<FixtureInfo> {
     },
   };
 }
+
+// ---- Binary fixture documents, built in memory with pdf-lib and jszip ----
+
+/** Two pages, each with its own distinctive lines. */
+export async function makePdf(pages: string[][]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const lines of pages) {
+    const page = doc.addPage([595, 842]);
+    lines.forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 24, size: 14, font }));
+  }
+  return doc.save();
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The smallest DOCX Word and mammoth both open: content types, package rels, one document part. */
+export async function makeDocx(paragraphs: string[]): Promise<Buffer> {
+  const zip = new JSZip();
+  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
+  zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
+  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${esc(p)}</w:t></w:r></w:p>`).join('');
+  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`);
+  return zip.generateAsync({ type: 'nodebuffer' });
+}
+
+// ---- Text of the fixture project's files ----
+
+export const README_MD = `---
+title: Acme Toolkit
+tags: [demo]
+---
+# Acme Toolkit
+
+Acme Toolkit reconciles invoices and measures routes between warehouses.
+See the [guide](docs/guide.md) and the [API reference](docs/api.md).
+
+## Install
+
+### Linux
+
+Run the installer with \`sudo ./install.sh --prefix /opt/acme\` and add the glacier repository key.
+
+### macOS
+
+Use Homebrew: \`brew install acme-toolkit\`. The cask ships a notarised binary.
+
+## Usage
+
+Call \`parseInvoiceTotals\` to sum invoice lines, or \`haversine_distance\` for great-circle distances.
+`;
+
+export const GUIDE_MD = `# Guide
+
+Back to the [readme](../README.md).
+
+## Reconciliation
+
+Ledgers are reconciled nightly; mismatches above one cent are flagged for a human.
+The [API](api.md#ledger) documents every endpoint.
+
+## Routing
+
+Distances between depots use the haversine formula on a spherical earth model.
+`;
+
+export const API_MD = `# API
+
+## Ledger
+
+\`reconcileAccounts(accounts)\` returns the accounts whose balances disagree.
+`;
+
+export const INVOICE_TS = `import { formatCents } from './money.js';
+import type { Currency } from './money.js';
+
+export interface InvoiceLine {
+  description: string;
+  cents: number;
+}
+
+/** Sums the lines of an invoice, ignoring voided ones. */
+export function parseInvoiceTotals(lines: InvoiceLine[], currency: Currency): string {
+  let total = 0;
+  for (const line of lines) {
+    if (line.description.startsWith('VOID')) continue;
+    total += line.cents;
+  }
+  return formatCents(total, currency);
+}
+
+export class InvoiceStore {
+  private readonly invoices = new Map<string, InvoiceLine[]>();
+
+  save(id: string, lines: InvoiceLine[]): void {
+    this.invoices.set(id, lines);
+  }
+}
+`;
+
+export const MONEY_TS = `export type Currency = 'EUR' | 'USD';
+
+export function formatCents(cents: number, currency: Currency): string {
+  return (cents / 100).toFixed(2) + ' ' + currency;
+}
+`;
+
+export const GEO_PY = `import math
+from .units import EARTH_RADIUS_KM
+
+
+def haversine_distance(lat1, lon1, lat2, lon2):
+    """Great-circle distance in kilometres between two points."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp = p2 - p1
+    dl = math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(a))
+
+
+class Route:
+    def __init__(self, stops):
+        self.stops = stops
+
+    def total_length(self):
+        return sum(haversine_distance(*a, *b) for a, b in zip(self.stops, self.stops[1:]))
+`;
+
+export const UNITS_PY = `EARTH_RADIUS_KM = 6371.0088
+`;
+
+export const SERVER_GO = `package main
+
+import (
+	"fmt"
+	"net/http"
+)
+
+type Server struct {
+	Addr string
+}
+
+func HandleHealth(w http.ResponseWriter, r *http.Request) {
+	fmt.Fprintln(w, "ok")
+}
+
+func (s *Server) Start() error {
+	http.HandleFunc("/health", HandleHealth)
+	return http.ListenAndServe(s.Addr, nil)
+}
+`;
+
+export const LIB_RS = `use std::collections::HashMap;
+
+pub struct Cache {
+    entries: HashMap<String, usize>,
+}
+
+impl Cache {
+    pub fn lookup(&self, key: &str) -> Option<usize> {
+        self.entries.get(key).copied()
+    }
+}
+
+pub fn levenshtein_distance(a: &str, b: &str) -> usize {
+    let b_chars: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b_chars.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b_chars.iter().enumerate() {
+            let cost = if ca == *cb { 0 } else { 1 };
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b_chars.len()]
+}
+`;
+
+export const LEDGER_JAVA = `package com.acme;
+
+import java.util.ArrayList;
+import java.util.List;
+
+public class Ledger {
+    private final List<Long> balances = new ArrayList<>();
+
+    public List<Integer> reconcileAccounts(List<Long> expected) {
+        List<Integer> mismatched = new ArrayList<>();
+        for (int i = 0; i < expected.size(); i++) {
+            if (!expected.get(i).equals(balances.get(i))) mismatched.add(i);
+        }
+        return mismatched;
+    }
+}
+`;
+
+export const CHECKSUM_H = `#ifndef CHECKSUM_H
+#define CHECKSUM_H
+#include <stdint.h>
+#include <stddef.h>
+
+uint32_t crc32_checksum(const uint8_t *data, size_t len);
+
+#endif
+`;
+
+export const CHECKSUM_C = `#include "checksum.h"
+
+uint32_t crc32_checksum(const uint8_t *data, size_t len) {
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < len; i++) {
+        crc ^= data[i];
+        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & -(crc & 1u));
+    }
+    return ~crc;
+}
+`;
+
+export const MATRIX_HPP = `#pragma once
+#include <vector>
+
+class Matrix {
+public:
+    Matrix(int rows, int cols) : rows_(rows), cols_(cols), data_(rows * cols) {}
+    double at(int r, int c) const { return data_[r * cols_ + c]; }
+    Matrix transpose() const;
+
+private:
+    int rows_, cols_;
+    std::vector<double> data_;
+};
+`;
+
+export const MATRIX_CPP = `#include "matrix.hpp"
+
+Matrix Matrix::transpose() const {
+    Matrix t(cols_, rows_);
+    for (int r = 0; r < rows_; r++)
+        for (int c = 0; c < cols_; c++)
+            t.data_[c * rows_ + r] = at(r, c);
+    return t;
+}
+`;
+
+export const INDEX_HTML = `<!doctype html>
+<html>
+<head>
+  <title>Acme Status Page</title>
+  <style>body { color: #123456; } .hidden-style-marker { display: none; }</style>
+  <script>window.trackingSecretMarker = 42;</script>
+</head>
+<body>
+  <h1>Service Status</h1>
+  <p>All aurora pipelines are operational.</p>
+  <p>See the <a href="../README.md">readme</a> or the
+     <a href="https://status.example.com/history">history</a>.</p>
+  <script>console.log("another hidden script marker");</script>
+</body>
+</html>
+`;
