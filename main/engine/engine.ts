@@ -1,0 +1,375 @@
+import { mkdir, rename, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ValidationIssue } from '../common/admin.js';
+import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchMode, SearchRequest, SearchResponse } from '../common/search.js';
+import type { FolderSpec } from '../common/settings.js';
+import type { EngineStatus, FolderStatus, IndexContract, JobInfo } from '../common/status.js';
+import type { EngineApi } from './api.js';
+import { dataPaths, type DataPaths } from './config/paths.js';
+import { SettingsStore } from './config/settings-store.js';
+import { CairnError } from './errors.js';
+import { grepFolders } from './files/grep.js';
+import { readLines } from './files/read.js';
+import { FolderStates } from './folder-state.js';
+import { GraphIndex } from './graph/graph.js';
+import { checkContract, FTS_SETTINGS, readContract, writeContract, type ContractCheck } from './index/contract.js';
+import type { EdgeRow, NodeRow } from './index/schema.js';
+import { sqlIn } from './index/sql.js';
+import { IndexStore } from './index/store.js';
+import { Embeddings } from './indexer/embeddings.js';
+import { Indexer, type IndexerOptions } from './indexer/indexer.js';
+import { JobQueue } from './jobs/queue.js';
+import type { Job } from './jobs/job.js';
+import { EngineLock } from './lock.js';
+import { CHUNKER_VERSION } from './parse/index.js';
+import { Searcher } from './search/searcher.js';
+import { ENGINE_VERSION } from './version.js';
+
+export interface EngineOptions {
+  home: string;
+  /** Move an unreadable index aside and start a new one (the rebuild action of `index_corrupt`). */
+  repair?: boolean;
+  /** Take the data folder's lock (default true). */
+  lock?: boolean;
+}
+
+/**
+ * The composition root: it builds every part once and wires them together. Everything outside
+ * (MCP tools, admin API, CLI, desktop shell) talks to this class through `EngineApi`.
+ */
+export class Engine implements EngineApi {
+  readonly dataDir: string;
+  readonly jobsQueue = new JobQueue();
+  readonly graph = new GraphIndex();
+  readonly states: FolderStates;
+  private embeddingsRef: Embeddings;
+  private readonly indexer: Indexer;
+  private readonly searcher: Searcher;
+  private contractCheck: ContractCheck = { sparse: null, embedding: null };
+  private rebuiltSinceMismatch = new Set<string>();
+  private closed = false;
+
+  private constructor(
+    readonly paths: DataPaths,
+    readonly settings: SettingsStore,
+    readonly store: IndexStore,
+    private readonly lock: EngineLock | null,
+  ) {
+    this.dataDir = paths.root;
+    this.states = new FolderStates(store, this.jobsQueue);
+    this.embeddingsRef = this.makeEmbeddings();
+    this.indexer = new Indexer(store, this.graph, () => this.embeddingsRef, () => this.indexerOptions());
+    this.searcher = new Searcher({
+      chunks: store.chunks,
+      graph: this.graph,
+      folders: () => this.folderSpecs().map((f) => f.path),
+      freshness: (f) => this.states.freshness(f),
+      contract: () => this.contractCheck,
+      vectors: async () => {
+        const embedder = await this.embeddingsRef.get();
+        const table = await this.embeddingsRef.table(true);
+        if (!table) throw new CairnError('dependency_unavailable', 'the model reports no dimensions');
+        return { embedder, table, weight: this.embeddingsRef.fusionWeight };
+      },
+      settings: () => ({
+        fusion: this.settings.get('search.fusion'),
+        rrfK: this.settings.get('search.rrf_k'),
+        vectorWeight: this.settings.get('search.vector_weight'),
+        graphWeight: this.settings.get('search.graph_weight'),
+      }),
+      waitForFresh: (folders, ms) => this.waitForFresh(folders, ms),
+    });
+    settings.onChange((keys) => void this.onSettingsChange(keys));
+  }
+
+  static async open(opts: EngineOptions): Promise<Engine> {
+    const paths = dataPaths(resolve(opts.home));
+    await mkdir(paths.root, { recursive: true });
+    const settings = new SettingsStore(paths.root);
+    const lock = opts.lock === false ? null : await EngineLock.acquire(paths.lock);
+    try {
+      let store: IndexStore;
+      try {
+        store = await IndexStore.open(paths.index);
+      } catch (err) {
+        if (!(err instanceof CairnError && err.code === 'index_corrupt' && opts.repair)) throw err;
+        await rename(paths.index, `${paths.index}.corrupt-${Date.now()}`);
+        store = await IndexStore.open(paths.index);
+      }
+      const engine = new Engine(paths, settings, store, lock);
+      await engine.load();
+      return engine;
+    } catch (err) {
+      await lock?.release();
+      throw err;
+    }
+  }
+
+  private makeEmbeddings(): Embeddings {
+    return new Embeddings(this.store, this.settings.get('embedding.model'), {
+      dataDir: this.paths.root,
+      threads: this.settings.get('embedding.threads'),
+      batchSize: this.settings.get('embedding.batch_size'),
+    });
+  }
+
+  private indexerOptions(): IndexerOptions {
+    return {
+      maxFileBytes: this.settings.get('index.max_file_bytes'),
+      respectGitignore: this.settings.get('index.respect_gitignore'),
+      extraExcludes: this.settings.get('index.extra_excludes'),
+    };
+  }
+
+  private wantedContract(): IndexContract {
+    return {
+      embedding_model: this.embeddingsRef.spec.id,
+      embedding_dimensions: this.embeddingsRef.dimensions ?? 0,
+      chunker_version: CHUNKER_VERSION,
+      fts: { ...FTS_SETTINGS },
+    };
+  }
+
+  /** Loads the graph into memory, checks the contract and counts every folder. */
+  private async load(): Promise<void> {
+    const nodes = (await this.store.nodes.query().toArray()) as NodeRow[];
+    const edges = (await this.store.edges.query().toArray()) as EdgeRow[];
+    const files = (await this.store.files.query().select(['path', 'folder', 'rel']).toArray()) as { path: string; folder: string; rel: string }[];
+    const group = <T extends { path: string }>(rows: T[]) => rows.reduce((m, r) => m.set(r.path, [...(m.get(r.path) ?? []), r]), new Map<string, T[]>());
+    const nodesBy = group(nodes);
+    const edgesBy = group(edges);
+    for (const f of files) this.graph.setFile(f.folder, f.path, f.rel, nodesBy.get(f.path) ?? [], edgesBy.get(f.path) ?? []);
+    await this.checkContract();
+    for (const f of this.folderSpecs()) await this.states.refresh(f.path);
+  }
+
+  private async checkContract(): Promise<void> {
+    const stored = await readContract(this.paths.index);
+    const wanted = this.wantedContract();
+    if (!stored) {
+      await writeContract(this.paths.index, wanted);
+      this.contractCheck = { sparse: null, embedding: null };
+      return;
+    }
+    this.contractCheck = checkContract(stored, wanted);
+  }
+
+  private async onSettingsChange(keys: string[]): Promise<void> {
+    if (keys.some((k) => k.startsWith('embedding.'))) {
+      const old = this.embeddingsRef;
+      this.embeddingsRef = this.makeEmbeddings();
+      this.rebuiltSinceMismatch.clear();
+      await old.close();
+      await this.checkContract();
+    }
+  }
+
+  folderSpecs(): FolderSpec[] {
+    return this.settings.get<FolderSpec[]>('folders');
+  }
+
+  private spec(path: string): FolderSpec {
+    const p = normalizeFolder(path);
+    const spec = this.folderSpecs().find((f) => f.path === p);
+    if (!spec) throw new CairnError('not_found', `${path} is not an indexed folder`, { details: { path } });
+    return spec;
+  }
+
+  // --- EngineApi -----------------------------------------------------------------------------
+
+  async search(req: SearchRequest, defaults?: { mode: SearchMode; topK: number }): Promise<SearchResponse> {
+    this.assertOpen();
+    return this.searcher.search(req, defaults ?? { mode: this.settings.get('mcp.default_mode'), topK: this.settings.get('mcp.default_top_k') });
+  }
+
+  async read(req: ReadRequest): Promise<ReadResult> {
+    return readLines(req, this.folderSpecs().map((f) => f.path));
+  }
+
+  async grep(req: GrepRequest): Promise<GrepResult> {
+    const all = this.folderSpecs();
+    const folders = req.folders ? req.folders.map((f) => this.spec(f)) : all;
+    return grepFolders(req, folders, this.indexerOptions());
+  }
+
+  async folders(): Promise<FolderStatus[]> {
+    return this.folderSpecs().map((f) => this.states.status(f));
+  }
+
+  async status(): Promise<EngineStatus> {
+    const folders = await this.folders();
+    const spec = this.embeddingsRef.spec;
+    const mismatch = this.contractCheck.embedding ?? this.contractCheck.sparse;
+    return {
+      version: ENGINE_VERSION,
+      data_dir: this.dataDir,
+      folders,
+      jobs: this.jobs(),
+      model: {
+        id: spec.id,
+        dimensions: this.embeddingsRef.dimensions ?? 0,
+        max_tokens: spec.maxTokens,
+        size_mb: spec.sizeMb,
+        builtin: spec.builtin,
+        available: this.embeddingsRef.state !== 'error',
+        description: spec.description,
+        state: this.embeddingsRef.state,
+        ...(this.embeddingsRef.error ? { error: this.embeddingsRef.error } : {}),
+      },
+      contract: await readContract(this.paths.index),
+      contract_mismatch: mismatch ? mismatch.toBody() : null,
+      paused: this.jobsQueue.paused,
+      totals: folders.reduce((t, f) => ({ files: t.files + f.files, chunks: t.chunks + f.chunks, embedded_chunks: t.embedded_chunks + f.embedded_chunks }), { files: 0, chunks: 0, embedded_chunks: 0 }),
+    };
+  }
+
+  async addFolder(input: FolderSpec): Promise<FolderStatus> {
+    if (!input || typeof input.path !== 'string') throw new CairnError('invalid_argument', 'path is required', { details: { field: 'path' } });
+    const path = normalizeFolder(input.path);
+    if (!/^(\/|[A-Za-z]:[\\/])/.test(input.path)) throw new CairnError('invalid_argument', `${input.path} is not an absolute path`, { details: { field: 'path' } });
+    const st = await stat(path).catch(() => null);
+    if (!st?.isDirectory()) throw new CairnError('invalid_argument', `${path} is not an existing folder`, { details: { field: 'path' } });
+    const folders = this.folderSpecs();
+    const overlap = folders.find((f) => f.path === path || path.startsWith(f.path + '/') || f.path.startsWith(path + '/'));
+    if (overlap) throw new CairnError('conflict', overlap.path === path ? `${path} is already indexed` : `${path} overlaps the indexed folder ${overlap.path}`, { details: { path: overlap.path } });
+    const spec: FolderSpec = { path, include: input.include ?? [], exclude: input.exclude ?? [] };
+    this.settings.set({ folders: [...folders, spec] });
+    await this.states.refresh(path);
+    return this.states.status(spec);
+  }
+
+  async removeFolder(path: string): Promise<void> {
+    const spec = this.spec(path);
+    const active = this.jobsQueue.active(spec.path);
+    if (active) this.jobsQueue.action(active.id, 'cancel');
+    this.settings.set({ folders: this.folderSpecs().filter((f) => f.path !== spec.path) });
+    await this.dropRows(spec.path);
+  }
+
+  async dropIndex(path: string): Promise<void> {
+    await this.dropRows(this.spec(path).path);
+  }
+
+  private async dropRows(folder: string): Promise<void> {
+    await this.jobsQueue.idle().catch(() => undefined);
+    await this.store.removeWhere(sqlIn('folder', [folder]));
+    this.graph.removeFolder(folder);
+    this.states.forget(folder);
+    if (this.folderSpecs().some((f) => f.path === folder)) await this.states.refresh(folder);
+  }
+
+  async indexFolder(path: string, kind: 'create' | 'update' | 'rebuild'): Promise<JobInfo> {
+    const spec = this.spec(path);
+    const job = this.jobsQueue.submit(kind, spec.path, (j) => this.runSync(spec.path, j, kind === 'rebuild'));
+    return job.info();
+  }
+
+  /** Applies watcher changes for one folder (paths collected since the last run). */
+  submitChanges(folder: string): Job {
+    return this.jobsQueue.submit('update', folder, async (job) => {
+      const spec = this.spec(folder);
+      const paths = this.states.takePending(folder);
+      if (paths.length === 0) return;
+      await this.guard(folder, () => this.indexer.applyPaths(spec, paths, job));
+    });
+  }
+
+  private async runSync(folder: string, job: Job, rebuild: boolean): Promise<void> {
+    const spec = this.spec(folder);
+    const mismatch = this.contractCheck.embedding ?? this.contractCheck.sparse;
+    if (rebuild && this.contractCheck.embedding) await this.store.files.update({ where: sqlIn('folder', [folder]), values: { embedded: false } });
+    // Changes seen before a full sync starts are covered by it.
+    this.states.takePending(folder);
+    await this.guard(folder, () => this.indexer.sync(spec, job, rebuild));
+    if (rebuild && mismatch) await this.completeRebuild(folder);
+  }
+
+  /** Runs indexing work for a folder, keeping its counts and error state true whatever happens. */
+  private async guard(folder: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+      this.states.setFailure(folder, null);
+    } catch (err) {
+      if (!(err instanceof Error && err.message === 'job cancelled')) this.states.setFailure(folder, err instanceof Error ? err.message : String(err));
+      throw err;
+    } finally {
+      await this.states.refresh(folder);
+    }
+  }
+
+  /** Once every folder is rebuilt under the new contract, the stored contract moves to it. */
+  private async completeRebuild(folder: string): Promise<void> {
+    this.rebuiltSinceMismatch.add(folder);
+    if (!this.folderSpecs().every((f) => this.rebuiltSinceMismatch.has(f.path))) return;
+    const stored = await readContract(this.paths.index);
+    await writeContract(this.paths.index, this.wantedContract());
+    if (stored && this.contractCheck.embedding) {
+      const keep = this.embeddingsRef.tableName;
+      for (const t of await this.store.vectorTableNames()) if (t !== keep) await this.store.dropVectors(t);
+    }
+    this.rebuiltSinceMismatch.clear();
+    await this.checkContract();
+  }
+
+  jobs(): JobInfo[] {
+    return this.jobsQueue.list().map((j) => j.info());
+  }
+
+  job(id: string): JobInfo | undefined {
+    return this.jobsQueue.get(id)?.info();
+  }
+
+  jobAction(id: string, action: 'pause' | 'resume' | 'cancel'): JobInfo {
+    return this.jobsQueue.action(id, action).info();
+  }
+
+  setPaused(paused: boolean): void {
+    this.jobsQueue.setPaused(paused);
+  }
+
+  idle(): Promise<void> {
+    return this.jobsQueue.idle();
+  }
+
+  private async waitForFresh(folders: string[], timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    // Give the watcher its debounce window to report writes that just happened.
+    await new Promise((r) => setTimeout(r, Math.min(this.settings.get<number>('watch.debounce_ms') + 50, timeoutMs)));
+    while (Date.now() < deadline) {
+      const busy = folders.filter((f) => this.jobsQueue.active(f) || this.states.pendingCount(f) > 0);
+      if (busy.length === 0) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  validateSettings(values: Record<string, unknown>): ValidationIssue[] {
+    return this.settings.validate(values);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new CairnError('dependency_unavailable', 'the engine is shutting down');
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.jobsQueue.cancelAll();
+    await this.jobsQueue.idle();
+    await this.embeddingsRef.close();
+    await this.store.close();
+    await this.lock?.release();
+  }
+
+  get lockHandle(): EngineLock | null {
+    return this.lock;
+  }
+}
+
+export function normalizeFolder(path: string): string {
+  const p = resolve(path);
+  return p.length > 1 ? p.replace(/[\\/]+$/, '') : p;
+}
+
+export async function openEngine(opts: EngineOptions): Promise<Engine> {
+  return Engine.open(opts);
+}

@@ -1,0 +1,111 @@
+import type { FileError, FolderStatus } from '../common/status.js';
+import type { Freshness } from '../common/search.js';
+import type { FolderSpec } from '../common/settings.js';
+import { sqlIn } from './index/sql.js';
+import type { IndexStore } from './index/store.js';
+import type { JobQueue } from './jobs/queue.js';
+
+interface Counts {
+  files: number;
+  chunks: number;
+  embedded: number;
+  errors: FileError[];
+  errorCount: number;
+  updatedAt: number | null;
+}
+
+const SHOWN_ERRORS = 50;
+
+/**
+ * Per-folder truth for status and for every hit's freshness: counts come from the `files` table
+ * (refreshed after each write), state from the running jobs, pending watcher changes and the
+ * folder's own health.
+ */
+export class FolderStates {
+  private counts = new Map<string, Counts>();
+  private pending = new Map<string, Set<string>>();
+  private failures = new Map<string, string>();
+
+  constructor(private readonly store: IndexStore, private readonly jobs: JobQueue) {}
+
+  async refresh(folder: string): Promise<void> {
+    const rows = (await this.store.files.query().where(sqlIn('folder', [folder])).select(['path', 'chunks', 'embedded', 'error_code', 'error_message', 'indexed_at']).toArray()) as { path: string; chunks: number; embedded: boolean; error_code: string; error_message: string; indexed_at: number }[];
+    const c: Counts = { files: 0, chunks: 0, embedded: 0, errors: [], errorCount: 0, updatedAt: null };
+    for (const r of rows) {
+      if (r.error_code) {
+        c.errorCount++;
+        if (c.errors.length < SHOWN_ERRORS) c.errors.push({ path: r.path, code: r.error_code, message: r.error_message });
+        continue;
+      }
+      c.files++;
+      c.chunks += r.chunks;
+      if (r.embedded) c.embedded += r.chunks;
+      c.updatedAt = Math.max(c.updatedAt ?? 0, r.indexed_at);
+    }
+    this.counts.set(folder, c);
+  }
+
+  forget(folder: string): void {
+    this.counts.delete(folder);
+    this.pending.delete(folder);
+    this.failures.delete(folder);
+  }
+
+  addPending(folder: string, paths: string[]): void {
+    const set = this.pending.get(folder) ?? new Set<string>();
+    for (const p of paths) set.add(p);
+    this.pending.set(folder, set);
+  }
+
+  takePending(folder: string): string[] {
+    const set = this.pending.get(folder);
+    this.pending.delete(folder);
+    return set ? [...set] : [];
+  }
+
+  pendingCount(folder: string): number {
+    return this.pending.get(folder)?.size ?? 0;
+  }
+
+  setFailure(folder: string, reason: string | null): void {
+    if (reason) this.failures.set(folder, reason);
+    else this.failures.delete(folder);
+  }
+
+  freshness(folder: string): Freshness {
+    const c = this.counts.get(folder);
+    const job = this.jobs.active(folder);
+    const failure = this.failures.get(folder);
+    const pending = this.pendingCount(folder);
+    const state = job ? 'indexing' : failure ? 'error' : pending > 0 || !c ? 'possibly_stale' : 'fresh';
+    return {
+      state,
+      vector_coverage: c && c.chunks > 0 ? Math.round((c.embedded / c.chunks) * 1000) / 1000 : c ? 1 : 0,
+      updated_at: c?.updatedAt ? new Date(c.updatedAt).toISOString() : null,
+      pending_changes: pending,
+    };
+  }
+
+  status(spec: FolderSpec): FolderStatus {
+    const c = this.counts.get(spec.path);
+    const f = this.freshness(spec.path);
+    const job = this.jobs.active(spec.path);
+    const s: FolderStatus = {
+      path: spec.path,
+      include: spec.include ?? [],
+      exclude: spec.exclude ?? [],
+      state: f.state,
+      files: c?.files ?? 0,
+      chunks: c?.chunks ?? 0,
+      embedded_chunks: c?.embedded ?? 0,
+      file_errors: c?.errorCount ?? 0,
+      errors: c?.errors ?? [],
+      updated_at: f.updated_at,
+      freshness: f,
+    };
+    const failure = this.failures.get(spec.path);
+    if (failure) s.reason = failure;
+    if (job) s.progress = job.info().progress;
+    return s;
+  }
+}

@@ -1,0 +1,87 @@
+import type { Table } from '@lancedb/lancedb';
+import { createEmbedder } from '../embed/embedder.js';
+import { resolveModel, type ResolvedModel } from '../embed/registry.js';
+import { CairnError } from '../errors.js';
+import type { IndexStore } from '../index/store.js';
+import type { Embedder } from '../types.js';
+
+export type ModelState = 'missing' | 'loading' | 'ready' | 'error';
+
+export interface EmbeddingOptions {
+  dataDir: string;
+  threads: number;
+  batchSize: number;
+}
+
+/**
+ * The configured embedding model: loaded on first use (workers start lazily), its vectors table,
+ * and its state for status. A load failure is kept and reported, and retried on the next use.
+ */
+export class Embeddings {
+  state: ModelState = 'missing';
+  error: string | undefined;
+  private loading: Promise<Embedder> | null = null;
+  private embedder: Embedder | null = null;
+  readonly spec: ResolvedModel;
+
+  constructor(private readonly store: IndexStore, readonly modelId: string, private readonly opts: EmbeddingOptions) {
+    this.spec = resolveModel(modelId);
+  }
+
+  /** Known from the registry, or from the model's config once loaded (an unknown hub model). */
+  get dimensions(): number | null {
+    return this.spec.dimensions ?? this.embedder?.dimensions ?? null;
+  }
+
+  get tableName(): string | null {
+    const d = this.dimensions;
+    return d === null ? null : vectorTableName(this.spec.id, d);
+  }
+
+  get fusionWeight(): number {
+    return this.spec.fusionWeight;
+  }
+
+  async get(): Promise<Embedder> {
+    if (this.embedder) return this.embedder;
+    if (!this.loading) {
+      this.state = 'loading';
+      this.loading = createEmbedder({ model: this.modelId, dataDir: this.opts.dataDir, threads: this.opts.threads || undefined, batchSize: this.opts.batchSize })
+        .then((e: Embedder) => {
+          this.embedder = e;
+          this.state = 'ready';
+          this.error = undefined;
+          return e;
+        })
+        .catch((err: unknown) => {
+          this.state = 'error';
+          this.error = err instanceof Error ? err.message : String(err);
+          this.loading = null;
+          throw err instanceof CairnError ? err : new CairnError('dependency_unavailable', `The embedding model ${this.modelId} cannot be loaded: ${this.error}`, { remedy: 'Check the embedding.model setting, or download the model where a network exists.' });
+        });
+    }
+    return this.loading as Promise<Embedder>;
+  }
+
+  /** Loaded embedder or null, without starting a load. */
+  peek(): Embedder | null {
+    return this.embedder;
+  }
+
+  async table(create: boolean): Promise<Table | null> {
+    const name = this.tableName;
+    const d = this.dimensions;
+    return name === null || d === null ? null : this.store.vectors(name, d, create);
+  }
+
+  async close(): Promise<void> {
+    const e = this.embedder ?? (this.loading ? await this.loading.catch(() => null) : null);
+    this.embedder = null;
+    this.loading = null;
+    await e?.close();
+  }
+}
+
+export function vectorTableName(modelId: string, dimensions: number): string {
+  return `vectors__${modelId.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '')}_${dimensions}`;
+}

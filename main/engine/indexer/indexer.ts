@@ -1,0 +1,177 @@
+import { stat } from 'node:fs/promises';
+import type { FolderSpec } from '../../common/settings.js';
+import type { GraphIndex } from '../graph/graph.js';
+import type { FileRow } from '../index/schema.js';
+import { sqlIn } from '../index/sql.js';
+import type { IndexStore } from '../index/store.js';
+import type { Job } from '../jobs/job.js';
+import { parseFile } from '../parse/index.js';
+import { FolderFilter, readSourceFile, walkFolder } from '../sources/index.js';
+import type { SourceFile } from '../types.js';
+import type { Embeddings } from './embeddings.js';
+import { embedPending } from './embed-phase.js';
+import { fileRow, rowsFor, sha1, type FileRows } from './rows.js';
+
+export interface IndexerOptions {
+  maxFileBytes: number;
+  respectGitignore: boolean;
+  extraExcludes: string[];
+}
+
+/** A commit every few thousand chunks keeps commits large (fast) and progress visible. */
+const BATCH_CHUNKS = 3000;
+const BATCH_FILES = 400;
+const REMOVE_BATCH = 500;
+
+/**
+ * Brings one folder's index in line with the disk: walk, compare with the stored content hashes,
+ * re-parse only what changed, swap chunks per file atomically, prune what is gone, then compute
+ * missing vectors. Text lands first, so sparse and graph search work while vectors are computed.
+ */
+export class Indexer {
+  constructor(
+    private readonly store: IndexStore,
+    private readonly graph: GraphIndex,
+    private readonly embeddings: () => Embeddings,
+    private readonly options: () => IndexerOptions,
+  ) {}
+
+  async sync(spec: FolderSpec, job: Job, rebuild: boolean): Promise<void> {
+    job.phase('scanning');
+    const files: SourceFile[] = [];
+    const errors: FileRow[] = [];
+    for await (const item of walkFolder(spec, { ...this.options() })) {
+      if ('file' in item) files.push(item.file);
+      else if ('error' in item) {
+        if (item.error.path === spec.path) throw new Error(`${spec.path}: ${item.error.message}`);
+        errors.push(fileRow(spec.path, { path: item.error.path, rel: relOf(spec.path, item.error.path), size: 0, mtimeMs: 0 }, '', 0, item.error.code, item.error.message));
+      }
+      if ((files.length + errors.length) % 2000 === 0) await job.checkpoint();
+    }
+    const existing = await this.store.fileRows(spec.path);
+    const seen = new Set([...files.map((f) => f.path), ...errors.map((e) => e.path)]);
+    const changed = files.filter((f) => {
+      const prev = existing.get(f.path);
+      return rebuild || !prev || prev.error_code !== '' || prev.size !== f.size || prev.mtime !== f.mtimeMs;
+    });
+    job.setTotals(changed.length, 0);
+    job.phase('parsing', { files_total: changed.length });
+    await this.ingest(spec.path, changed, existing, rebuild, job);
+    if (errors.length > 0) await this.store.writeFiles(errors.map((file) => ({ file, chunks: [], nodes: [], edges: [] })), await this.embeddings().table(false));
+    job.errors += errors.length;
+    const gone = [...existing.keys()].filter((p) => !seen.has(p));
+    await this.remove(spec.path, gone);
+    await this.embed(spec.path, job);
+  }
+
+  /** Applies a set of changed paths (from the watcher) without walking the whole folder. */
+  async applyPaths(spec: FolderSpec, paths: string[], job: Job): Promise<void> {
+    const filter = new FolderFilter(spec, this.options());
+    const existing = await this.store.fileRows(spec.path);
+    const present: SourceFile[] = [];
+    const gone: string[] = [];
+    for (const path of paths) {
+      const rel = relOf(spec.path, path);
+      try {
+        const st = await stat(path);
+        if (st.isFile() && st.size <= this.options().maxFileBytes && filter.accepts(rel, false) === true) present.push({ path, rel, size: st.size, mtimeMs: st.mtimeMs });
+        else if (existing.has(path)) gone.push(path);
+      } catch {
+        if (existing.has(path)) gone.push(path);
+      }
+    }
+    job.phase('parsing', { files_total: present.length });
+    await this.ingest(spec.path, present, existing, false, job);
+    await this.remove(spec.path, gone);
+    await this.embed(spec.path, job);
+  }
+
+  private async ingest(folder: string, files: SourceFile[], existing: Map<string, FileRow>, rebuild: boolean, job: Job): Promise<void> {
+    const emb = this.embeddings();
+    const counter = await chunkBudget(emb);
+    const vectors = await emb.table(false);
+    let batch: FileRows[] = [];
+    let batchChunks = 0;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      job.phase('writing');
+      await this.store.writeFiles(batch, vectors);
+      for (const w of batch) this.graph.setFile(folder, w.file.path, w.file.rel, w.nodes, w.edges);
+      job.advance(0, batchChunks);
+      batch = [];
+      batchChunks = 0;
+      job.phase('parsing');
+      await job.checkpoint();
+    };
+    for (const src of files) {
+      const rows = await this.readAndParse(folder, src, existing.get(src.path), rebuild, counter);
+      job.advance(1, 0);
+      if (rows === 'unchanged') continue;
+      if (rows.file.error_code) job.errors++;
+      batch.push(rows);
+      batchChunks += rows.chunks.length;
+      if (batchChunks >= BATCH_CHUNKS || batch.length >= BATCH_FILES) await flush();
+      // Parsing is CPU work on this thread: let queries in between files.
+      else await new Promise((r) => setImmediate(r));
+    }
+    await flush();
+  }
+
+  private async readAndParse(folder: string, src: SourceFile, prev: FileRow | undefined, rebuild: boolean, budget: ChunkBudget): Promise<FileRows | 'unchanged'> {
+    let bytes: Buffer;
+    try {
+      bytes = await readSourceFile(src.path);
+    } catch (err) {
+      return { file: fileRow(folder, src, '', 0, (err as { code?: string }).code ?? 'unreadable', (err as Error).message), chunks: [], nodes: [], edges: [] };
+    }
+    const hash = sha1(bytes);
+    if (!rebuild && prev && prev.hash === hash && prev.error_code === '') {
+      // Same content, new mtime (touch, checkout): only the file row changes, nothing is re-parsed.
+      await this.store.files.update({ where: sqlIn('path', [src.path]), values: { mtime: src.mtimeMs, size: src.size } });
+      return 'unchanged';
+    }
+    try {
+      const parsed = await parseFile(src, bytes, budget);
+      return rowsFor(folder, src, hash, parsed);
+    } catch (err) {
+      return { file: fileRow(folder, src, hash, 0, 'unparsable', (err as Error).message), chunks: [], nodes: [], edges: [] };
+    }
+  }
+
+  async remove(folder: string, paths: string[]): Promise<void> {
+    for (let i = 0; i < paths.length; i += REMOVE_BATCH) {
+      const part = paths.slice(i, i + REMOVE_BATCH);
+      await this.store.removeWhere(sqlIn('path', part));
+      for (const p of part) this.graph.removeFile(folder, p);
+    }
+  }
+
+  async embed(folder: string, job: Job): Promise<void> {
+    await embedPending(this.store, this.embeddings(), folder, job);
+  }
+}
+
+export interface ChunkBudget {
+  maxTokens: number;
+  countTokens: (text: string) => number;
+}
+
+/**
+ * Chunks must fit the model's window, counted by the model's own tokenizer. When the model cannot
+ * load, a deliberately pessimistic count keeps chunks inside the window anyway, so text indexing
+ * never waits on the model.
+ */
+async function chunkBudget(emb: Embeddings): Promise<ChunkBudget> {
+  // The title line added for embedding costs a few tokens of the window.
+  const maxTokens = Math.max(16, emb.spec.maxTokens - 16);
+  try {
+    const e = await emb.get();
+    return { maxTokens, countTokens: (t) => e.countTokens(t) };
+  } catch {
+    return { maxTokens, countTokens: (t) => Math.ceil((t.match(/\w+|[^\s\w]/g)?.length ?? 0) * 1.5) };
+  }
+}
+
+function relOf(root: string, path: string): string {
+  return path.slice(root.length).replace(/^[\\/]+/, '').split('\\').join('/');
+}

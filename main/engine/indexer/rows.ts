@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { basename, extname } from 'node:path';
+import type { ChunkRow, EdgeRow, FileRow, NodeRow } from '../index/schema.js';
+import type { ParsedFile, SourceFile } from '../types.js';
+
+export function sha1(data: string | Uint8Array): string {
+  return createHash('sha1').update(data).digest('hex');
+}
+
+export function extOf(rel: string): string {
+  return extname(rel).slice(1).toLowerCase();
+}
+
+/** Words of the file's name and folder, so a query naming the file finds it. */
+function pathWords(rel: string): string {
+  const parts = rel.split('/');
+  const name = basename(rel, extname(rel));
+  const dir = parts.length > 1 ? parts[parts.length - 2] : '';
+  return `${name.replace(/[-_.]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2')} ${dir}`.trim();
+}
+
+/** The text the full-text index sees: path words, heading or symbol, then the chunk itself. */
+export function searchText(rel: string, c: { heading?: string; symbol?: string; text: string }): string {
+  const context = [c.heading, c.symbol?.replace(/([a-z])([A-Z])/g, '$1 $2')].filter(Boolean).join(' ');
+  return `${pathWords(rel)}\n${context}\n${c.text}`;
+}
+
+/** The text the embedding model sees: a short title line, then the chunk (the model reads 128 tokens). */
+export function embeddingText(row: Pick<ChunkRow, 'rel' | 'heading' | 'symbol' | 'text'>): string {
+  const title = row.heading || row.symbol || basename(row.rel);
+  return `${title}\n${row.text}`;
+}
+
+export interface FileRows {
+  file: FileRow;
+  chunks: ChunkRow[];
+  nodes: NodeRow[];
+  edges: EdgeRow[];
+}
+
+export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: ParsedFile): FileRows {
+  const ext = extOf(src.rel);
+  const chunks: ChunkRow[] = parsed.chunks.map((c) => {
+    const textHash = sha1(c.text);
+    return {
+      id: sha1(`${src.path}\n${c.startLine}\n${c.endLine}\n${c.page ?? 0}\n${textHash}`).slice(0, 32),
+      folder,
+      path: src.path,
+      rel: src.rel,
+      ext,
+      kind: c.kind,
+      language: c.language ?? '',
+      start_line: c.startLine,
+      end_line: c.endLine,
+      page: c.page ?? 0,
+      text: c.text,
+      search_text: searchText(src.rel, c),
+      symbol: c.symbol ?? '',
+      symbol_kind: c.symbolKind ?? '',
+      heading: c.heading ?? '',
+      file_hash: hash,
+      text_hash: textHash,
+      mtime: src.mtimeMs,
+    };
+  });
+  const nodes: NodeRow[] = parsed.symbols.map((s) => ({
+    id: sha1(`${src.path}\n${s.kind}\n${s.name}\n${s.startLine}`).slice(0, 32),
+    folder,
+    path: src.path,
+    kind: s.kind,
+    name: s.name,
+    start_line: s.startLine,
+    end_line: s.endLine,
+  }));
+  const edges: EdgeRow[] = parsed.refs.map((r) => ({ folder, path: src.path, kind: r.kind, target: r.target, line: r.line }));
+  return { file: fileRow(folder, src, hash, chunks.length, '', ''), chunks, nodes, edges };
+}
+
+export function fileRow(folder: string, src: Pick<SourceFile, 'path' | 'rel' | 'size' | 'mtimeMs'>, hash: string, chunks: number, errorCode: string, errorMessage: string): FileRow {
+  return {
+    path: src.path,
+    folder,
+    rel: src.rel,
+    hash,
+    size: src.size,
+    mtime: src.mtimeMs,
+    chunks,
+    embedded: chunks === 0,
+    error_code: errorCode,
+    error_message: errorMessage,
+    indexed_at: Date.now(),
+  };
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorBody } from '../../common/errors.js';
+import type { JobInfo, JobKind, JobPhase, JobProgress, JobState } from '../../common/status.js';
+import { CairnError } from '../errors.js';
+
+export class JobCancelled extends Error {
+  constructor() {
+    super('job cancelled');
+  }
+}
+
+/**
+ * One unit of indexing work with progress, pause/resume and cancel. The worker calls
+ * `checkpoint()` between batches: that is where a pause waits and a cancel takes effect, so
+ * neither ever interrupts a write half-way.
+ */
+export class Job {
+  readonly id = randomUUID();
+  readonly createdAt = new Date();
+  state: JobState = 'queued';
+  errors = 0;
+  error?: ErrorBody;
+  finishedAt: Date | null = null;
+  private progress: JobProgress = { phase: 'scanning', files_done: 0, files_total: 0, chunks_done: 0, chunks_total: 0, throughput: 0, eta_seconds: null };
+  private resumeWaiters: (() => void)[] = [];
+  private cancelled = false;
+  private rate: { t: number; chunks: number }[] = [];
+
+  constructor(readonly kind: JobKind, readonly folder: string) {}
+
+  phase(phase: JobPhase, totals: Partial<Pick<JobProgress, 'files_total' | 'chunks_total'>> = {}): void {
+    this.progress = { ...this.progress, ...totals, phase, chunks_done: phase === this.progress.phase ? this.progress.chunks_done : 0 };
+    this.rate = [];
+  }
+
+  advance(files: number, chunks: number): void {
+    this.progress.files_done += files;
+    this.progress.chunks_done += chunks;
+    const now = performance.now();
+    this.rate.push({ t: now, chunks: this.progress.chunks_done });
+    // Throughput over the last ~10 s, so the ETA follows the current phase, not the whole run.
+    while (this.rate.length > 2 && now - this.rate[0].t > 10_000) this.rate.shift();
+    const first = this.rate[0];
+    const dt = (now - first.t) / 1000;
+    this.progress.throughput = dt > 0 ? Math.round((this.progress.chunks_done - first.chunks) / dt) : 0;
+    const left = this.progress.chunks_total - this.progress.chunks_done;
+    this.progress.eta_seconds = this.progress.throughput > 0 && left > 0 ? Math.round(left / this.progress.throughput) : left <= 0 ? 0 : null;
+  }
+
+  setTotals(files_total: number, chunks_total: number): void {
+    this.progress.files_total = files_total;
+    this.progress.chunks_total = chunks_total;
+  }
+
+  async checkpoint(): Promise<void> {
+    if (this.cancelled) throw new JobCancelled();
+    if (this.state === 'paused') await new Promise<void>((r) => this.resumeWaiters.push(r));
+    if (this.cancelled) throw new JobCancelled();
+  }
+
+  pause(): void {
+    if (this.state === 'running' || this.state === 'queued') this.state = 'paused';
+  }
+
+  resume(): void {
+    if (this.state !== 'paused') return;
+    this.state = 'running';
+    for (const r of this.resumeWaiters.splice(0)) r();
+  }
+
+  cancel(): void {
+    this.cancelled = true;
+    if (this.state === 'queued' || this.state === 'paused') {
+      for (const r of this.resumeWaiters.splice(0)) r();
+    }
+  }
+
+  get isCancelled(): boolean {
+    return this.cancelled;
+  }
+
+  finish(state: 'done' | 'failed' | 'cancelled', err?: unknown): void {
+    this.state = state;
+    this.finishedAt = new Date();
+    if (state === 'done') this.progress = { ...this.progress, phase: 'done', eta_seconds: 0 };
+    if (err !== undefined) this.error = err instanceof CairnError ? err.toBody() : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+  }
+
+  info(): JobInfo {
+    return {
+      id: this.id,
+      kind: this.kind,
+      folder: this.folder,
+      state: this.state,
+      progress: { ...this.progress },
+      errors: this.errors,
+      ...(this.error ? { error: this.error } : {}),
+      created_at: this.createdAt.toISOString(),
+      finished_at: this.finishedAt?.toISOString() ?? null,
+    };
+  }
+}

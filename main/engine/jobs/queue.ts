@@ -1,0 +1,109 @@
+import { CairnError } from '../errors.js';
+import { Job, JobCancelled } from './job.js';
+import type { JobKind } from '../../common/status.js';
+
+export type JobRunner = (job: Job) => Promise<void>;
+
+/**
+ * Runs indexing jobs one at a time (the index has one writer; the embedding pool already uses
+ * every core). A new job for a folder that already has one queued is merged into it. Finished
+ * jobs are kept for a while so status can show how they ended.
+ */
+export class JobQueue {
+  private readonly jobs: Job[] = [];
+  private readonly pending: { job: Job; run: JobRunner }[] = [];
+  private running: Job | null = null;
+  private idleWaiters: (() => void)[] = [];
+  private pausedAll = false;
+
+  constructor(private readonly keepFinished = 50) {}
+
+  submit(kind: JobKind, folder: string, run: JobRunner): Job {
+    const queued = this.pending.find((p) => p.job.folder === folder && p.job.kind === kind);
+    if (queued) return queued.job;
+    const job = new Job(kind, folder);
+    if (this.pausedAll) job.pause();
+    this.jobs.push(job);
+    this.pending.push({ job, run });
+    this.trim();
+    void this.pump();
+    return job;
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running) return;
+    const next = this.pending.shift();
+    if (!next) {
+      for (const w of this.idleWaiters.splice(0)) w();
+      return;
+    }
+    const { job, run } = next;
+    this.running = job;
+    try {
+      if (job.state !== 'paused') job.state = 'running';
+      await job.checkpoint();
+      await run(job);
+      job.finish('done');
+    } catch (err) {
+      if (err instanceof JobCancelled || job.isCancelled) job.finish('cancelled');
+      else job.finish('failed', err);
+    } finally {
+      this.running = null;
+      void this.pump();
+    }
+  }
+
+  list(): Job[] {
+    return [...this.jobs];
+  }
+
+  get(id: string): Job | undefined {
+    return this.jobs.find((j) => j.id === id);
+  }
+
+  active(folder: string): Job | undefined {
+    return this.jobs.find((j) => j.folder === folder && (j.state === 'running' || j.state === 'queued' || j.state === 'paused'));
+  }
+
+  action(id: string, action: 'pause' | 'resume' | 'cancel'): Job {
+    const job = this.get(id);
+    if (!job) throw new CairnError('not_found', `no job ${id}`);
+    if (job.finishedAt) throw new CairnError('conflict', `job ${id} has already ${job.state === 'done' ? 'finished' : job.state}`);
+    if (action === 'pause') job.pause();
+    else if (action === 'resume') job.resume();
+    else {
+      job.cancel();
+      const i = this.pending.findIndex((p) => p.job === job);
+      if (i >= 0) {
+        this.pending.splice(i, 1);
+        job.finish('cancelled');
+      }
+    }
+    return job;
+  }
+
+  /** Pause or resume everything (the tray's pause indexing). */
+  setPaused(paused: boolean): void {
+    this.pausedAll = paused;
+    for (const j of this.jobs) if (!j.finishedAt) (paused ? j.pause() : j.resume());
+  }
+
+  get paused(): boolean {
+    return this.pausedAll;
+  }
+
+  idle(): Promise<void> {
+    if (!this.running && this.pending.length === 0) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  cancelAll(): void {
+    for (const p of this.pending.splice(0)) p.job.finish('cancelled');
+    this.running?.cancel();
+  }
+
+  private trim(): void {
+    const finished = this.jobs.filter((j) => j.finishedAt);
+    for (const j of finished.slice(0, Math.max(0, finished.length - this.keepFinished))) this.jobs.splice(this.jobs.indexOf(j), 1);
+  }
+}
