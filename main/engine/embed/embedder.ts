@@ -12,6 +12,7 @@ import { CairnError } from '../errors.js';
 import { ensureBuiltinModel } from './builtin/build.js';
 import { boundedFetch, DEFAULT_HUB_TIMEOUT_MS, hubUnavailable } from './hub.js';
 import { WorkerPool } from './pool.js';
+import { withPrefix } from './prefixes.js';
 import { findLocalModel, resolveModel } from './registry.js';
 import type { ResolvedModel } from './registry.js';
 
@@ -105,7 +106,7 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
     pool,
 
     async embedDocuments(texts, onProgress) {
-      const prefixed = model.documentPrefix ? texts.map((t) => model.documentPrefix + t) : texts;
+      const prefixed = withPrefix(model, 'document', texts);
       // Batches of similar length pad less; vectors do not depend on batch company.
       const order = prefixed.map((_, i) => i).sort((a, b) => prefixed[a].length - prefixed[b].length);
       const out = new Array<Float32Array>(texts.length);
@@ -127,7 +128,7 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
 
     async embedQuery(text) {
       // Queries jump the queue: a search should not wait behind a folder being indexed.
-      const [v] = await pool.run([model.queryPrefix + text], true);
+      const [v] = await pool.run(withPrefix(model, 'query', [text]), true);
       return v;
     },
 
