@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CairnError } from '../../main/engine/errors.js';
+import { FolderFilter, readSourceFile } from '../../main/engine/sources/index.js';
+import { collect, rels, writeTree } from './walk-helpers.js';
+
+test('FolderFilter agrees with the walk on every path of a tree', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-filter-'));
+  try {
+    const files = {
+      '.gitignore': '*.log\n', 'a.log': 'x', 'a.md': 'x', 'sub/.ignore': 'tmp/\n', 'sub/tmp/x.md': 'x', 'sub/y.md': 'x',
+      'node_modules/p/i.js': 'x', 'yarn.lock': 'x', 'pic.jpg': 'x', 'docs/private/z.md': 'x', 'src/k.ts': 'x',
+    };
+    await writeTree(dir, files);
+    const spec = { path: dir, exclude: ['docs/private/**'] };
+    const filter = new FolderFilter(spec, { respectGitignore: true, extraExcludes: [] });
+    const walked = new Set(rels(await collect(spec)));
+    for (const rel of Object.keys(files)) assert.equal(filter.accepts(rel, false), walked.has(rel), rel);
+    assert.equal(filter.accepts('node_modules', true), false);
+    assert.equal(filter.accepts('sub/tmp', true), false);
+    assert.equal(filter.accepts('sub', true), true);
+    assert.equal(filter.reject('a.log', false), 'ignored');
+    assert.equal(filter.reject('pic.jpg', false), 'binary');
+    assert.equal(filter.reject('docs/private/z.md', false), 'excluded');
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
+
+test('FolderFilter sees a changed .gitignore after invalidate()', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-filter-inv-'));
+  try {
+    await writeTree(dir, { '.gitignore': '', 'a.txt': 'x' });
+    const filter = new FolderFilter({ path: dir }, { respectGitignore: true, extraExcludes: [] });
+    assert.equal(filter.accepts('a.txt', false), true);
+    await writeFile(join(dir, '.gitignore'), 'a.txt\n');
+    filter.invalidate('');
+    assert.equal(filter.accepts('a.txt', false), false);
+    assert.equal(filter.accepts('./a.txt', false), false);
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
+
+test('readSourceFile returns the bytes, or a typed error naming the file', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-read-'));
+  try {
+    await writeFile(join(dir, 'a.txt'), 'hello');
+    assert.equal((await readSourceFile(join(dir, 'a.txt'))).toString(), 'hello');
+    await assert.rejects(readSourceFile(join(dir, 'missing.txt')), (err: unknown) => err instanceof CairnError && err.code === 'not_found' && err.message.includes('missing.txt'));
+    await assert.rejects(readSourceFile(dir), (err: unknown) => err instanceof CairnError && err.message.includes(dir));
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
