@@ -8,7 +8,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ModelInfo } from '../../common/status.js';
 import { CairnError } from '../errors.js';
-import { BUILTIN_MODEL_ID, builtinModelDir } from './builtin/build.js';
+import { BUILTIN_MODEL_ID, builtinModelDir, isCurrentBuild } from './builtin/build.js';
 
 export type Pooling = 'mean' | 'cls';
 export type ModelDtype = 'fp32' | 'q8';
@@ -163,7 +163,8 @@ export function localCandidates(model: ResolvedModel, dataDir: string, opts: Reg
 
 /** The first folder holding the model's files, or null if it must be built or downloaded. */
 export function findLocalModel(model: ResolvedModel, dataDir: string, opts: RegistryOptions = {}): string | null {
-  return localCandidates(model, dataDir, opts).find((d) => hasModelFiles(d, model.dtype)) ?? null;
+  // A built-in build from another converter version does not count: it gets rebuilt.
+  return localCandidates(model, dataDir, opts).find((d) => hasModelFiles(d, model.dtype) && (!model.builtin || isCurrentBuild(d))) ?? null;
 }
 
 /** The registry as the status API shows it. The built-in model is always available (built on demand). */

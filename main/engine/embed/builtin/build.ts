@@ -88,16 +88,18 @@ export function builtinModelDir(dataDir: string): string {
   return join(dataDir, 'models', ...BUILTIN_MODEL_ID.split('/'));
 }
 
+/** Builds in flight, so that concurrent first uses in one process share one build. */
 const building = new Map<string, Promise<string>>();
 
-/** The built-in model folder under `dataDir`, built at first use. */
+/** The built-in model folder under `dataDir`, built at first use and rebuilt when outdated. */
 export function ensureBuiltinModel(dataDir: string): Promise<string> {
   const target = builtinModelDir(dataDir);
   let pending = building.get(target);
   if (!pending) {
     // Building is synchronous and takes about a second; deferring it keeps callers' sync code clean.
-    pending = Promise.resolve().then(() => buildUseLiteInto(target));
-    pending.catch(() => building.delete(target));
+    pending = Promise.resolve()
+      .then(() => buildUseLiteInto(target))
+      .finally(() => building.delete(target));
     building.set(target, pending);
   }
   return pending;
