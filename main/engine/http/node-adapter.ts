@@ -39,6 +39,8 @@ export async function writeResponse(res: Response, out: ServerResponse): Promise
     out.end();
     return;
   }
+  // An SSE stream may stay silent for a while; the client must see the headers now.
+  out.flushHeaders();
   const reader = res.body.getReader();
   // A client that hangs up (e.g. closes an SSE stream) cancels the body, which lets the MCP
   // transport release the stream.
