@@ -103,6 +103,8 @@ export function packUnits(input: readonly Unit[], budget: TokenBudget, overlapTo
     let next = j;
     let back = 0;
     while (next - 1 > i && back + costs[next - 1] <= overlapTokens) back += costs[--next];
+    // Lines longer than the overlap budget would get no overlap at all: repeat one if it is modest.
+    if (overlapTokens > 0 && next === j && j - i >= 3 && costs[j - 1] <= budget.maxTokens / 4) next = j - 1;
     i = Math.max(next, i + 1);
   }
   return out;

@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { packParagraphs, packUnits, splitLongUnit, toUnits } from '../../main/engine/parse/budget.js';
+import { parseFile } from '../../main/engine/parse/index.js';
+import { countTokens } from './counter.js';
+
+const budget = (maxTokens: number) => ({ maxTokens, countTokens });
+
+test('a line longer than the window is split by characters and keeps its line number', () => {
+  const long = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
+  const pieces = splitLongUnit({ line: 7, text: long }, budget(32));
+  assert.ok(pieces.length > 3);
+  assert.equal(pieces.map((p) => p.text).join(''), long);
+  for (const p of pieces) {
+    assert.equal(p.line, 7);
+    assert.ok(countTokens(p.text) <= 32);
+  }
+});
+
+test('a single unbroken token longer than the window is still cut to fit', () => {
+  const blob = 'x'.repeat(5000);
+  const out = packUnits([{ line: 1, text: blob }], budget(16));
+  assert.ok(out.every((w) => countTokens(w.text) <= 16 && w.startLine === 1 && w.endLine === 1));
+  assert.equal(out.map((w) => w.text).join(''), blob);
+});
+
+test('line windows fit, overlap a little, cover every line, and fill most of the window', () => {
+  const text = Array.from({ length: 200 }, (_, i) => `line ${i + 1} holds some words of text`).join('\n');
+  const out = packUnits(toUnits(text), budget(64), 6);
+  for (const w of out) assert.ok(countTokens(w.text) <= 64);
+  for (let line = 1; line <= 200; line++) assert.ok(out.some((w) => w.startLine <= line && line <= w.endLine), `line ${line}`);
+  for (let i = 1; i < out.length; i++) assert.ok(out[i].startLine <= out[i - 1].endLine, 'consecutive windows overlap');
+  for (const w of out.slice(0, -1)) assert.ok(countTokens(w.text) >= 0.6 * 64, `window ${w.startLine} is under 60%`);
+});
+
+test('paragraph packing never cuts a paragraph that fits and keeps the exact source lines', () => {
+  const paras = Array.from({ length: 30 }, (_, i) => `Paragraph ${i} first line.\nParagraph ${i} second line.`);
+  const text = paras.join('\n\n\n');
+  const lines = text.split('\n');
+  const out = packParagraphs(toUnits(text), budget(40));
+  for (const w of out) {
+    assert.ok(countTokens(w.text) <= 40);
+    assert.equal(w.text, lines.slice(w.startLine - 1, w.endLine).join('\n'));
+    assert.match(lines[w.startLine - 1], /first line/);
+    assert.match(lines[w.endLine - 1], /second line/);
+  }
+});
+
+test('parseFile rejects a window of less than one token', async () => {
+  await assert.rejects(parseFile({ path: '/a.txt', rel: 'a.txt' }, Buffer.from('x'), { maxTokens: 0, countTokens }), RangeError);
+});
+
+test('plain text: windows over paragraphs; invalid UTF-8 decodes as Windows-1252; BOM dropped', async () => {
+  const latin = Buffer.from([0x63, 0x61, 0x66, 0xe9]);
+  const r = await parseFile({ path: '/a.txt', rel: 'a.txt' }, latin, { maxTokens: 128, countTokens });
+  assert.equal(r.chunks[0].text, 'café');
+  const bom = await parseFile({ path: '/b.txt', rel: 'b.txt' }, Buffer.from('\ufeffhello'), { maxTokens: 128, countTokens });
+  assert.equal(bom.chunks[0].text, 'hello');
+  const empty = await parseFile({ path: '/c.txt', rel: 'c.txt' }, Buffer.from('\n\n  \n'), { maxTokens: 128, countTokens });
+  assert.deepEqual(empty.chunks, []);
+});
+
+test('data files are text windows of kind data with their language', async () => {
+  const csv = 'id,name\n' + Array.from({ length: 100 }, (_, i) => `${i},name-${i}`).join('\n');
+  const r = await parseFile({ path: '/d.csv', rel: 'd.csv' }, Buffer.from(csv), { maxTokens: 128, countTokens });
+  assert.ok(r.chunks.length > 1);
+  assert.ok(r.chunks.every((c) => c.kind === 'data' && c.language === 'csv' && countTokens(c.text) <= 128));
+  assert.equal(r.chunks[0].startLine, 1);
+  assert.equal(r.chunks[r.chunks.length - 1].endLine, 101);
+});

@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CairnError } from '../../main/engine/errors.js';
+import { parseFile } from '../../main/engine/parse/index.js';
+import { makeDocx, makePdf } from '../helpers/fixtures.js';
+import { countTokens, opts } from './counter.js';
+
+test('HTML chunks map back to the source lines of their text', async () => {
+  const html = '<html><head><title>T</title></head>\n<body>\n<h1>Heading One</h1>\n<p>first\nsecond line</p>\n\n<div>\n  <span>third</span>\n</div>\n</body></html>\n';
+  const r = await parseFile({ path: '/a.html', rel: 'a.html' }, Buffer.from(html), opts);
+  assert.equal(r.chunks.length, 1);
+  const c = r.chunks[0];
+  assert.equal(c.kind, 'html');
+  assert.equal(c.startLine, 1);
+  assert.equal(c.endLine, 8);
+  assert.deepEqual(c.text.split('\n').filter(Boolean), ['T', 'Heading One', 'first', 'second line', 'third']);
+  assert.deepEqual(r.symbols.map((s) => [s.name, s.kind, s.startLine]), [['Heading One', 'heading', 3]]);
+});
+
+test('a long HTML page is windowed within the token budget', async () => {
+  const paras = Array.from({ length: 80 }, (_, i) => `<p>Paragraph number ${i} describes the harbour and its cranes &amp; ships.</p>`).join('\n');
+  const r = await parseFile({ path: '/b.html', rel: 'b.html' }, Buffer.from(`<body>\n${paras}\n</body>`), opts);
+  assert.ok(r.chunks.length > 5);
+  for (const c of r.chunks) assert.ok(countTokens(c.text) <= opts.maxTokens);
+  assert.ok(r.chunks[0].text.includes('cranes & ships'));
+  assert.equal(r.chunks[0].startLine, 2);
+});
+
+test('PDF: a long page is split into chunks of that page with lines within the page', async () => {
+  const lines = Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of the long page about shipping logistics.`);
+  const bytes = await makePdf([['Short first page'], lines]);
+  const r = await parseFile({ path: '/r.pdf', rel: 'r.pdf' }, Buffer.from(bytes), opts);
+  const p2 = r.chunks.filter((c) => c.page === 2);
+  assert.ok(p2.length > 1);
+  assert.equal(p2[0].startLine, 1);
+  assert.ok(p2[p2.length - 1].endLine >= 30);
+  for (const c of r.chunks) assert.ok(countTokens(c.text) <= opts.maxTokens);
+  assert.deepEqual(r.chunks.filter((c) => c.page === 1).map((c) => c.text), ['Short first page']);
+});
+
+test('DOCX: paragraphs are numbered as lines of the extracted text', async () => {
+  const bytes = await makeDocx(['Alpha paragraph.', 'Beta paragraph.']);
+  const r = await parseFile({ path: '/n.docx', rel: 'n.docx' }, bytes, opts);
+  assert.deepEqual(r.chunks.map((c) => [c.kind, c.startLine, c.endLine, c.text]), [['docx', 1, 3, 'Alpha paragraph.\n\nBeta paragraph.']]);
+});
+
+test('a corrupt PDF or DOCX throws a CairnError naming the file', async () => {
+  for (const rel of ['bad.pdf', 'bad.docx']) {
+    await assert.rejects(
+      parseFile({ path: `/x/${rel}`, rel }, Buffer.from('this is not a real document'), opts),
+      (err: unknown) => err instanceof CairnError && err.code === 'internal' && err.message.includes(rel),
+    );
+  }
+});
