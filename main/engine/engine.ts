@@ -19,6 +19,7 @@ import { IndexStore } from './index/store.js';
 import { Embeddings } from './indexer/embeddings.js';
 import { Indexer, type IndexerOptions } from './indexer/indexer.js';
 import { JobQueue } from './jobs/queue.js';
+import { LiveUpdates } from './jobs/live.js';
 import type { Job } from './jobs/job.js';
 import { EngineLock } from './lock.js';
 import { CHUNKER_VERSION } from './parse/index.js';
@@ -48,6 +49,7 @@ export class Engine implements EngineApi {
   private contractCheck: ContractCheck = { sparse: null, embedding: null };
   private rebuiltSinceMismatch = new Set<string>();
   private closed = false;
+  private live: LiveUpdates | null = null;
 
   private constructor(
     readonly paths: DataPaths,
@@ -164,6 +166,24 @@ export class Engine implements EngineApi {
     }
   }
 
+  /**
+   * Serving mode (`cairn serve`, the desktop app): watch every folder, reconcile each with the
+   * index now, and index folders as soon as they are added.
+   */
+  async startLiveUpdates(): Promise<void> {
+    if (this.live || !this.settings.get<boolean>('watch.enabled')) return;
+    this.live = new LiveUpdates({
+      folderSpecs: () => this.folderSpecs(),
+      addPending: (folder, paths) => this.states.addPending(folder, paths),
+      applyPending: (folder) => void this.submitChanges(folder),
+      rescan: (folder) => void this.indexFolder(folder, 'update').catch(() => undefined),
+      setFailure: (folder, reason) => this.states.setFailure(folder, reason),
+      debounceMs: () => this.settings.get<number>('watch.debounce_ms'),
+      filterOptions: () => this.indexerOptions(),
+    });
+    await this.live.start();
+  }
+
   folderSpecs(): FolderSpec[] {
     return this.settings.get<FolderSpec[]>('folders');
   }
@@ -235,6 +255,7 @@ export class Engine implements EngineApi {
     const spec: FolderSpec = { path, include: input.include ?? [], exclude: input.exclude ?? [] };
     this.settings.set({ folders: [...folders, spec] });
     await this.states.refresh(path);
+    if (this.live) await this.live.add(spec);
     return this.states.status(spec);
   }
 
@@ -242,6 +263,7 @@ export class Engine implements EngineApi {
     const spec = this.spec(path);
     const active = this.jobsQueue.active(spec.path);
     if (active) this.jobsQueue.action(active.id, 'cancel');
+    await this.live?.remove(spec.path);
     this.settings.set({ folders: this.folderSpecs().filter((f) => f.path !== spec.path) });
     await this.dropRows(spec.path);
   }
@@ -353,6 +375,7 @@ export class Engine implements EngineApi {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.live?.close();
     this.jobsQueue.cancelAll();
     await this.jobsQueue.idle();
     await this.embeddingsRef.close();

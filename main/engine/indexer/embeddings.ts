@@ -1,6 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
-import { createEmbedder } from '../embed/embedder.js';
-import { resolveModel, type ResolvedModel } from '../embed/registry.js';
+import { findLocalModel, resolveModel, type ResolvedModel } from '../embed/registry.js';
 import { CairnError } from '../errors.js';
 import type { IndexStore } from '../index/store.js';
 import type { Embedder } from '../types.js';
@@ -26,6 +25,8 @@ export class Embeddings {
 
   constructor(private readonly store: IndexStore, readonly modelId: string, private readonly opts: EmbeddingOptions) {
     this.spec = resolveModel(modelId);
+    // Not loaded yet is not missing: a model whose files are here is ready to load.
+    this.state = this.spec.builtin || findLocalModel(this.spec, opts.dataDir) !== null ? 'ready' : 'missing';
   }
 
   /** Known from the registry, or from the model's config once loaded (an unknown hub model). */
@@ -46,7 +47,8 @@ export class Embeddings {
     if (this.embedder) return this.embedder;
     if (!this.loading) {
       this.state = 'loading';
-      this.loading = createEmbedder({ model: this.modelId, dataDir: this.opts.dataDir, threads: this.opts.threads || undefined, batchSize: this.opts.batchSize })
+      // Loaded on first use: transformers.js costs about a second to import, which search in sparse mode never needs.
+      this.loading = import('../embed/embedder.js').then(({ createEmbedder }) => createEmbedder({ model: this.modelId, dataDir: this.opts.dataDir, threads: this.opts.threads || undefined, batchSize: this.opts.batchSize }))
         .then((e: Embedder) => {
           this.embedder = e;
           this.state = 'ready';

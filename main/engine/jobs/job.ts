@@ -29,7 +29,9 @@ export class Job {
   constructor(readonly kind: JobKind, readonly folder: string) {}
 
   phase(phase: JobPhase, totals: Partial<Pick<JobProgress, 'files_total' | 'chunks_total'>> = {}): void {
-    this.progress = { ...this.progress, ...totals, phase, chunks_done: phase === this.progress.phase ? this.progress.chunks_done : 0 };
+    // New totals start a new count (the embedding pass after parsing); a bare phase change does not.
+    const reset = totals.files_total !== undefined || totals.chunks_total !== undefined;
+    this.progress = { ...this.progress, ...totals, phase, ...(reset ? { files_done: 0, chunks_done: 0 } : {}) };
     this.rate = [];
   }
 

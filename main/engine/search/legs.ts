@@ -1,11 +1,14 @@
-import type { Table } from '@lancedb/lancedb';
+import { MatchQuery, type Table } from '@lancedb/lancedb';
 import type { LegResult } from './fusion.js';
 
 /** BM25 over the chunks' `search_text` (native LanceDB full-text index). */
 export async function sparseLeg(chunks: Table, query: string, where: string | undefined, limit: number, weight: number): Promise<LegResult> {
-  let q = chunks.query().fullTextSearch(query, { columns: ['search_text'] }).select(['id', 'rel']).limit(limit);
+  // A MatchQuery takes the words as words: a person's `Great-circle` or `C++` is not query syntax.
+  let q = chunks.query().fullTextSearch(new MatchQuery(query, 'search_text')).select(['id', 'rel', '_score']).limit(limit);
   if (where) q = q.where(where);
   const rows = (await q.toArray()) as { id: string; rel: string; _score: number }[];
+  // Rows not yet folded into the index are scored by a flat scan and appended, not merged: sort.
+  rows.sort((a, b) => b._score - a._score || (a.id < b.id ? -1 : 1));
   return { leg: 'sparse', weight, ids: rows.map((r) => r.id), scores: rows.map((r) => r._score), rels: rows.map((r) => r.rel) } as LegResult & { rels: string[] };
 }
 

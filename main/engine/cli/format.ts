@@ -1,0 +1,52 @@
+import type { SearchResponse } from '../../common/search.js';
+import type { EngineStatus, JobInfo } from '../../common/status.js';
+
+export function formatHits(res: SearchResponse): string {
+  if (res.hits.length === 0) return `No results (${res.mode}, ${res.took_ms} ms).`;
+  const out: string[] = [];
+  for (const [i, h] of res.hits.entries()) {
+    const where = h.page ? `${h.path} p.${h.page} L${h.start_line}-${h.end_line}` : `${h.path}:${h.start_line}-${h.end_line}`;
+    const legs = Object.entries(h.legs).map(([k, v]) => `${k} #${v}`).join(', ');
+    const label = h.symbol ?? h.heading;
+    out.push(`${i + 1}. ${where}  score ${h.score.toFixed(3)}  [${legs}]${label ? `  ${label}` : ''}`);
+    out.push(h.snippet.split('\n').slice(0, 8).map((l) => `   ${l}`).join('\n'));
+  }
+  const stale = Object.entries(res.folders).filter(([, f]) => f.state !== 'fresh' || f.vector_coverage < 1);
+  for (const [folder, f] of stale) out.push(`note: ${folder} is ${f.state}, vectors cover ${(f.vector_coverage * 100).toFixed(0)}% of it`);
+  out.push(`${res.hits.length} hits, ${res.mode}, ${res.took_ms} ms`);
+  return out.join('\n');
+}
+
+export function formatStatus(s: EngineStatus): string {
+  const lines = [`Cairn ${s.version}  data: ${s.data_dir}`, `Model: ${s.model.id} (${s.model.dimensions} d, ${s.model.state}${s.model.error ? `: ${s.model.error}` : ''})`];
+  if (s.contract_mismatch) lines.push(`! ${s.contract_mismatch.message}\n  remedy: ${s.contract_mismatch.remedy ?? 're-index'}`);
+  if (s.paused) lines.push('Indexing is paused.');
+  if (s.folders.length === 0) lines.push('No folders. Add one with: cairn add <folder>');
+  for (const f of s.folders) {
+    const cov = f.chunks > 0 ? ` vectors ${Math.round((f.embedded_chunks / f.chunks) * 100)}%` : '';
+    lines.push(`${f.path}  ${f.state}${f.reason ? ` (${f.reason})` : ''}  ${f.files} files, ${f.chunks} chunks${cov}, ${f.file_errors} errors, updated ${f.updated_at ?? 'never'}`);
+    if (f.progress) lines.push(`  ${progressLine(f.progress)}`);
+    for (const e of f.errors.slice(0, 5)) lines.push(`  error ${e.code}: ${e.path}: ${e.message}`);
+    if (f.file_errors > 5) lines.push(`  … ${f.file_errors - 5} more file errors (cairn status --json)`);
+  }
+  const running = s.jobs.filter((j) => !j.finished_at);
+  for (const j of running) lines.push(`job ${j.id.slice(0, 8)} ${j.kind} ${j.folder}: ${j.state}, ${progressLine(j.progress)}`);
+  return lines.join('\n');
+}
+
+export function progressLine(p: JobInfo['progress']): string {
+  const files = p.files_total ? `${p.files_done}/${p.files_total} files` : `${p.files_done} files`;
+  const chunks = p.chunks_total ? `${p.chunks_done}/${p.chunks_total} chunks` : `${p.chunks_done} chunks`;
+  const eta = p.eta_seconds !== null && p.eta_seconds > 0 ? `, ETA ${p.eta_seconds}s` : '';
+  return `${p.phase}: ${files}, ${chunks}, ${p.throughput}/s${eta}`;
+}
+
+/** One redrawn line on a terminal; nothing when output is piped. */
+export function progressBar(job: JobInfo, width = 28): string {
+  const p = job.progress;
+  const total = p.phase === 'embedding' || p.phase === 'writing' ? p.chunks_total : p.files_total;
+  const done = p.phase === 'embedding' || p.phase === 'writing' ? p.chunks_done : p.files_done;
+  const frac = total > 0 ? Math.min(1, done / total) : 0;
+  const fill = Math.round(frac * width);
+  return `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${(frac * 100).toFixed(0).padStart(3)}% ${progressLine(p)}`;
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { isErrorEnvelope } from '../../common/errors.js';
+import { defaultDataDir, dataPaths } from '../config/paths.js';
+import { CairnError, toErrorBody } from '../errors.js';
+import { readLock } from '../lock.js';
+import { localClient, remoteClient, type EngineClient } from './client.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import { formatHits, formatStatus } from './format.js';
+import { runIndex } from './index-command.js';
+import { USAGE } from './usage.js';
+
+type Flags = Record<string, string | boolean | string[] | undefined>;
+
+async function connect(home: string, opts: { repair?: boolean } = {}): Promise<EngineClient> {
+  const live = await readLock(dataPaths(home).lock);
+  if (live?.url && live.token) return remoteClient(live.url, live.token);
+  const { openEngine } = await import('../engine.js');
+  return localClient(await openEngine({ home, repair: opts.repair }));
+}
+
+function print(json: boolean, value: unknown, human: () => string): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+}
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE);
+    return command ? EXIT.ok : EXIT.usage;
+  }
+  if (command === '--version' || command === 'version') {
+    const { ENGINE_VERSION } = await import('../version.js');
+    process.stdout.write(`${ENGINE_VERSION}\n`);
+    return EXIT.ok;
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      include: { type: 'string', multiple: true },
+      exclude: { type: 'string', multiple: true },
+      mode: { type: 'string' },
+      'top-k': { type: 'string' },
+      folder: { type: 'string', multiple: true },
+      glob: { type: 'string', multiple: true },
+      type: { type: 'string', multiple: true },
+      rebuild: { type: 'boolean', default: false },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      stdio: { type: 'boolean', default: false },
+    },
+  });
+  const flags = values as Flags;
+  const json = Boolean(flags.json);
+  const home = defaultDataDir();
+
+  switch (command) {
+    case 'serve': {
+      const { serve } = await import('./serve.js');
+      return serve(home, { port: flags.port as string | undefined, host: flags.host as string | undefined });
+    }
+    case 'mcp': {
+      if (!flags.stdio) throw new CairnError('invalid_argument', 'usage: cairn mcp --stdio');
+      const { serveStdioCommand } = await import('./serve.js');
+      return serveStdioCommand(home);
+    }
+    case 'add': {
+      const folder = positionals[0];
+      if (!folder) throw new CairnError('invalid_argument', 'usage: cairn add <folder> [--include G] [--exclude G]');
+      const client = await connect(home);
+      try {
+        const { resolve } = await import('node:path');
+        const st = await client.addFolder({ path: resolve(folder), include: (flags.include as string[]) ?? [], exclude: (flags.exclude as string[]) ?? [] });
+        print(json, st, () => `Added ${st.path}. Index it with: cairn index`);
+      } finally {
+        await client.close();
+      }
+      return EXIT.ok;
+    }
+    case 'remove': {
+      const folder = positionals[0];
+      if (!folder) throw new CairnError('invalid_argument', 'usage: cairn remove <folder>');
+      const client = await connect(home);
+      try {
+        const { resolve } = await import('node:path');
+        await client.removeFolder(resolve(folder));
+        print(json, { removed: resolve(folder) }, () => `Removed ${resolve(folder)} and its index.`);
+      } finally {
+        await client.close();
+      }
+      return EXIT.ok;
+    }
+    case 'index': {
+      const client = await connect(home, { repair: Boolean(flags.rebuild) });
+      try {
+        return await runIndex(client, positionals, Boolean(flags.rebuild), json);
+      } finally {
+        await client.close();
+      }
+    }
+    case 'search': {
+      const query = positionals.join(' ').trim();
+      if (!query) throw new CairnError('invalid_argument', 'usage: cairn search "<query>" [--mode M] [--top-k N] [--json]');
+      const topK = flags['top-k'] === undefined ? undefined : Number(flags['top-k']);
+      const client = await connect(home);
+      try {
+        const res = await client.search({
+          query,
+          mode: flags.mode as never,
+          top_k: topK,
+          folders: flags.folder as string[] | undefined,
+          globs: flags.glob as string[] | undefined,
+          file_types: flags.type as string[] | undefined,
+        });
+        print(json, res, () => formatHits(res));
+      } finally {
+        await client.close();
+      }
+      return EXIT.ok;
+    }
+    case 'status': {
+      const client = await connect(home);
+      try {
+        const s = await client.status();
+        print(json, s, () => formatStatus(s));
+      } finally {
+        await client.close();
+      }
+      return EXIT.ok;
+    }
+    default:
+      throw new CairnError('invalid_argument', `unknown command "${command}"; see cairn help`);
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  // `cairn search … | head` closes the pipe early: that is not an error worth a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT.ok);
+  });
+  const json = argv.includes('--json');
+  try {
+    return await run(argv);
+  } catch (err) {
+    const body = err instanceof CairnError ? err.toBody() : isErrorEnvelope(err) ? err.error : (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || (err as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? { code: 'invalid_argument' as const, message: (err as Error).message } : toErrorBody(err);
+    if (json) process.stdout.write(`${JSON.stringify({ error: body })}\n`);
+    else process.stderr.write(`cairn: ${body.message}${body.remedy ? `\n  ${body.remedy}` : ''}\n`);
+    return exitCodeFor(body.code);
+  }
+}
+
+const invokedDirectly = process.argv[1] && /cli[\\/]main\.(ts|js)$/.test(process.argv[1]);
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

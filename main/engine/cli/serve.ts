@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CairnError } from '../errors.js';
+import { openEngine } from '../engine.js';
+import { FileApiKeyStore } from '../http/api-key-store.js';
+import { startHttpServer } from '../http/server.js';
+import { serveStdio } from '../mcp/stdio.js';
+import { EXIT } from './exit-codes.js';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** How an MCP client launches this Cairn over stdio: the installed bin if any, else this checkout. */
+export function stdioCommand(): string[] {
+  const bin = fileURLToPath(new URL('../../../bin/cairn.mjs', import.meta.url));
+  return existsSync(bin) ? [process.execPath, bin, 'mcp', '--stdio'] : ['cairn', 'mcp', '--stdio'];
+}
+
+function rendererDir(): string | undefined {
+  const dir = `${repoRoot}renderer/dist`;
+  return existsSync(`${dir}/index.html`) ? dir : undefined;
+}
+
+function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CairnError('invalid_argument', `--port must be an integer from 0 to 65535, got ${value}`);
+  return n;
+}
+
+/**
+ * `cairn serve`: the long-running engine. It holds the data folder's lock, keeps folders fresh,
+ * serves MCP, the admin API and the workbench, and shuts down cleanly on SIGINT/SIGTERM: jobs stop
+ * at their next checkpoint, so nothing is left half-written.
+ */
+export async function serve(home: string, opts: { port?: string; host?: string }): Promise<number> {
+  const port = parsePort(opts.port);
+  const engine = await openEngine({ home });
+  const adminToken = process.env.CAIRN_ADMIN_TOKEN && process.env.CAIRN_ADMIN_TOKEN.length >= 16 ? process.env.CAIRN_ADMIN_TOKEN : randomBytes(24).toString('base64url');
+  let server;
+  try {
+    server = await startHttpServer(engine, {
+      host: opts.host,
+      port,
+      adminToken,
+      apiKeyStore: new FileApiKeyStore(home),
+      rendererDir: rendererDir(),
+      stdioCommand: stdioCommand(),
+    });
+  } catch (err) {
+    await engine.close();
+    throw err;
+  }
+  await engine.lockHandle?.update({ url: server.url, token: adminToken });
+  const mount = engine.settings.get<string>('mcp.mount_path');
+  process.stdout.write(
+    [
+      `Cairn engine serving ${engine.dataDir}`,
+      `MCP: ${server.url}${mount}`,
+      `Workbench: ${server.url}/#token=${adminToken}`,
+      rendererDir() ? '' : '(the workbench is not built: run npm run build)',
+      'Press Ctrl+C to stop.',
+      '',
+    ].filter((l, i, a) => l !== '' || i === a.length - 1).join('\n'),
+  );
+  await engine.startLiveUpdates();
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      process.stderr.write(`\n${signal}: stopping (finishing the current write)…\n`);
+      await server.close().catch(() => undefined);
+      await engine.close();
+      resolve(EXIT.ok);
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+}
+
+/** `cairn mcp --stdio`: the same tools over stdio, for clients that only launch commands. */
+export async function serveStdioCommand(home: string): Promise<number> {
+  const engine = await openEngine({ home });
+  await engine.startLiveUpdates();
+  await serveStdio(engine);
+  return new Promise<number>((resolve) => {
+    const stop = async () => {
+      await engine.close();
+      resolve(EXIT.ok);
+    };
+    process.stdin.once('end', () => void stop());
+    process.once('SIGINT', () => void stop());
+    process.once('SIGTERM', () => void stop());
+  });
+}

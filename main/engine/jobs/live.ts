@@ -1,0 +1,95 @@
+import type { FolderSpec } from '../../common/settings.js';
+import type { FilterOptions } from '../sources/index.js';
+import { FolderWatcher } from './watcher.js';
+
+/** What live updates need from the engine. */
+export interface LiveTarget {
+  folderSpecs(): FolderSpec[];
+  addPending(folder: string, paths: string[]): void;
+  applyPending(folder: string): void;
+  rescan(folder: string): void;
+  setFailure(folder: string, reason: string | null): void;
+  debounceMs(): number;
+  filterOptions(): FilterOptions;
+}
+
+/**
+ * Keeps folders fresh while the engine runs: watcher events are collected per folder and applied
+ * after a quiet period, so a burst of saves or a `git checkout` becomes one update. A folder that
+ * vanished is retried every few seconds (an unplugged drive may come back).
+ */
+export class LiveUpdates {
+  private readonly watcher: FolderWatcher;
+  private timers = new Map<string, NodeJS.Timeout>();
+  private rescans = new Set<string>();
+  private retry = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly target: LiveTarget) {
+    this.watcher = new FolderWatcher(
+      {
+        changed: (folder, paths) => {
+          target.addPending(folder, paths);
+          this.schedule(folder);
+        },
+        rescan: (folder) => {
+          this.rescans.add(folder);
+          this.schedule(folder);
+        },
+        failed: (folder, reason) => {
+          target.setFailure(folder, reason);
+          this.retryLater(folder);
+        },
+      },
+      () => target.filterOptions(),
+    );
+  }
+
+  async start(): Promise<void> {
+    for (const spec of this.target.folderSpecs()) await this.add(spec);
+  }
+
+  /** Starts watching a folder and reconciles it with the index (catches what changed while stopped). */
+  async add(spec: FolderSpec): Promise<void> {
+    await this.watcher.watch(spec);
+    this.target.rescan(spec.path);
+  }
+
+  async remove(folder: string): Promise<void> {
+    clearTimeout(this.timers.get(folder));
+    clearTimeout(this.retry.get(folder));
+    this.timers.delete(folder);
+    this.retry.delete(folder);
+    this.rescans.delete(folder);
+    await this.watcher.unwatch(folder);
+  }
+
+  private schedule(folder: string): void {
+    clearTimeout(this.timers.get(folder));
+    this.timers.set(folder, setTimeout(() => {
+      this.timers.delete(folder);
+      if (this.rescans.delete(folder)) this.target.rescan(folder);
+      else this.target.applyPending(folder);
+    }, this.target.debounceMs()));
+  }
+
+  private retryLater(folder: string): void {
+    if (this.retry.has(folder)) return;
+    this.retry.set(folder, setTimeout(async () => {
+      this.retry.delete(folder);
+      const spec = this.target.folderSpecs().find((f) => f.path === folder);
+      if (!spec) return;
+      const { stat } = await import('node:fs/promises');
+      if ((await stat(folder).catch(() => null))?.isDirectory()) {
+        this.target.setFailure(folder, null);
+        await this.add(spec);
+      } else this.retryLater(folder);
+    }, 5000));
+  }
+
+  async close(): Promise<void> {
+    for (const t of [...this.timers.values(), ...this.retry.values()]) clearTimeout(t);
+    this.timers.clear();
+    this.retry.clear();
+    await this.watcher.close();
+  }
+}

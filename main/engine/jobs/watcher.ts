@@ -1,0 +1,88 @@
+import watcher, { type AsyncSubscription, type Event } from '@parcel/watcher';
+import { stat } from 'node:fs/promises';
+import type { FolderSpec } from '../../common/settings.js';
+import { DEFAULT_EXCLUDED_DIRS, FolderFilter, IGNORE_FILE_NAMES, type FilterOptions } from '../sources/index.js';
+
+export interface WatchSink {
+  /** Files changed under a folder (created, updated or deleted), already filtered. */
+  changed(folder: string, paths: string[]): void;
+  /** Something only a rescan can settle: a new or removed directory, an ignore file, an overflow. */
+  rescan(folder: string): void;
+  /** The folder itself vanished or cannot be watched. */
+  failed(folder: string, reason: string): void;
+}
+
+/**
+ * Native file watching (inotify / FSEvents / ReadDirectoryChangesW via @parcel/watcher), one
+ * subscription per folder. Events pass the folder's filter here so ignored churn (build output,
+ * node_modules) never wakes the indexer; debouncing is the engine's.
+ */
+export class FolderWatcher {
+  private subs = new Map<string, AsyncSubscription>();
+
+  constructor(private readonly sink: WatchSink, private readonly filterOptions: () => FilterOptions) {}
+
+  async watch(spec: FolderSpec): Promise<void> {
+    await this.unwatch(spec.path);
+    const filter = new FolderFilter(spec, this.filterOptions());
+    try {
+      const sub = await watcher.subscribe(spec.path, (err, events) => {
+        if (err) {
+          this.sink.failed(spec.path, err.message);
+          return;
+        }
+        void this.dispatch(spec, filter, events);
+      }, { ignore: [...DEFAULT_EXCLUDED_DIRS].map((d) => `**/${d}`) });
+      this.subs.set(spec.path, sub);
+    } catch (err) {
+      this.sink.failed(spec.path, (err as Error).message);
+    }
+  }
+
+  private async dispatch(spec: FolderSpec, filter: FolderFilter, events: Event[]): Promise<void> {
+    const files: string[] = [];
+    let rescan = false;
+    for (const e of events) {
+      const rel = e.path.slice(spec.path.length).replace(/^[\\/]+/, '').split('\\').join('/');
+      if (rel === '') {
+        if (e.type === 'delete') this.sink.failed(spec.path, 'the folder was removed or unmounted');
+        continue;
+      }
+      const name = rel.split('/').pop() ?? '';
+      if ((IGNORE_FILE_NAMES as readonly string[]).includes(name)) {
+        filter.invalidate?.();
+        rescan = true;
+        continue;
+      }
+      if (e.type === 'delete') {
+        // A deleted path may have been a file or a whole directory; the indexer knows which.
+        files.push(e.path);
+        if (!/\.[^/]+$/.test(name)) rescan = true;
+        continue;
+      }
+      const st = await stat(e.path).catch(() => null);
+      if (!st) {
+        files.push(e.path);
+        continue;
+      }
+      if (st.isDirectory()) {
+        // A burst like `mkdir -p a/b && touch a/b/f` may arrive as the top folder only.
+        if (filter.accepts(rel, true)) rescan = true;
+        continue;
+      }
+      if (filter.accepts(rel, false)) files.push(e.path);
+    }
+    if (files.length > 0) this.sink.changed(spec.path, files);
+    if (rescan) this.sink.rescan(spec.path);
+  }
+
+  async unwatch(folder: string): Promise<void> {
+    const sub = this.subs.get(folder);
+    this.subs.delete(folder);
+    await sub?.unsubscribe().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    for (const f of [...this.subs.keys()]) await this.unwatch(f);
+  }
+}
