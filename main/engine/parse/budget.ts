@@ -33,12 +33,15 @@ export function splitLongUnit(unit: Unit, budget: TokenBudget): Unit[] {
   const pieces: Unit[] = [];
   let rest = unit.text;
   while (rest.length > 0) {
-    if (budget.countTokens(rest) <= budget.maxTokens) {
+    // Probe a prefix that grows geometrically instead of counting the whole rest each time: a
+    // multi-megabyte line would otherwise cost quadratic time.
+    let hi = Math.min(rest.length, budget.maxTokens * 8);
+    while (hi < rest.length && budget.countTokens(rest.slice(0, hi)) <= budget.maxTokens) hi = Math.min(rest.length, hi * 2);
+    if (hi === rest.length && budget.countTokens(rest) <= budget.maxTokens) {
       pieces.push({ line: unit.line, text: rest });
       break;
     }
     let lo = 1;
-    let hi = rest.length;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
       if (budget.countTokens(rest.slice(0, mid)) <= budget.maxTokens) lo = mid;

@@ -20,10 +20,15 @@ export type WalkItem = { file: SourceFile } | { error: WalkError } | { skipped: 
 interface DirFrame {
   abs: string;
   rel: string;
+  /** Real path of this directory. */
+  real: string;
   /** Real paths of this directory and its ancestors: a symlink back into one of them is a loop. */
   chain: ReadonlySet<string>;
   levels: readonly IgnoreLevel[];
 }
+
+/** Files checked concurrently ahead of the walk's position in a directory. */
+const LOOKAHEAD = 16;
 
 function walkError(path: string, err: unknown): { error: WalkError } {
   return { error: { path, code: fsErrorCode(err), message: fsErrorMessage(path, err) } };
@@ -57,7 +62,7 @@ export async function* walkFolder(spec: FolderSpec, opts: WalkOptions): AsyncGen
     yield walkError(spec.path, err);
     return;
   }
-  yield* walkDir(filter, opts, rootReal, { abs: spec.path, rel: '', chain: new Set([rootReal]), levels: [] });
+  yield* walkDir(filter, opts, rootReal, { abs: spec.path, rel: '', real: rootReal, chain: new Set([rootReal]), levels: [] });
 }
 
 async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: string, frame: DirFrame): AsyncGenerator<WalkItem> {
@@ -74,10 +79,32 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
     yield walkError(frame.abs, err);
     return;
   }
-  for (const entry of entries) {
+  const relOf = (name: string) => (frame.rel === '' ? name : `${frame.rel}/${name}`);
+  // Plain files are checked (stat + sniff) a few ahead of the one being yielded: the walk is bound
+  // by I/O latency, and the order of results stays the order of names.
+  const checks = new Map<number, Promise<WalkItem | null>>();
+  const startChecks = (from: number) => {
+    for (let k = from; k < Math.min(entries.length, from + LOOKAHEAD); k++) {
+      const e = entries[k];
+      if (checks.has(k) || !e.isFile()) continue;
+      const rel = relOf(e.name);
+      checks.set(k, filter.rejectEntry(rel, false, levels) ? Promise.resolve(null) : checkFile(join(frame.abs, e.name), rel, opts.maxFileBytes));
+    }
+  };
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index];
     opts.signal?.throwIfAborted();
     const abs = join(frame.abs, entry.name);
-    const rel = frame.rel === '' ? entry.name : `${frame.rel}/${entry.name}`;
+    const rel = relOf(entry.name);
+    if (entry.isFile()) {
+      startChecks(index);
+      const item = await checks.get(index);
+      checks.delete(index);
+      if (item) {
+        yield item;
+        continue;
+      }
+    }
     let isDir = entry.isDirectory();
     let isFile = entry.isFile();
     let real: string | null = null;
@@ -101,20 +128,14 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
     }
     if (isDir) {
       if (filter.rejectEntry(rel, true, levels)) continue;
-      if (real === null) {
-        try {
-          real = await realpath(abs);
-        } catch (err) {
-          yield walkError(abs, err);
-          continue;
-        }
-      }
+      // A plain subdirectory's real path follows from its parent's: no syscall needed.
+      real ??= join(frame.real, entry.name);
       if (frame.chain.has(real)) {
         yield { skipped: { path: abs, reason: 'symlink loop' } };
         continue;
       }
       const chain = new Set(frame.chain).add(real);
-      yield* walkDir(filter, opts, rootReal, { abs, rel, chain, levels });
+      yield* walkDir(filter, opts, rootReal, { abs, rel, real, chain, levels });
       continue;
     }
     if (!isFile) {
@@ -127,11 +148,13 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
       if (why === 'binary' || why === 'minified') yield { skipped: { path: abs, reason: why } };
       continue;
     }
-    yield* checkFile(abs, rel, opts.maxFileBytes);
+    const item = await checkFile(abs, rel, opts.maxFileBytes);
+    if (item) yield item;
   }
 }
 
-async function* checkFile(abs: string, rel: string, maxFileBytes: number): AsyncGenerator<WalkItem> {
+/** Size, readability and NUL sniff of one file; never rejects (failures become error items). */
+async function checkFile(abs: string, rel: string, maxFileBytes: number): Promise<WalkItem> {
   let size: number;
   let mtimeMs: number;
   try {
@@ -139,24 +162,20 @@ async function* checkFile(abs: string, rel: string, maxFileBytes: number): Async
     size = st.size;
     mtimeMs = st.mtimeMs;
   } catch (err) {
-    yield walkError(abs, err);
-    return;
+    return walkError(abs, err);
   }
   if (size > maxFileBytes) {
-    yield { skipped: { path: abs, reason: `too large (${size} bytes > ${maxFileBytes})` } };
-    return;
+    return { skipped: { path: abs, reason: `too large (${size} bytes > ${maxFileBytes})` } };
   }
   try {
     // Also proves the file is readable, so an unreadable file is reported here, not mid-index.
     const head = await readHead(abs);
     if (!DOCUMENT_EXTENSIONS.has(extensionOf(rel)) && looksBinary(head)) {
-      yield { skipped: { path: abs, reason: 'binary' } };
-      return;
+      return { skipped: { path: abs, reason: 'binary' } };
     }
   } catch (err) {
-    yield walkError(abs, err);
-    return;
+    return walkError(abs, err);
   }
-  yield { file: { path: abs, rel, size, mtimeMs } };
+  return { file: { path: abs, rel, size, mtimeMs } };
 }
 

@@ -14,6 +14,12 @@ const SPECS: Record<Grammar, LangSpec> = {
   'c-sharp': CSHARP, ruby: RUBY, php: PHP, bash: BASH,
 };
 
+/**
+ * Beyond this size a file is almost always generated (bundles, parsers, data tables): its syntax
+ * tree would cost far more than its symbols are worth, so it gets line windows.
+ */
+export const MAX_SYNTAX_TREE_CHARS = 1_500_000;
+
 /** Code without a grammar (or whose parse failed): overlapping line windows. */
 export function lineWindows(text: string, budget: TokenBudget, language: string): ChunkDraft[] {
   return packUnits(toUnits(text), budget, defaultOverlap(budget)).map((w) => ({ kind: 'code', language, startLine: w.startLine, endLine: w.endLine, text: w.text }));
@@ -21,7 +27,7 @@ export function lineWindows(text: string, budget: TokenBudget, language: string)
 
 /** Source code: chunks at function/class/method boundaries, plus symbols and graph refs. */
 export async function parseCode(text: string, budget: TokenBudget, language: string, grammar: Grammar | undefined): Promise<ParsedFile> {
-  if (!grammar) return { chunks: lineWindows(text, budget, language), symbols: [], refs: [] };
+  if (!grammar || text.length > MAX_SYNTAX_TREE_CHARS) return { chunks: lineWindows(text, budget, language), symbols: [], refs: [] };
   let tree;
   try {
     tree = (await parserFor(grammar)).parse(text);
