@@ -52,3 +52,13 @@ test('a corrupt PDF or DOCX throws a CairnError naming the file', async () => {
     );
   }
 });
+
+test('HTML chunks are labelled with the heading above them; links are refs', async () => {
+  const sections = ['Alpha', 'Beta'].map((h) => `<h2>${h}</h2>\n` + Array.from({ length: 20 }, (_, i) => `<p>${h} paragraph ${i} with enough words to fill windows.</p>`).join('\n')).join('\n');
+  const r = await parseFile({ path: '/c.html', rel: 'c.html' }, Buffer.from(`<body>\n<a href="other.html">o</a> <a href="#top">top</a>\n${sections}\n</body>`), opts);
+  const beta = r.chunks.filter((c) => c.text.includes('Beta paragraph 10'));
+  assert.ok(beta.length >= 1);
+  assert.ok(beta.every((c) => c.heading === 'Beta'));
+  assert.equal(r.chunks[0].heading, undefined);
+  assert.deepEqual(r.refs.map((x) => [x.kind, x.target, x.line]), [['link', 'other.html', 2]]);
+});

@@ -38,3 +38,9 @@ test('setext-free ATX variants: closing hashes and emphasis are stripped from th
   const r = await md('# **Bold** title ##\n\ntext\n');
   assert.equal(r.chunks[0].heading, 'Bold title');
 });
+
+test('setext headings (=== and ---) open sections; a rule after a paragraph of several lines does not', async () => {
+  const r = await md('Title\n=====\n\nIntro.\n\nPart\n----\nbody\n\nline one\nline two\n---\nafter\n');
+  assert.deepEqual(r.symbols.map((s) => [s.name, s.startLine]), [['Title', 1], ['Part', 6]]);
+  assert.deepEqual(r.chunks.map((c) => [c.heading, c.startLine, c.endLine]), [['Title', 1, 4], ['Title > Part', 6, 13]]);
+});

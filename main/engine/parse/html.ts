@@ -89,6 +89,11 @@ export function htmlUnits(src: string): { units: Unit[]; refs: RefDraft[]; symbo
 
 export function parseHtml(src: string, budget: TokenBudget): ParsedFile {
   const { units, refs, symbols } = htmlUnits(src);
-  const chunks: ChunkDraft[] = packParagraphs(units, budget, defaultOverlap(budget)).map((w) => ({ kind: 'html', startLine: w.startLine, endLine: w.endLine, text: w.text }));
+  // A chunk is labelled with the last heading at or above its first line (pages rarely nest cleanly).
+  const headingAt = (line: number) => [...symbols].reverse().find((s) => s.startLine <= line)?.name;
+  const chunks: ChunkDraft[] = packParagraphs(units, budget, defaultOverlap(budget)).map((w) => {
+    const heading = headingAt(w.startLine);
+    return { kind: 'html', startLine: w.startLine, endLine: w.endLine, text: w.text, ...(heading ? { heading } : {}) };
+  });
   return { chunks, symbols, refs };
 }

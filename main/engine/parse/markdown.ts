@@ -11,6 +11,8 @@ interface Section {
 
 const ATX = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$|^ {0,3}(#{1,6})[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** Setext underline: `Title` over `=====` (level 1) or `-----` (level 2). */
+const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 
 /** Lines of YAML/TOML front matter at the top (metadata, not prose). */
 function frontMatterEnd(lines: Unit[]): number {
@@ -61,18 +63,28 @@ function splitSections(units: Unit[], refs: RefDraft[]): Section[] {
     }
     if (f) fence = f[1];
     const h = f ? null : ATX.exec(u.text);
-    if (h) {
-      const level = (h[1] ?? h[3]).length;
-      const title = headingText(h[2] ?? '');
+    const current = sections[sections.length - 1].units;
+    const prev = current[current.length - 1];
+    const beforePrev = current[current.length - 2];
+    // Only a one-line paragraph right above makes `---` an underline rather than a rule.
+    const setext = !f && !h && SETEXT.test(u.text) && prev && !isBlank(prev) && !ATX.test(prev.text) && (!beforePrev || isBlank(beforePrev) || current.length === 1);
+    const open = (level: number, rawTitle: string, units: Unit[]) => {
+      const title = headingText(rawTitle);
       while (stack.length && stack[stack.length - 1].level >= level) stack.pop();
       stack.push({ level, title });
-      sections.push({ path: stack.map((s) => s.title).filter(Boolean).join(' > '), title, level, units: [u] });
+      sections.push({ path: stack.map((s) => s.title).filter(Boolean).join(' > '), title, level, units });
+    };
+    if (h) {
+      open((h[1] ?? h[3]).length, h[2] ?? '', [u]);
+    } else if (setext) {
+      current.pop();
+      open(u.text.trim()[0] === '=' ? 1 : 2, prev.text, [prev, u]);
     } else {
       sections[sections.length - 1].units.push(u);
     }
     if (!f) refs.push(...linksOf(u));
   }
-  return sections.filter((s) => s.units.length > 0);
+  return sections.filter((s) => s.units.length > 0 || s.level > 0);
 }
 
 /**
