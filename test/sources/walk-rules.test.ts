@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { collect, rels, skipped, writeTree } from './walk-helpers.js';
 
 async function tree(files: Record<string, string | Buffer>): Promise<string> {
@@ -134,4 +135,18 @@ test('a missing folder is one error, not a throw', async () => {
   assert.equal(items.length, 1);
   assert.ok('error' in items[0]);
   assert.equal(items[0].error.code, 'not_found');
+});
+
+test('only regular files: a FIFO (or a link to one) is skipped without ever being opened', async () => {
+  const dir = await tree({ 'a.txt': 'x' });
+  try {
+    const r = spawnSync('mkfifo', [join(dir, 'pipe')]);
+    assert.equal(r.status, 0, 'mkfifo is needed for this test');
+    await symlink(join(dir, 'pipe'), join(dir, 'pipe-link'));
+    const items = await collect({ path: dir });
+    assert.deepEqual(rels(items), ['a.txt']);
+    assert.deepEqual(skipped(items).map((s) => [s.path.slice(dir.length + 1), s.reason]), [['pipe', 'not a regular file'], ['pipe-link', 'not a regular file']]);
+  } finally {
+    await rm(dir, { recursive: true });
+  }
 });

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { CairnError } from '../errors.js';
 import type { ErrorCode } from '../../common/errors.js';
@@ -26,13 +27,28 @@ export async function readSourceFile(path: string): Promise<Buffer> {
   }
 }
 
-/** Reads up to SNIFF_BYTES from the start of a file (throws the raw fs error). */
-export async function readHead(path: string): Promise<Buffer> {
-  const fh = await open(path, 'r');
+export interface FileProbe {
+  isFile: boolean;
+  size: number;
+  mtimeMs: number;
+  /** Up to SNIFF_BYTES from the start; empty when not read (not a file, or over the size limit). */
+  head: Buffer;
+}
+
+/**
+ * Opens a file once to learn its type, size and first bytes. Non-blocking open, so a path swapped
+ * for a FIFO after the directory was listed cannot hang the walk. Throws the raw fs error.
+ */
+export async function probeFile(path: string, maxFileBytes: number): Promise<FileProbe> {
+  const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
-    return buf.subarray(0, bytesRead);
+    const st = await fh.stat();
+    const probe: FileProbe = { isFile: st.isFile(), size: st.size, mtimeMs: st.mtimeMs, head: Buffer.alloc(0) };
+    if (!probe.isFile || st.size > maxFileBytes) return probe;
+    const buf = Buffer.alloc(Math.min(SNIFF_BYTES, st.size));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    probe.head = buf.subarray(0, bytesRead);
+    return probe;
   } finally {
     await fh.close();
   }

@@ -6,7 +6,7 @@ import type { SourceFile, WalkError } from '../types.js';
 import { DOCUMENT_EXTENSIONS, extensionOf, looksBinary } from './defaults.js';
 import { FolderFilter } from './filter.js';
 import { loadIgnoreLevel, type IgnoreLevel } from './ignore-files.js';
-import { fsErrorCode, fsErrorMessage, readHead } from './read.js';
+import { fsErrorCode, fsErrorMessage, probeFile } from './read.js';
 
 export interface WalkOptions {
   maxFileBytes: number;
@@ -155,27 +155,15 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
 
 /** Size, readability and NUL sniff of one file; never rejects (failures become error items). */
 async function checkFile(abs: string, rel: string, maxFileBytes: number): Promise<WalkItem> {
-  let size: number;
-  let mtimeMs: number;
+  let probe;
   try {
-    const st = await stat(abs);
-    size = st.size;
-    mtimeMs = st.mtimeMs;
+    // Opening also proves the file is readable, so an unreadable file is reported here, not mid-index.
+    probe = await probeFile(abs, maxFileBytes);
   } catch (err) {
     return walkError(abs, err);
   }
-  if (size > maxFileBytes) {
-    return { skipped: { path: abs, reason: `too large (${size} bytes > ${maxFileBytes})` } };
-  }
-  try {
-    // Also proves the file is readable, so an unreadable file is reported here, not mid-index.
-    const head = await readHead(abs);
-    if (!DOCUMENT_EXTENSIONS.has(extensionOf(rel)) && looksBinary(head)) {
-      return { skipped: { path: abs, reason: 'binary' } };
-    }
-  } catch (err) {
-    return walkError(abs, err);
-  }
-  return { file: { path: abs, rel, size, mtimeMs } };
+  if (!probe.isFile) return { skipped: { path: abs, reason: 'not a regular file' } };
+  if (probe.size > maxFileBytes) return { skipped: { path: abs, reason: `too large (${probe.size} bytes > ${maxFileBytes})` } };
+  if (!DOCUMENT_EXTENSIONS.has(extensionOf(rel)) && looksBinary(probe.head)) return { skipped: { path: abs, reason: 'binary' } };
+  return { file: { path: abs, rel, size: probe.size, mtimeMs: probe.mtimeMs } };
 }
-
