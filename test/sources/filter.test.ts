@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CairnError } from '../../main/engine/errors.js';
-import { FolderFilter, readSourceFile } from '../../main/engine/sources/index.js';
+import { FolderFilter, inspectPath, readSourceFile } from '../../main/engine/sources/index.js';
 import { collect, rels, writeTree } from './walk-helpers.js';
 
 test('FolderFilter agrees with the walk on every path of a tree', async () => {
@@ -54,5 +54,28 @@ test('readSourceFile returns the bytes, or a typed error naming the file', async
     await assert.rejects(readSourceFile(dir), (err: unknown) => err instanceof CairnError && err.message.includes(dir));
   } finally {
     await rm(dir, { recursive: true });
+  }
+});
+
+test('inspectPath judges one path exactly as the walk does', async () => {
+  const base = await mkdtemp(join(tmpdir(), 'cairn-inspect-'));
+  const dir = join(base, 'folder');
+  try {
+    await writeTree(base, {
+      'outside.txt': 'secret', 'folder/.gitignore': '*.log\n', 'folder/a.md': 'x', 'folder/b.log': 'x', 'folder/nul.txt': Buffer.from([0x61, 0]),
+      'folder/big.txt': 'x'.repeat(5000), 'folder/pic.png': 'x', 'folder/node_modules/m.js': 'x', 'folder/sub/c.ts': 'x',
+    });
+    await symlink(join(base, 'outside.txt'), join(dir, 'leak.txt'));
+    const spec = { path: dir };
+    const opts = { maxFileBytes: 1000, respectGitignore: true, extraExcludes: [] };
+    const walked = await collect(spec, opts);
+    const expectOf = (rel: string) => walked.find((i) => ('file' in i ? i.file.rel === rel : 'skipped' in i ? i.skipped.path === join(dir, rel) : false)) ?? null;
+    for (const rel of ['a.md', 'b.log', 'nul.txt', 'big.txt', 'pic.png', 'node_modules/m.js', 'sub/c.ts', 'leak.txt']) {
+      assert.deepEqual(await inspectPath(spec, rel, opts), expectOf(rel), rel);
+    }
+    const missing = await inspectPath(spec, 'gone.md', opts);
+    assert.ok(missing && 'error' in missing && missing.error.code === 'not_found');
+  } finally {
+    await rm(base, { recursive: true });
   }
 });

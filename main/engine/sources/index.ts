@@ -1,4 +1,5 @@
 export { walkFolder, type WalkItem, type WalkOptions } from './walk.js';
+export { inspectPath } from './inspect.js';
 export { FolderFilter, type FilterOptions, type RejectReason } from './filter.js';
 export { readSourceFile, fsErrorCode } from './read.js';
 export { IGNORE_FILE_NAMES } from './ignore-files.js';

@@ -1,12 +1,12 @@
 import { opendir, realpath, stat } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { SourceFile, WalkError } from '../types.js';
-import { DOCUMENT_EXTENSIONS, extensionOf, looksBinary } from './defaults.js';
+import { isInside, walkError } from './inspect.js';
 import { FolderFilter } from './filter.js';
 import { loadIgnoreLevel, type IgnoreLevel } from './ignore-files.js';
-import { fsErrorCode, fsErrorMessage, probeFile } from './read.js';
+import { checkFile } from './inspect.js';
 
 export interface WalkOptions {
   maxFileBytes: number;
@@ -30,13 +30,6 @@ interface DirFrame {
 /** Files checked concurrently ahead of the walk's position in a directory. */
 const LOOKAHEAD = 16;
 
-function walkError(path: string, err: unknown): { error: WalkError } {
-  return { error: { path, code: fsErrorCode(err), message: fsErrorMessage(path, err) } };
-}
-
-function isInside(root: string, real: string): boolean {
-  return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
-}
 
 /** Entry names in a stable order (UTF-16 code units), so two walks of one tree agree. */
 async function listDir(abs: string): Promise<Dirent[]> {
@@ -151,19 +144,4 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
     const item = await checkFile(abs, rel, opts.maxFileBytes);
     if (item) yield item;
   }
-}
-
-/** Size, readability and NUL sniff of one file; never rejects (failures become error items). */
-async function checkFile(abs: string, rel: string, maxFileBytes: number): Promise<WalkItem> {
-  let probe;
-  try {
-    // Opening also proves the file is readable, so an unreadable file is reported here, not mid-index.
-    probe = await probeFile(abs, maxFileBytes);
-  } catch (err) {
-    return walkError(abs, err);
-  }
-  if (!probe.isFile) return { skipped: { path: abs, reason: 'not a regular file' } };
-  if (probe.size > maxFileBytes) return { skipped: { path: abs, reason: `too large (${probe.size} bytes > ${maxFileBytes})` } };
-  if (!DOCUMENT_EXTENSIONS.has(extensionOf(rel)) && looksBinary(probe.head)) return { skipped: { path: abs, reason: 'binary' } };
-  return { file: { path: abs, rel, size: probe.size, mtimeMs: probe.mtimeMs } };
 }
