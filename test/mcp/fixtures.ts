@@ -91,8 +91,9 @@ export async function startFixture(settings: Record<string, unknown> = {}, opts:
       }),
     close: async () => {
       await server.close();
+      await engine.idle();
       await engine.close();
-      await rm(root, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
