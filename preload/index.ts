@@ -3,7 +3,11 @@
 // compromised page can ask for nothing the shell did not decide to offer. The channel names repeat
 // main/app/channels.ts (the preload may import only electron); test/app/bridge.test.ts keeps them
 // in step. The renderer's view of this object is renderer/src/api/bridge.ts.
-import { contextBridge, ipcRenderer } from 'electron';
+// CommonJS (preload/package.json): a sandboxed preload is run as a classic script, not a module.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the only import form TS allows in a CJS file under verbatimModuleSyntax
+import electron = require('electron');
+
+const { contextBridge, ipcRenderer } = electron;
 
 const bridge = {
   isDesktop: true as const,

@@ -1,0 +1,62 @@
+/**
+ * The IPC handlers behind the preload's named functions. Each checks that the sender is the
+ * workbench's own frame (app://workbench) before doing anything, and validates its arguments: the
+ * renderer is treated as untrusted input.
+ */
+import { BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
+import { isAbsolute } from 'node:path';
+import { isInsideIndexedFolder } from './admin-client.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import { CHANNELS, type EngineAddress } from './channels.js';
+import { isAllowedExternal } from './external-links.js';
+import { isTrustedSenderUrl } from './trusted-sender.js';
+
+export interface IpcDeps {
+  engineAddress(): EngineAddress | null;
+  apiKeys: ApiKeyStore;
+  openExternal(url: string): Promise<void>;
+}
+
+function trusted(event: IpcMainInvokeEvent): boolean {
+  const frame = event.senderFrame;
+  return frame !== null && frame.parent === null && isTrustedSenderUrl(frame.url);
+}
+
+function handle<A extends unknown[], R>(channel: string, fn: (event: IpcMainInvokeEvent, ...args: A) => R | Promise<R>): void {
+  ipcMain.handle(channel, (event, ...args) => {
+    if (!trusted(event)) throw new Error(`refused ${channel} from an untrusted frame`);
+    return fn(event, ...(args as A));
+  });
+}
+
+export function registerIpc(deps: IpcDeps): void {
+  handle(CHANNELS.engineAddress, () => deps.engineAddress());
+
+  handle(CHANNELS.pickFolder, async (event) => {
+    const win = BrowserWindow.fromWebContents(event.sender);
+    const opts = { properties: ['openDirectory' as const, 'createDirectory' as const], title: 'Choose a folder to index' };
+    const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
+    return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
+  });
+
+  handle(CHANNELS.revealFile, async (_event, path: unknown) => {
+    const addr = deps.engineAddress();
+    if (typeof path !== 'string' || !isAbsolute(path) || !addr) return false;
+    if (!(await isInsideIndexedFolder(addr, path))) return false;
+    shell.showItemInFolder(path);
+    return true;
+  });
+
+  handle(CHANNELS.getApiKey, () => deps.apiKeys.get());
+
+  handle(CHANNELS.setApiKey, (_event, key: unknown) => {
+    if (key !== null && (typeof key !== 'string' || key.length < 16 || key.length > 512)) throw new Error('invalid API key');
+    deps.apiKeys.set(key);
+  });
+
+  handle(CHANNELS.openExternal, async (_event, url: unknown) => {
+    if (typeof url !== 'string' || !isAllowedExternal(url)) return false;
+    await deps.openExternal(url);
+    return true;
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * The Electron shell's composition root. It decides where things live (paths), how secrets are
+ * kept (safeStorage), how the engine runs (a supervised utilityProcess) and how the window is
+ * locked down; everything below receives those as arguments.
+ */
+import { app, safeStorage, shell, utilityProcess, type BrowserWindow } from 'electron';
+import { randomBytes } from 'node:crypto';
+import { setIndexingPaused, engineStatus } from './admin-client.js';
+import { ApiKeyStore } from './api-key-store.js';
+import { EngineSupervisor, type EngineChild } from './engine-supervisor.js';
+import { denyPermissions, hardenWebContents } from './hardening.js';
+import { registerIpc } from './ipc.js';
+import { shellPaths } from './paths.js';
+import { handleAppScheme, registerAppScheme } from './protocol.js';
+import { CairnTray, type TrayModel } from './tray.js';
+import { createWorkbenchWindow } from './window.js';
+import { ShellState } from './window-state.js';
+
+registerAppScheme();
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Cairn owns the index and the port; it will show its window (second-instance below).
+  app.quit();
+} else {
+  void main();
+}
+
+async function main(): Promise<void> {
+  hardenWebContents();
+  await app.whenReady();
+  denyPermissions();
+
+  const paths = shellPaths(app.getAppPath(), app.getPath('userData'), process.resourcesPath, app.isPackaged);
+  handleAppScheme(paths.renderer);
+  const state = new ShellState(paths.shellState);
+  const apiKeys = new ApiKeyStore(paths.apiKeyFile, {
+    isAvailable: () => safeStorage.isEncryptionAvailable(),
+    encrypt: (s) => safeStorage.encryptString(s),
+    decrypt: (b) => safeStorage.decryptString(b),
+  });
+
+  // A fresh admin token per launch: only this shell (and the window it hands it to) can administer.
+  const adminToken = randomBytes(32).toString('base64url');
+  const storedKey = apiKeys.get();
+  const supervisor = new EngineSupervisor({
+    entry: paths.engineEntry,
+    args: ['serve'],
+    adminToken,
+    env: {
+      CAIRN_HOME: paths.engineHome,
+      CAIRN_MODELS_DIR: paths.models,
+      LANCEDB_LOG: 'error',
+      ...(storedKey ? { CAIRN_MCP_API_KEY: storedKey } : {}),
+    },
+    spawn: (entry, args, env): EngineChild =>
+      utilityProcess.fork(entry, args, { env, stdio: 'pipe', serviceName: 'Cairn engine' }) as unknown as EngineChild,
+    log: (line) => console.log(`[engine] ${line}`),
+  });
+
+  let win: BrowserWindow | null = null;
+  const openWorkbench = () => {
+    if (!win || win.isDestroyed()) win = createWorkbenchWindow(paths.preload, state);
+    if (win.isMinimized()) win.restore();
+    win.show();
+    win.focus();
+  };
+
+  registerIpc({ engineAddress: () => supervisor.address(), apiKeys, openExternal: (url) => shell.openExternal(url) });
+
+  const model: TrayModel = { engine: 'idle', folders: 0, indexing: false, paused: false, openAtLogin: state.openAtLogin() };
+  let quitting = false;
+  const tray = new CairnTray(paths.trayIcon, {
+    openWorkbench,
+    setPaused: (paused) => {
+      const addr = supervisor.address();
+      if (addr) void setIndexingPaused(addr, paused).then(refreshTray, refreshTray);
+    },
+    setOpenAtLogin: (v) => {
+      app.setLoginItemSettings({ openAtLogin: v });
+      state.setOpenAtLogin(v);
+      model.openAtLogin = v;
+      tray.update(model);
+    },
+    restartEngine: () => supervisor.restart(),
+    quit: () => app.quit(),
+  });
+
+  async function refreshTray(): Promise<void> {
+    model.engine = supervisor.current;
+    const addr = supervisor.address();
+    if (addr) {
+      try {
+        const s = await engineStatus(addr);
+        model.folders = s.folders.length;
+        model.indexing = s.jobs.some((j) => j.state === 'running' || j.state === 'queued');
+        model.paused = s.paused || s.jobs.some((j) => j.state === 'paused');
+      } catch {
+        // The engine is between states; the next tick will tell.
+      }
+    }
+    tray.update(model);
+  }
+
+  supervisor.on('state', () => void refreshTray());
+  const trayTimer = setInterval(() => void refreshTray(), 5000);
+  supervisor.start();
+  openWorkbench();
+
+  app.on('second-instance', openWorkbench);
+  app.on('activate', openWorkbench);
+  // A tray app: closing the window keeps the engine (and the MCP server agents use) running.
+  app.on('window-all-closed', () => {});
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    event.preventDefault();
+    quitting = true;
+    clearInterval(trayTimer);
+    // Stop the engine cleanly (it flushes the index) before the process goes away.
+    void supervisor.stop().finally(() => {
+      tray.destroy();
+      app.quit();
+    });
+  });
+}
