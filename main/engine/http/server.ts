@@ -99,7 +99,8 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
     admin,
     rendererDir: opts.rendererDir,
   });
-  const server: Server = createServer(nodeListener(handler, () => origin));
+  // Our Host check answers a missing Host too (403 with a JSON-RPC body), not Node's bare 400.
+  const server: Server = createServer({ requireHostHeader: false }, nodeListener(handler, () => origin));
   // SSE streams stay open; the defaults would cut them.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
