@@ -36,19 +36,22 @@ export const api = {
   validateSettings: (values: Record<string, unknown>) => request<ValidateResponse>('POST', '/api/settings/validate', { values }),
 
   apiKey: (reveal = false) => request<ApiKeyResponse>('GET', `/api/mcp/api-key${reveal ? '?reveal=1' : ''}`),
-  rotateApiKey: () => request<ApiKeyResponse>('POST', '/api/mcp/api-key', {}),
+  /** `generate` when none is set (the engine refuses to overwrite), `rotate` to replace one. */
+  newApiKey: (action: 'generate' | 'rotate') => request<ApiKeyResponse>('POST', '/api/mcp/api-key', { action }),
 
   addFolder: (spec: FolderSpec) => request<FolderStatus>('POST', '/api/folders', spec),
-  removeFolder: (path: string) => request<unknown>('DELETE', `/api/folders?path=${encodeURIComponent(path)}`, { path }),
+  removeFolder: (path: string) => request<unknown>('DELETE', '/api/folders', { path }),
   indexFolder: (path: string, kind: 'update' | 'rebuild') => request<JobInfo>('POST', '/api/folders/index', { path, kind }),
   jobAction: (body: JobActionRequest) => request<JobInfo>('POST', '/api/jobs/action', body),
 
   search: (req: AdminSearchRequest) => request<AdminSearchResponse>('POST', '/api/search', req),
 
-  async clients(): Promise<ClientConfig[]> {
+  /** Snippets carry a key placeholder unless `reveal` (then the real key, for copying). */
+  async clients(reveal = false): Promise<ClientConfig[]> {
     // Accept a bare list or `{ clients: [...] }`: the contract names the item type only.
-    const body = await request<ClientConfig[] | { clients: ClientConfig[] }>('GET', '/api/clients');
+    const body = await request<ClientConfig[] | { clients: ClientConfig[] }>('GET', `/api/clients${reveal ? '?reveal=1' : ''}`);
     return Array.isArray(body) ? body : body.clients;
   },
-  installClient: (id: ClientConfig['id']) => request<Record<string, unknown>>('POST', '/api/clients/install', { id }),
+  /** `confirm: true` is the engine's guard that a person agreed to have a config file rewritten. */
+  installClient: (id: ClientConfig['id']) => request<Record<string, unknown>>('POST', '/api/clients/install', { id, confirm: true }),
 };

@@ -24,7 +24,7 @@ export function ApiKeySection({ requireKey }: { requireKey: boolean }) {
   const rotate = () =>
     action.run(async () => {
       if (isSet && !window.confirm('Rotate the API key? Clients using the old key will be refused until updated.')) return;
-      const r = await api.rotateApiKey();
+      const r = await api.newApiKey(isSet ? 'rotate' : 'generate');
       setIsSet(true);
       setShown(r.key ?? null);
       // The desktop shell keeps the key in the OS secret store so it survives restarts.

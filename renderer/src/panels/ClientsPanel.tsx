@@ -37,12 +37,32 @@ export function ClientsPanel() {
       {error ? <ErrorNote error={error} /> : null}
       {!clients && !error ? <Loading what="client configurations" /> : null}
       {clients && clients.length === 0 ? <Empty>The engine offered no client configurations.</Empty> : null}
-      {clients?.map((c) => <ClientCard key={c.id} client={c} />)}
+      {clients?.map((c) => <ClientCard key={c.id} client={c} keyed={mcp?.security.require_api_key === true && c.uses === 'http'} />)}
     </Panel>
   );
 }
 
-function ClientCard({ client }: { client: ClientConfig }) {
+/** The snippet as shown holds a placeholder for the key; this copies it with the real key in. */
+function CopyWithKey({ id }: { id: ClientConfig['id'] }) {
+  const action = useAction();
+  const [text, setText] = useState<string | null>(null);
+  if (text) return <CopyButton text={text} label="Copy with key" testId={`copy-keyed-${id}`} />;
+  return (
+    <>
+      <button
+        type="button"
+        className="btn small"
+        disabled={action.busy}
+        onClick={() => action.run(async () => setText((await api.clients(true)).find((c) => c.id === id)?.snippet ?? null))}
+      >
+        Load with key
+      </button>
+      {action.error ? <ErrorNote error={action.error} /> : null}
+    </>
+  );
+}
+
+function ClientCard({ client, keyed }: { client: ClientConfig; keyed: boolean }) {
   const action = useAction();
   const [done, setDone] = useState<string | null>(null);
   const install = () => {
@@ -50,8 +70,8 @@ function ClientCard({ client }: { client: ClientConfig }) {
     if (!window.confirm(`Add Cairn to ${client.name}'s configuration in ${where}? A backup of the current file is kept.`)) return;
     void action.run(async () => {
       const r = await api.installClient(client.id);
-      const backup = typeof r?.backup === 'string' ? ` (backup: ${r.backup})` : '';
-      setDone(`Installed into ${typeof r?.path === 'string' ? r.path : where}${backup}. Restart ${client.name} to pick it up.`);
+      const backup = typeof r?.backup_path === 'string' ? ` (previous file kept as ${r.backup_path})` : '';
+      setDone(`Installed into ${typeof r?.config_path === 'string' ? r.config_path : where}${backup}. Restart ${client.name} to pick it up.`);
     });
   };
   return (
@@ -71,6 +91,7 @@ function ClientCard({ client }: { client: ClientConfig }) {
       </pre>
       <div className="row">
         <CopyButton text={client.snippet} testId={`copy-${client.id}`} />
+        {keyed ? <CopyWithKey id={client.id} /> : null}
         {client.installable ? (
           <button type="button" className="btn small" onClick={install} disabled={action.busy} data-testid={`install-${client.id}`}>
             {action.busy ? 'Installing…' : 'Install…'}

@@ -1,0 +1,32 @@
+/** Playwright fixtures: one real engine per spec file (worker scope), and panel screenshots. */
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import { startEngine, type RunningEngine } from './engine-process';
+
+export const test = base.extend<object, { engine: RunningEngine }>({
+  engine: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+    async ({}, use) => {
+      const engine = await startEngine();
+      await use(engine);
+      await engine.dispose();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+});
+
+export { expect };
+
+/** Opens the workbench the way a person does: the printed address, token in the hash. */
+export async function openWorkbench(page: Page, engine: RunningEngine): Promise<void> {
+  await page.goto(engine.workbenchUrl);
+  await expect(page.getByTestId('mcp-state')).toHaveText('running');
+}
+
+/** Saves a panel's screenshot as a test artifact (test-results/e2e/<test>/panel-<id>.png). */
+export async function shootPanel(page: Page, info: TestInfo, id: string): Promise<void> {
+  const panel = page.getByTestId(`panel-${id}`);
+  await panel.scrollIntoViewIfNeeded();
+  const path = info.outputPath(`panel-${id}.png`);
+  await panel.screenshot({ path });
+  await info.attach(`panel-${id}`, { path, contentType: 'image/png' });
+}
