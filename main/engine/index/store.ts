@@ -1,4 +1,5 @@
 import * as lancedb from '@lancedb/lancedb';
+import type { Schema } from 'apache-arrow';
 import { mkdir } from 'node:fs/promises';
 import { CairnError } from '../errors.js';
 import { FTS_SETTINGS } from './contract.js';
@@ -37,12 +38,11 @@ export class IndexStore {
     try {
       const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
       const names = new Set(await db.tableNames());
-      const table = async (name: string, schema: () => import('apache-arrow').Schema) =>
+      const table = async (name: string, schema: () => Schema) =>
         names.has(name) ? db.openTable(name) : db.createEmptyTable(name, schema(), { existOk: true });
       const store = new IndexStore(dir, db, await table('chunks', chunkSchema), await table('files', fileSchema), await table('graph_nodes', nodeSchema), await table('graph_edges', edgeSchema));
       // Touch every table once so that a damaged one is found now, not at the first query.
       await Promise.all([store.chunks.countRows(), store.files.countRows(), store.nodes.countRows(), store.edges.countRows()]);
-      await store.ensureFtsIndex();
       return store;
     } catch (err) {
       if (err instanceof CairnError) throw err;
@@ -53,7 +53,17 @@ export class IndexStore {
     }
   }
 
+  private ftsReady = false;
+
+  /**
+   * The full-text index is built over real rows, after the first write: LanceDB 0.31 mis-scores
+   * rows appended to an index that was created on an empty table (terms seen twice in a chunk
+   * stop matching).
+   */
   private async ensureFtsIndex(): Promise<void> {
+    if (this.ftsReady) return;
+    if ((await this.chunks.countRows()) === 0) return;
+    this.ftsReady = true;
     const indices = await this.chunks.listIndices();
     if (indices.some((i) => i.columns.includes('search_text'))) return;
     await this.chunks.createIndex('search_text', {
@@ -67,6 +77,16 @@ export class IndexStore {
         withPosition: false,
       }),
     });
+  }
+
+  /**
+   * LanceDB 0.31 scores rows not yet in the full-text index by a flat scan that drops terms seen
+   * twice in a chunk, so new rows are folded into the index right after each write (one optimize
+   * per batch of files, not per file).
+   */
+  private async foldIntoFts(): Promise<void> {
+    if (!this.ftsReady) return;
+    await retryOnConflict(() => this.chunks.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
   }
 
   /** The vectors table for one model: separate per model so that a model change never mixes spaces. */
@@ -104,6 +124,8 @@ export class IndexStore {
     const chunks = writes.flatMap((w) => w.chunks);
     for (const w of writes) missing.set(w.file.path, w.chunks.length);
     await retryOnConflict(() => replaceWhere(this.chunks, 'id', chunks, inPaths));
+    await this.ensureFtsIndex();
+    await this.foldIntoFts();
     if (vectors) {
       const have = await carryOverVectors(vectors, chunks);
       for (const c of chunks) if (have.has(c.id)) missing.set(c.path, (missing.get(c.path) ?? 1) - 1);
@@ -123,6 +145,7 @@ export class IndexStore {
   /** Removes files (deleted, newly ignored, or their folder removed) from every table. */
   async removeWhere(filter: string): Promise<void> {
     await retryOnConflict(() => this.chunks.delete(filter));
+    await this.foldIntoFts();
     for (const v of this.vectorTables.values()) await retryOnConflict(() => v.delete(filter));
     await retryOnConflict(() => this.nodes.delete(filter));
     await retryOnConflict(() => this.edges.delete(filter));
@@ -176,9 +199,10 @@ async function replaceWhere(table: lancedb.Table, key: string, rows: unknown[], 
     await table.delete(scope);
     return;
   }
+  // Matched rows are identical by construction (the id hashes content, place and mtime), so they
+  // are left alone: an update in place would hide them from full-text search until optimize.
   await table
     .mergeInsert(key)
-    .whenMatchedUpdateAll()
     .whenNotMatchedInsertAll()
     .whenNotMatchedBySourceDelete({ where: scope })
     .execute(rows as Record<string, unknown>[]);

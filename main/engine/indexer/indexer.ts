@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import type { FolderSpec } from '../../common/settings.js';
 import type { GraphIndex } from '../graph/graph.js';
 import type { FileRow } from '../index/schema.js';
@@ -6,7 +5,7 @@ import { sqlIn } from '../index/sql.js';
 import type { IndexStore } from '../index/store.js';
 import type { Job } from '../jobs/job.js';
 import { parseFile } from '../parse/index.js';
-import { FolderFilter, readSourceFile, walkFolder } from '../sources/index.js';
+import { inspectPath, readSourceFile, walkFolder } from '../sources/index.js';
 import type { SourceFile } from '../types.js';
 import type { Embeddings } from './embeddings.js';
 import { embedPending } from './embed-phase.js';
@@ -66,19 +65,14 @@ export class Indexer {
 
   /** Applies a set of changed paths (from the watcher) without walking the whole folder. */
   async applyPaths(spec: FolderSpec, paths: string[], job: Job): Promise<void> {
-    const filter = new FolderFilter(spec, this.options());
     const existing = await this.store.fileRows(spec.path);
     const present: SourceFile[] = [];
     const gone: string[] = [];
     for (const path of paths) {
-      const rel = relOf(spec.path, path);
-      try {
-        const st = await stat(path);
-        if (st.isFile() && st.size <= this.options().maxFileBytes && filter.accepts(rel, false) === true) present.push({ path, rel, size: st.size, mtimeMs: st.mtimeMs });
-        else if (existing.has(path)) gone.push(path);
-      } catch {
-        if (existing.has(path)) gone.push(path);
-      }
+      // Judged exactly as the walk would: rules, symlink containment, regular file, size, binary sniff.
+      const item = await inspectPath(spec, relOf(spec.path, path), this.options());
+      if (item && 'file' in item) present.push(item.file);
+      else if (existing.has(path)) gone.push(path);
     }
     job.phase('parsing', { files_total: present.length });
     await this.ingest(spec.path, present, existing, false, job);
@@ -125,11 +119,9 @@ export class Indexer {
       return { file: fileRow(folder, src, '', 0, (err as { code?: string }).code ?? 'unreadable', (err as Error).message), chunks: [], nodes: [], edges: [] };
     }
     const hash = sha1(bytes);
-    if (!rebuild && prev && prev.hash === hash && prev.error_code === '') {
-      // Same content, new mtime (touch, checkout): only the file row changes, nothing is re-parsed.
-      await this.store.files.update({ where: sqlIn('path', [src.path]), values: { mtime: src.mtimeMs, size: src.size } });
-      return 'unchanged';
-    }
+    if (!rebuild && prev && prev.hash === hash && prev.error_code === '' && prev.mtime === src.mtimeMs) return 'unchanged';
+    // Same content with a new mtime (touch, checkout) is parsed again so that every row carries the
+    // new date for the modified filters; its vectors are kept, their chunk ids do not change.
     try {
       const parsed = await parseFile(src, bytes, budget);
       return rowsFor(folder, src, hash, parsed);

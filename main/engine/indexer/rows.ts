@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import type { ChunkRow, EdgeRow, FileRow, NodeRow } from '../index/schema.js';
 import type { ParsedFile, SourceFile } from '../types.js';
+import { splitIdentifier } from '../search/identifiers.js';
 
 export function sha1(data: string | Uint8Array): string {
   return createHash('sha1').update(data).digest('hex');
@@ -16,12 +17,14 @@ function pathWords(rel: string): string {
   const parts = rel.split('/');
   const name = basename(rel, extname(rel));
   const dir = parts.length > 1 ? parts[parts.length - 2] : '';
-  return `${name.replace(/[-_.]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2')} ${dir}`.trim();
+  return `${splitIdentifier(name.replace(/-+/g, ' '))} ${dir}`.trim();
 }
 
 /** The text the full-text index sees: path words, heading or symbol, then the chunk itself. */
 export function searchText(rel: string, c: { heading?: string; symbol?: string; text: string }): string {
-  const context = [c.heading, c.symbol?.replace(/([a-z])([A-Z])/g, '$1 $2')].filter(Boolean).join(' ');
+  // A definition names its symbol twice (as written and split into words): it should outrank a
+  // chunk that only mentions the name once.
+  const context = [c.heading, c.symbol, c.symbol && splitIdentifier(c.symbol)].filter(Boolean).join(' ');
   return `${pathWords(rel)}\n${context}\n${c.text}`;
 }
 
@@ -43,7 +46,9 @@ export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: P
   const chunks: ChunkRow[] = parsed.chunks.map((c) => {
     const textHash = sha1(c.text);
     return {
-      id: sha1(`${src.path}\n${c.startLine}\n${c.endLine}\n${c.page ?? 0}\n${textHash}`).slice(0, 32),
+      // The mtime is part of the id: a rewritten row is always a new row, never an update in place
+      // (LanceDB's full-text search loses updated rows until the next optimize).
+      id: sha1(`${src.path}\n${src.mtimeMs}\n${c.startLine}\n${c.endLine}\n${c.page ?? 0}\n${textHash}`).slice(0, 32),
       folder,
       path: src.path,
       rel: src.rel,

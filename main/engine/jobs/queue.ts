@@ -11,7 +11,7 @@ export type JobRunner = (job: Job) => Promise<void>;
  */
 export class JobQueue {
   private readonly jobs: Job[] = [];
-  private readonly pending: { job: Job; run: JobRunner }[] = [];
+  private readonly pending: { job: Job; run: JobRunner; hidden?: boolean }[] = [];
   private running: Job | null = null;
   private idleWaiters: (() => void)[] = [];
   private pausedAll = false;
@@ -28,6 +28,16 @@ export class JobQueue {
     this.trim();
     void this.pump();
     return job;
+  }
+
+  /**
+   * Runs work between jobs, never beside one (index maintenance: a compaction racing a write only
+   * ends in a commit conflict). Not listed among the jobs.
+   */
+  exclusive(kind: JobKind, folder: string, run: JobRunner): void {
+    if (this.pending.some((p) => p.hidden && p.job.folder === folder)) return;
+    this.pending.push({ job: new Job(kind, folder), run, hidden: true });
+    void this.pump();
   }
 
   private async pump(): Promise<void> {
@@ -85,7 +95,11 @@ export class JobQueue {
   /** Pause or resume everything (the tray's pause indexing). */
   setPaused(paused: boolean): void {
     this.pausedAll = paused;
-    for (const j of this.jobs) if (!j.finishedAt) (paused ? j.pause() : j.resume());
+    for (const j of this.jobs) {
+      if (j.finishedAt) continue;
+      if (paused) j.pause();
+      else j.resume();
+    }
   }
 
   get paused(): boolean {

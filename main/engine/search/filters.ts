@@ -5,16 +5,20 @@ import type { ValidSearch } from './validate.js';
 const KINDS = new Set(['text', 'markdown', 'code', 'html', 'pdf', 'docx', 'data']);
 
 /** The part of the filters LanceDB can apply before ranking (prefilter). */
-export function whereClause(s: ValidSearch, folders: string[]): string | undefined {
+export function whereClause(s: ValidSearch, folders: string[], dates = true): string | undefined {
   const kinds = s.fileTypes.filter((t) => KINDS.has(t));
   const exts = s.fileTypes.filter((t) => !KINDS.has(t));
   const typeFilter = s.fileTypes.length === 0 ? undefined : [kinds.length ? sqlIn('kind', kinds) : '', exts.length ? sqlIn('ext', exts) : ''].filter(Boolean).join(' OR ');
   return and(
     sqlIn('folder', folders),
     typeFilter,
-    s.modifiedAfter !== null && `mtime >= ${s.modifiedAfter}`,
-    s.modifiedBefore !== null && `mtime <= ${s.modifiedBefore}`,
+    dates && dateClause(s),
   );
+}
+
+/** Date filters alone; vectors keep the mtime of when they were computed, so dates are checked on chunks. */
+export function dateClause(s: ValidSearch): string | undefined {
+  return and(s.modifiedAfter !== null && `mtime >= ${s.modifiedAfter}`, s.modifiedBefore !== null && `mtime <= ${s.modifiedBefore}`);
 }
 
 /**

@@ -1,10 +1,11 @@
 import { MatchQuery, type Table } from '@lancedb/lancedb';
 import type { LegResult } from './fusion.js';
+import { expandQuery } from './identifiers.js';
 
 /** BM25 over the chunks' `search_text` (native LanceDB full-text index). */
 export async function sparseLeg(chunks: Table, query: string, where: string | undefined, limit: number, weight: number): Promise<LegResult> {
   // A MatchQuery takes the words as words: a person's `Great-circle` or `C++` is not query syntax.
-  let q = chunks.query().fullTextSearch(new MatchQuery(query, 'search_text')).select(['id', 'rel', '_score']).limit(limit);
+  let q = chunks.query().fullTextSearch(new MatchQuery(expandQuery(query), 'search_text')).select(['id', 'rel', '_score']).limit(limit);
   if (where) q = q.where(where);
   const rows = (await q.toArray()) as { id: string; rel: string; _score: number }[];
   // Rows not yet folded into the index are scored by a flat scan and appended, not merged: sort.

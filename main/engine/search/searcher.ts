@@ -5,12 +5,13 @@ import type { Embedder } from '../types.js';
 import type { GraphIndex } from '../graph/graph.js';
 import type { ChunkRow } from '../index/schema.js';
 import { sqlIn } from '../index/sql.js';
-import { globMatcher, whereClause } from './filters.js';
+import { dateClause, globMatcher, whereClause } from './filters.js';
 import { convexMix, single, weightedRrf, type Fused, type LegResult } from './fusion.js';
 import { sparseLeg, vectorLeg } from './legs.js';
 import { numberLines } from './snippet.js';
 import { validateSearch, type ValidSearch } from './validate.js';
 import { graphLeg } from './graph-leg.js';
+import { identifiers } from '../graph/graph.js';
 
 /** What the searcher needs from the engine; injected so the searcher holds no engine state. */
 export interface SearchDeps {
@@ -52,7 +53,7 @@ export class Searcher {
     const globs = globMatcher(s.globs);
     // Globs are applied after ranking, so ask each leg for more when they may drop results.
     const depth = Math.max(s.topK * 3, 60) * (globs ? 4 : 1);
-    const lists = await this.runLegs(s, needs, where, depth);
+    const lists = await this.runLegs(s, needs, where, whereClause(s, folders, false), depth);
     const filtered = globs ? lists.map((l) => keepGlobbed(l, globs)) : lists;
     if (needs.includes('graph')) filtered.push(await graphLeg(this.deps, s, filtered, folders, where, globs, this.deps.settings().graphWeight));
 
@@ -70,7 +71,7 @@ export class Searcher {
     return s.folders.map((f) => f.replace(/[\\/]+$/, ''));
   }
 
-  private async runLegs(s: ValidSearch, needs: RetrievalLeg[], where: string | undefined, depth: number): Promise<LegResult[]> {
+  private async runLegs(s: ValidSearch, needs: RetrievalLeg[], where: string | undefined, vectorWhere: string | undefined, depth: number): Promise<LegResult[]> {
     const lists: LegResult[] = [];
     let vec: Awaited<ReturnType<SearchDeps['vectors']>> | null = null;
     if (needs.includes('vector')) {
@@ -85,17 +86,29 @@ export class Searcher {
       }
     }
     const cfg = this.deps.settings();
-    const vectorWeight = cfg.vectorWeight ?? vec?.weight ?? 0.2;
+    const baseWeight = cfg.vectorWeight ?? vec?.weight ?? 0.2;
     for (const q of s.queries) {
+      // Embeddings blur identifiers (`reconcileAccounts`): a query that is mostly code names leans on the exact legs.
+      const vectorWeight = looksLikeIdentifiers(q) ? baseWeight * 0.25 : baseWeight;
       const tasks: Promise<LegResult>[] = [];
       if (needs.includes('sparse')) tasks.push(this.leg('sparse', () => sparseLeg(this.deps.chunks, q, where, depth, 1)));
       if (vec) {
         const v = vec;
-        tasks.push(this.leg('vector', async () => vectorLeg(v.table, await v.embedder.embedQuery(q), where, depth, needs.length === 1 ? 1 : vectorWeight)));
+        tasks.push(this.leg('vector', async () => this.datesOnChunks(s, await vectorLeg(v.table, await v.embedder.embedQuery(q), vectorWhere, depth, needs.length === 1 ? 1 : vectorWeight))));
       }
       lists.push(...(await Promise.all(tasks)));
     }
     return lists;
+  }
+
+  /** Applies the date filters to vector candidates by their chunks' current mtime. */
+  private async datesOnChunks(s: ValidSearch, list: LegResult): Promise<LegResult> {
+    const dates = dateClause(s);
+    if (!dates || list.ids.length === 0) return list;
+    const keep = new Set(((await this.deps.chunks.query().where(`${sqlIn('id', list.ids)} AND ${dates}`).select(['id']).toArray()) as { id: string }[]).map((r) => r.id));
+    const idx = list.ids.map((_, i) => i).filter((i) => keep.has(list.ids[i]));
+    const rels = (list as LegResult & { rels?: string[] }).rels ?? [];
+    return { ...list, ids: idx.map((i) => list.ids[i]), scores: idx.map((i) => list.scores[i]), rels: idx.map((i) => rels[i]) } as LegResult;
   }
 
   /** A leg the mode requires either answers or fails the whole search: no partial results. */
@@ -151,6 +164,11 @@ function keepGlobbed(list: LegResult, keep: (rel: string) => boolean): LegResult
   const rels = (list as LegResult & { rels?: string[] }).rels ?? [];
   const idx = list.ids.map((_, i) => i).filter((i) => keep(rels[i] ?? ''));
   return { ...list, ids: idx.map((i) => list.ids[i]), scores: idx.map((i) => list.scores[i]), rels: idx.map((i) => rels[i]) } as LegResult;
+}
+
+function looksLikeIdentifiers(q: string): boolean {
+  const words = q.trim().split(/\s+/);
+  return words.length <= 3 && identifiers(q).length >= Math.ceil(words.length / 2);
 }
 
 function round(x: number): number {
