@@ -1,0 +1,56 @@
+/** The same tools over stdio: the SDK client launches a child that runs serveStdio on the real engine. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { openEngine } from '../../main/engine/engine.js';
+import { FILES } from './fixtures.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+test('stdio: list and call the tools, typed errors included', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'cairn-stdio-'));
+  const home = join(root, 'home');
+  const data = join(root, 'data');
+  for (const [rel, text] of Object.entries(FILES)) {
+    await mkdir(dirname(join(data, rel)), { recursive: true });
+    await writeFile(join(data, rel), text);
+  }
+  // Index in this process, then hand the home (and its lock) to the child.
+  const engine = await openEngine({ home });
+  engine.settings.set({ 'mcp.toolset': 'full' });
+  await engine.addFolder({ path: data });
+  await engine.indexFolder(data, 'create');
+  await engine.idle();
+  await engine.close();
+
+  const client = new Client({ name: 'cairn-stdio-test', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', join(here, 'stdio-child.ts'), home],
+    env: { ...(process.env as Record<string, string>), LANCEDB_LOG: 'error' },
+    stderr: 'pipe',
+  });
+  try {
+    await client.connect(transport);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    assert.ok(names.includes('search') && names.includes('read') && names.includes('grep'), names.join());
+    const res = (await client.callTool({ name: 'search', arguments: { query: 'exponential backoff' } })) as CallToolResult;
+    assert.equal(res.isError, undefined);
+    const hits = (res.structuredContent as { result: { path: string }[] }).result;
+    assert.ok(hits[0].path.endsWith('retry.md'));
+    const read = (await client.callTool({ name: 'read', arguments: { path: join(root, 'outside.txt') } })) as CallToolResult;
+    assert.equal(read.isError, true);
+    assert.equal((read.structuredContent as { error: { code: string } }).error.code, 'path_outside_folders');
+    const bad = (await client.callTool({ name: 'search', arguments: { query: 'x', top_k: 0 } })) as CallToolResult;
+    assert.equal((bad.structuredContent as { error: { code: string } }).error.code, 'invalid_argument');
+  } finally {
+    await client.close();
+    await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  }
+});
