@@ -4,6 +4,7 @@
  * README's headline table from every results file. `npm run bench -- report` only regenerates.
  * A benchmark whose prerequisite is missing is recorded as skipped; a real error fails the run.
  */
+import './lib/env.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,8 +15,6 @@ import { readResults, writeResult, type ResultFile } from './lib/results.js';
 import { renderReport } from './report/markdown.js';
 import { updateReadme } from './report/readme.js';
 import { BENCHMARKS } from './benchmarks/index.js';
-
-process.env.LANCEDB_LOG ??= 'error';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 const resultsDir = join(root, 'bench/results');

@@ -1,12 +1,101 @@
-/** Placeholder until the engine's composition root lands; replaced by the real benchmark. */
-import { SkipError, type Benchmark } from '../lib/benchmark.js';
-import { engineModule } from '../lib/engine.js';
+/**
+ * MCP over HTTP (issue 6 §4): the added cost of `tools/call search` over Streamable HTTP (the SDK
+ * client, as agents call it) against the same search called in process (target: at most 3 ms at
+ * p50), and 32 concurrent clients with autocannon: zero errors, throughput, latency percentiles,
+ * resident memory growing at most 10%.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { corpusQueries } from '../corpus/synthetic.js';
+import { numberOption } from '../lib/args.js';
+import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
+import { startBenchServer, toolErrors } from '../lib/http-server.js';
+import { indexedCorpus, openFixture } from '../lib/indexed-fixture.js';
+import { autocannonCli, MCP_HEADERS, runAutocannon, sampleRss, searchCallBody } from '../lib/load.js';
+import { emptyOutput, target } from '../lib/results.js';
+import { round, roundSpread, spread } from '../lib/stats.js';
 
 export const mcpBenchmark: Benchmark = {
   name: 'mcp',
-  description: 'mcp',
-  async run(ctx) {
-    await engineModule(ctx.root);
-    throw new SkipError('not written yet');
+  description: 'tools/call over HTTP vs in process; 32 concurrent clients with autocannon',
+  async run(ctx: BenchContext) {
+    if (!autocannonCli(ctx.root)) throw new SkipError('autocannon is not installed (npm ci installs it as a dev dependency)');
+    const out = emptyOutput();
+    const size = ctx.quick ? 10_000 : 100_000;
+    const n = numberOption(ctx.options, 'queries', ctx.quick ? 100 : 500);
+    const durationS = numberOption(ctx.options, 'duration', ctx.quick ? 5 : 60);
+    const fx = await indexedCorpus(ctx.root, size, ctx.log);
+    const engine = await openFixture(ctx.root, fx);
+    try {
+      const server = await startBenchServer(ctx.root, engine, fx.home);
+      const client = new Client({ name: 'cairn-bench', version: '0.0.0' });
+      try {
+        await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl)));
+        const queries = corpusQueries(n, 9);
+        const args = { mode: 'sparse' as const, top_k: 10, folders: [fx.dir] };
+        for (const q of queries.slice(0, 20)) {
+          await engine.search({ query: q, ...args });
+          await client.callTool({ name: 'search', arguments: { query: q, ...args } });
+        }
+        const inproc: number[] = [];
+        const http: number[] = [];
+        // Interleaved per query: the pair differs only by the MCP/HTTP layer.
+        for (const q of queries) {
+          let t0 = performance.now();
+          await engine.search({ query: q, ...args });
+          inproc.push(performance.now() - t0);
+          t0 = performance.now();
+          const r = await client.callTool({ name: 'search', arguments: { query: q, ...args } });
+          http.push(performance.now() - t0);
+          if (r.isError) throw new Error(`tools/call search failed: ${JSON.stringify(r.structuredContent ?? r.content).slice(0, 300)}`);
+        }
+        const a = spread(inproc);
+        const b = spread(http);
+        const overhead = b.p50 - a.p50;
+        ctx.log(`   in process p50 ${a.p50.toFixed(2)} ms, over HTTP p50 ${b.p50.toFixed(2)} ms: +${overhead.toFixed(2)} ms`);
+
+        const errorsBefore = await toolErrors(server);
+        const body = searchCallBody(queries[0], { folders: [fx.dir] });
+        // Warm-up burst, then measure memory from a settled state.
+        await runAutocannon(ctx.root, { url: server.mcpUrl, connections: 32, durationS: 2, body, headers: MCP_HEADERS });
+        const rss = sampleRss(250);
+        const load = await runAutocannon(ctx.root, { url: server.mcpUrl, connections: 32, durationS, body, headers: MCP_HEADERS });
+        const mem = rss.stop();
+        const errorsAfter = await toolErrors(server);
+        const toolErrs = errorsBefore === null || errorsAfter === null ? null : errorsAfter - errorsBefore;
+        const failures = load.errors + load.non2xx + (toolErrs ?? 0);
+        const growth = mem.last / mem.first - 1;
+        ctx.log(`   32 clients × ${durationS} s: ${load.requests_per_s.toFixed(0)} req/s, p50 ${load.latency_ms.p50} ms, p99 ${load.latency_ms.p99} ms, failures ${failures}, RSS ${mem.first.toFixed(0)} → ${mem.last.toFixed(0)} MB`);
+        out.figures = {
+          chunks: fx.chunks,
+          overhead_queries: queries.length,
+          in_process_ms: roundSpread(a, 2),
+          http_ms: roundSpread(b, 2),
+          overhead_p50_ms: round(overhead, 3),
+          load: { connections: 32, duration_s: durationS, default_mode: engine.settings.get<string>('mcp.default_mode'), ...load, tool_errors: toolErrs },
+          rss_mb: { start: round(mem.first, 1), end: round(mem.last, 1), max: round(mem.max, 1), samples: mem.samples },
+        };
+        out.targets.push(target('overhead-p50', 'tools/call over HTTP minus in-process search, p50', overhead, '<=', 3, 'ms'));
+        out.targets.push(target('load-errors', `errors under 32 clients for ${durationS} s`, failures, '<=', 0));
+        out.targets.push(target('load-rss-growth', 'resident memory growth under load', growth * 100, '<=', 10, '%'));
+        out.tables.push({
+          title: `MCP at ${fx.chunks} chunks, sparse search, top_k 10`,
+          columns: ['path', 'p50 ms', 'p95 ms', 'min–max ms'],
+          rows: [['engine.search in process (reference)', round(a.p50, 2), round(a.p95, 2), `${round(a.min, 2)}–${round(a.max, 2)}`], ['tools/call over HTTP (SDK client)', round(b.p50, 2), round(b.p95, 2), `${round(b.min, 2)}–${round(b.max, 2)}`]],
+        });
+        out.tables.push({
+          title: `32 concurrent clients for ${durationS} s (autocannon, default mode)`,
+          columns: ['req/s', 'requests', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'tool errors', 'RSS start → end (max) MB'],
+          rows: [[round(load.requests_per_s, 1), load.requests_total, load.latency_ms.p50, load.latency_ms.p90, load.latency_ms.p99, load.latency_ms.max, load.errors, load.non2xx, toolErrs ?? 'n/a', `${round(mem.first, 0)} → ${round(mem.last, 0)} (${round(mem.max, 0)})`]],
+        });
+        out.charts.push({ id: 'overhead', title: 'search p50: in process vs MCP over HTTP', unit: 'ms', bars: [{ label: 'in process', value: a.p50, reference: true }, { label: 'MCP over HTTP', value: b.p50 }] });
+        return out;
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    } finally {
+      await engine.close();
+    }
   },
 };

@@ -1,12 +1,112 @@
-/** Placeholder until the engine's composition root lands; replaced by the real benchmark. */
-import { SkipError, type Benchmark } from '../lib/benchmark.js';
-import { engineModule } from '../lib/engine.js';
+/**
+ * Start-up and memory (issue 6 §6): `cairn serve` on an existing index answering `tools/list`
+ * (target at 100k chunks: at most 1.5 s from spawn), and its resident memory idle and under load.
+ * The server runs as its own process, exactly as a person starts it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { numberOption } from '../lib/args.js';
+import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
+import { rssOfPid } from '../lib/cpu.js';
+import { indexedCorpus } from '../lib/indexed-fixture.js';
+import { autocannonCli, MCP_HEADERS, runAutocannon, sampleRss, searchCallBody } from '../lib/load.js';
+import { emptyOutput, target } from '../lib/results.js';
+import { round, roundSpread, spread } from '../lib/stats.js';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function toolsList(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    if (!res.ok) return false;
+    const body = (await res.json()) as { result?: { tools?: unknown[] } };
+    return Array.isArray(body.result?.tools);
+  } catch {
+    return false;
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
 
 export const startupBenchmark: Benchmark = {
   name: 'startup',
-  description: 'startup',
-  async run(ctx) {
-    await engineModule(ctx.root);
-    throw new SkipError('not written yet');
+  description: 'cairn serve answering tools/list on an existing index; RSS idle and under load',
+  async run(ctx: BenchContext) {
+    const cli = join(ctx.root, 'main/engine/cli/main.ts');
+    if (!existsSync(cli)) throw new SkipError('the CLI (main/engine/cli/main.ts serve) is not in this checkout yet');
+    const out = emptyOutput();
+    const size = ctx.quick ? 10_000 : 100_000;
+    const repeats = numberOption(ctx.options, 'repeats', ctx.quick ? 3 : 5);
+    const loadS = ctx.quick ? 3 : 15;
+    const fx = await indexedCorpus(ctx.root, size, ctx.log);
+    const times: number[] = [];
+    let idleMb = Number.NaN;
+    let load: { first: number; last: number; max: number } | null = null;
+    let stderr = '';
+    for (let r = 0; r < repeats; r++) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const t0 = performance.now();
+      const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', '--port', String(port)], {
+        cwd: ctx.root,
+        env: { ...process.env, CAIRN_HOME: fx.home, LANCEDB_LOG: 'error' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      child.stderr?.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));
+      try {
+        while (!(await toolsList(url))) {
+          if (child.exitCode !== null) throw new Error(`cairn serve exited with ${child.exitCode}: ${stderr}`);
+          if (performance.now() - t0 > 120_000) throw new Error(`cairn serve did not answer tools/list within 120 s: ${stderr}`);
+          await new Promise((res) => setTimeout(res, 10));
+        }
+        times.push(performance.now() - t0);
+        ctx.log(`   start ${r + 1}: tools/list answered after ${times[r].toFixed(0)} ms`);
+        if (r === repeats - 1 && child.pid) {
+          // Memory on the last start: settled idle, then under 32 clients searching.
+          await new Promise((res) => setTimeout(res, 3000));
+          idleMb = rssOfPid(child.pid, (p) => readFileSync(p, 'utf8')) ?? Number.NaN;
+          if (autocannonCli(ctx.root)) {
+            const rss = sampleRss(250, child.pid);
+            await runAutocannon(ctx.root, { url, connections: 32, durationS: loadS, body: searchCallBody('retry the pending queue'), headers: MCP_HEADERS });
+            load = rss.stop();
+          }
+        }
+      } finally {
+        await stop(child);
+      }
+    }
+    const s = spread(times);
+    out.figures = { chunks: fx.chunks, repeats, tools_list_ms: roundSpread(s, 1), rss_idle_mb: round(idleMb, 1), rss_load_mb: load ? { start: round(load.first, 1), end: round(load.last, 1), max: round(load.max, 1), duration_s: loadS } : null };
+    if (size === 100_000) out.targets.push(target('startup-100k', 'serve → tools/list answered at 100k chunks (median)', s.median / 1000, '<=', 1.5, 's'));
+    else out.notes.push(`Quick run at ${fx.chunks} chunks; the 1.5 s target is for 100k chunks and is not evaluated.`);
+    out.tables.push({
+      title: `cairn serve with ${fx.chunks} chunks indexed`,
+      columns: ['figure', 'median', 'p95', 'min–max'],
+      rows: [
+        ['spawn → tools/list answered (ms)', round(s.median, 0), round(s.p95, 0), `${round(s.min, 0)}–${round(s.max, 0)}`],
+        ['RSS idle (MB)', round(idleMb, 0), '', ''],
+        ...(load ? [[`RSS under 32 clients for ${loadS} s (MB, end / max)`, `${round(load.last, 0)} / ${round(load.max, 0)}`, '', ''] as (string | number)[]] : []),
+      ],
+    });
+    out.charts.push({ id: 'rss', title: 'cairn serve resident memory', unit: 'MB', bars: [{ label: 'idle', value: idleMb }, ...(load ? [{ label: 'under load (max)', value: load.max }] : [])] });
+    return out;
   },
 };

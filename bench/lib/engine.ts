@@ -36,42 +36,37 @@ export async function openBenchEngine(root: string, home: string, settings: Reco
 }
 
 /**
- * Adds a folder, indexes it and waits until every chunk has its vector (or only until the text is
- * indexed, for sparse-only timings). Returns the folder's chunk counts.
+ * Adds a folder, indexes it and waits for the job (text, then vectors: the engine computes vectors
+ * in the same job, after the text). Fails when the job fails or, if vectors are wanted, when any
+ * chunk is left without one (e.g. the model could not load).
  */
 export async function indexFolderAndWait(
   engine: EngineApi,
   folder: string,
-  opts: { vectors: boolean; timeoutMs?: number; onProgress?: (line: string) => void } = { vectors: true },
+  opts: { vectors: boolean; onProgress?: (line: string) => void } = { vectors: true },
 ): Promise<{ files: number; chunks: number; embedded: number }> {
   const existing = (await engine.folders()).find((f) => f.path === folder);
   if (!existing) await engine.addFolder({ path: folder });
-  await engine.indexFolder(folder, existing ? 'update' : 'create');
-  return waitIndexed(engine, folder, opts);
-}
-
-export async function waitIndexed(
-  engine: EngineApi,
-  folder: string,
-  opts: { vectors: boolean; timeoutMs?: number; onProgress?: (line: string) => void },
-): Promise<{ files: number; chunks: number; embedded: number }> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 4 * 3600_000);
-  let lastLog = 0;
-  for (;;) {
-    const f = (await engine.folders()).find((x) => x.path === folder);
-    if (!f) throw new Error(`folder ${folder} vanished from the engine`);
-    if (f.state === 'error') throw new Error(`indexing ${folder} failed: ${f.reason ?? 'unknown reason'}`);
-    const textDone = f.state !== 'indexing' || (f.progress?.phase === 'embedding');
-    const running = engine.jobs().some((j) => j.folder === folder && (j.state === 'running' || j.state === 'queued') && j.kind !== 'embed');
-    if (textDone && !running && f.chunks > 0 && (!opts.vectors || f.embedded_chunks >= f.chunks)) {
-      return { files: f.files, chunks: f.chunks, embedded: f.embedded_chunks };
-    }
-    if (f.state === 'fresh' && !running && f.chunks === 0) return { files: f.files, chunks: 0, embedded: 0 };
-    if (Date.now() > deadline) throw new Error(`timed out indexing ${folder}: ${f.chunks} chunks, ${f.embedded_chunks} embedded`);
-    if (opts.onProgress && Date.now() - lastLog > 10_000) {
-      lastLog = Date.now();
-      opts.onProgress(`  … ${f.state} ${f.progress?.phase ?? ''} files ${f.files} chunks ${f.chunks} embedded ${f.embedded_chunks}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  const job = await engine.indexFolder(folder, existing ? 'update' : 'create');
+  const timer = opts.onProgress
+    ? setInterval(() => {
+        const j = engine.job(job.id);
+        if (j) opts.onProgress?.(`  … ${j.state} ${j.progress.phase} files ${j.progress.files_done}/${j.progress.files_total} chunks ${j.progress.chunks_done}/${j.progress.chunks_total} (${j.progress.throughput}/s)`);
+      }, 15_000)
+    : null;
+  try {
+    await engine.idle();
+  } finally {
+    if (timer) clearInterval(timer);
   }
+  const j = engine.job(job.id);
+  if (j && j.state !== 'done') throw new Error(`index job for ${folder} ended ${j.state}: ${j.error?.message ?? 'no reason given'}`);
+  const f = (await engine.folders()).find((x) => x.path === folder);
+  if (!f) throw new Error(`folder ${folder} vanished from the engine`);
+  if (f.state === 'error') throw new Error(`indexing ${folder} failed: ${f.reason ?? 'unknown reason'}`);
+  if (opts.vectors && f.embedded_chunks < f.chunks) {
+    const st = await engine.status();
+    throw new Error(`${f.chunks - f.embedded_chunks} of ${f.chunks} chunks have no vector (model ${st.model.id}: ${st.model.state}${st.model.error ? `, ${st.model.error}` : ''})`);
+  }
+  return { files: f.files, chunks: f.chunks, embedded: f.embedded_chunks };
 }
