@@ -33,7 +33,11 @@ function cairnVersion(): string {
 export const CAIRN_VERSION = cairnVersion();
 
 export function createMcpServer(ctx: ToolContext): McpServer {
-  const server = new McpServer({ name: 'cairn', title: 'Cairn', version: CAIRN_VERSION }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: 'cairn', title: 'Cairn', version: CAIRN_VERSION }, {
+    instructions: INSTRUCTIONS,
+    // logging/setLevel is part of the protocol clients expect; Cairn sends no log notifications yet.
+    capabilities: { logging: {} },
+  });
   typeSdkToolErrors(server);
   registerAgentTools(server, ctx);
   if (ctx.mount.toolset === 'full') registerFullTools(server, ctx);
