@@ -85,6 +85,8 @@ export interface SearchResponse {
 
 export interface ReadRequest {
   path: string;
+  /** For PDF: the 1-based page whose lines are read (hits carry it). Default 1. */
+  page?: number;
   start_line?: number;
   end_line?: number;
   max_chars?: number;
@@ -93,6 +95,7 @@ export interface ReadRequest {
 export interface ReadResult {
   path: string;
   folder: string;
+  page?: number;
   start_line: number;
   end_line: number;
   total_lines: number;
