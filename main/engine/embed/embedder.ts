@@ -66,9 +66,12 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
   let tokenizer: Tokenizer;
   let configDims: number | null = null;
   try {
-    tokenizer = (await AutoTokenizer.from_pretrained(modelRef)) as unknown as Tokenizer;
+    const progress_callback = (p: { status: string; file?: string; loaded?: number; total?: number }) => {
+      if (p.status === 'progress' && p.file) opts.onDownloadProgress?.({ file: p.file, loaded: p.loaded ?? 0, total: p.total ?? 0 });
+    };
+    tokenizer = (await AutoTokenizer.from_pretrained(modelRef, { progress_callback })) as unknown as Tokenizer;
     if (model.dimensions === null) {
-      const config = (await AutoConfig.from_pretrained(modelRef)) as unknown as { hidden_size?: number };
+      const config = (await AutoConfig.from_pretrained(modelRef, { progress_callback })) as unknown as { hidden_size?: number };
       configDims = config.hidden_size ?? null;
     }
   } catch (err) {
@@ -82,7 +85,11 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
   const batchSize = Math.max(1, opts.batchSize ?? 16);
   const pool = new WorkerPool({
     size: threads,
-    config: { modelRef, modelsDir, allowRemote, dtype: model.dtype, pooling: model.pooling, hubTimeoutMs, remoteHost: opts.remoteHost },
+    config: () => {
+      const local = dir ?? findLocalModel(model, opts.dataDir, { bundledModelsDir: opts.bundledModelsDir });
+      const ref = local ?? modelRef;
+      return { modelRef: ref, modelsDir, allowRemote: local === null, dtype: model.dtype, pooling: model.pooling, hubTimeoutMs, remoteHost: opts.remoteHost };
+    },
     onProgress: opts.onDownloadProgress,
   });
   try {

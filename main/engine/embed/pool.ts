@@ -23,7 +23,8 @@ interface Slot {
 
 export interface PoolOptions {
   size: number;
-  config: WorkerConfig;
+  /** Asked at every start: once a first worker has downloaded a hub model, the rest load it from disk. */
+  config: () => WorkerConfig;
   onProgress?: (p: { file: string; loaded: number; total: number }) => void;
 }
 
@@ -100,7 +101,8 @@ export class WorkerPool {
 
   private spawn(onReady?: () => void, onFail?: (err: Error) => void): void {
     const { script, eval: isEval } = workerScript();
-    const worker = new Worker(script, { eval: isEval, workerData: this.opts.config });
+    const config = this.opts.config();
+    const worker = new Worker(script, { eval: isEval, workerData: config });
     const slot: Slot = { worker, ready: false, job: null };
     this.slots.add(slot);
     worker.on('message', (msg: FromWorker) => {
@@ -144,7 +146,7 @@ export class WorkerPool {
       if (!slot.ready) {
         this.startFailures++;
         this.lastFailure = why;
-        if (onFail) return onFail(new CairnError('dependency_unavailable', `The embedding model could not be loaded: ${why}`, { details: { model: this.opts.config.modelRef } }));
+        if (onFail) return onFail(new CairnError('dependency_unavailable', `The embedding model could not be loaded: ${why}`, { details: { model: config.modelRef } }));
         if (this.startFailures >= MAX_START_FAILURES) {
           if (this.slots.size === 0) this.failQueue();
           return;
