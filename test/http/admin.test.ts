@@ -30,6 +30,12 @@ test('every /api request needs the admin token, an allowed Host and Origin, and 
   assert.equal((await fx.admin('GET', '/api/mcp/status', undefined, { origin: fx.server.url })).status, 200, 'the workbench origin itself');
   assert.equal((await fx.admin('GET', `/api/mcp/status?token=${fx.adminToken}`)).status, 400);
   assert.equal((await fx.admin('GET', '/api/nope')).status, 404);
+  const form = await fetch(`${fx.server.url}/api/settings`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${fx.adminToken}`, 'content-type': 'text/plain' },
+    body: JSON.stringify({ values: { 'mcp.require_api_key': false } }),
+  });
+  assert.equal(form.status, 400, 'admin bodies are JSON only');
 });
 
 test('status tells the truth; a defaults change shows restart pending until restart', async () => {

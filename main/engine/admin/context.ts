@@ -4,7 +4,7 @@ import type { McpEndpoint } from '../mcp/endpoint.js';
 import type { ApiKeyStore } from '../http/api-key-store.js';
 import type { RequestCounters } from '../http/mcp-route.js';
 import { CairnError } from '../errors.js';
-import { readBounded } from '../http/responses.js';
+import { isJsonContentType, readBounded } from '../http/responses.js';
 
 export interface AdminContext {
   engine: EngineApi;
@@ -27,6 +27,10 @@ export interface AdminContext {
 /** Parses a JSON request body (admin bodies are small); a bad body is `invalid_argument`. */
 export async function jsonBody<T>(req: Request): Promise<T> {
   const text = await readBounded(req, 1_048_576);
+  // JSON only: a form post (text/plain, urlencoded) is how another site would try to write here.
+  if (text && !isJsonContentType(req.headers.get('content-type'))) {
+    throw new CairnError('invalid_argument', 'Send the body as Content-Type: application/json.', { details: { key: 'content-type' } });
+  }
   if (text === null) throw new CairnError('invalid_argument', 'The request body is larger than 1 MiB.');
   if (!text) return {} as T;
   try {
