@@ -1,6 +1,6 @@
 /** Playwright fixtures: one real engine per spec file (worker scope), and panel screenshots. */
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
-import { startEngine, type RunningEngine } from './engine-process';
+import { startEngine, type RunningEngine } from './engine-process.js';
 
 export const test = base.extend<object, { engine: RunningEngine }>({
   engine: [
@@ -12,6 +12,11 @@ export const test = base.extend<object, { engine: RunningEngine }>({
     },
     { scope: 'worker', timeout: 90_000 },
   ],
+});
+
+// When a test fails, the engine's own output is the first thing to read.
+test.afterEach(async ({ engine }, info) => {
+  if (info.status !== info.expectedStatus) await info.attach('engine-output', { body: engine.output(), contentType: 'text/plain' });
 });
 
 export { expect };

@@ -5,9 +5,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ClientConfig, McpStatus } from '../../main/common/index';
-import { makeFixtureFolder } from '../helpers/fixtures';
-import { expect, openWorkbench, shootPanel, test } from './fixtures';
+import type { ClientConfig, McpStatus } from '../../main/common/index.js';
+import { makeFixtureFolder } from '../helpers/fixtures.js';
+import { expect, openWorkbench, shootPanel, test } from './fixtures.js';
 
 test.describe.configure({ mode: 'serial' });
 

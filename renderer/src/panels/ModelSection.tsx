@@ -22,7 +22,7 @@ export function ModelSection({ engine }: { engine: EngineStatus }) {
     const id = next.trim();
     if (!id || id === m.id) return;
     const msg = n
-      ? `Switch the embedding model to ${id}? All ${n} folder${n === 1 ? '' : 's'} must be re-indexed (rebuilt) before vector search works again.`
+      ? `Switch the embedding model to ${id}? ${n === 1 ? 'The folder' : `All ${n} folders`} must be re-indexed (rebuilt) before vector search works again.`
       : `Switch the embedding model to ${id}?`;
     if (!window.confirm(msg)) return;
     void action.run(async () => {
@@ -66,7 +66,7 @@ export function ModelSection({ engine }: { engine: EngineStatus }) {
           Change…
         </button>
       </form>
-      {n ? <p className="hint">A change requires re-indexing all {n} folder{n === 1 ? '' : 's'}.</p> : null}
+      {n ? <p className="hint">A change requires re-indexing {n === 1 ? 'the folder' : `all ${n} folders`} (vectors of different models do not mix).</p> : null}
       {action.error ? <ErrorNote error={action.error} /> : null}
     </div>
   );
