@@ -13,6 +13,8 @@ interface FolderGraph {
   edgesByPath: Map<string, EdgeRow[]>;
   relByPath: Map<string, string>;
   pathByRel: Map<string, string>;
+  /** Who imports a file (target rel → importing paths); rebuilt lazily after a change. */
+  importedBy: Map<string, string[]> | null;
 }
 
 /**
@@ -27,7 +29,7 @@ export class GraphIndex {
   private folder(folder: string): FolderGraph {
     let g = this.folders.get(folder);
     if (!g) {
-      g = { nodesByPath: new Map(), edgesByPath: new Map(), relByPath: new Map(), pathByRel: new Map() };
+      g = { nodesByPath: new Map(), edgesByPath: new Map(), relByPath: new Map(), pathByRel: new Map(), importedBy: null };
       this.folders.set(folder, g);
     }
     return g;
@@ -41,6 +43,7 @@ export class GraphIndex {
     g.edgesByPath.set(path, edges);
     g.relByPath.set(path, rel);
     g.pathByRel.set(rel, path);
+    g.importedBy = null;
     for (const n of nodes) for (const key of nameKeys(n.name)) pushTo(this.byName, key, n);
   }
 
@@ -61,6 +64,7 @@ export class GraphIndex {
     g.nodesByPath.delete(path);
     g.edgesByPath.delete(path);
     g.relByPath.delete(path);
+    g.importedBy = null;
   }
 
   removeFolder(folder: string): void {
@@ -89,7 +93,7 @@ export class GraphIndex {
     if (!g) return [];
     const rel = g.relByPath.get(path);
     if (rel === undefined) return [];
-    const known = new Set(g.pathByRel.keys());
+    const known = g.pathByRel;
     const out: GraphTarget[] = [];
     for (const e of g.edgesByPath.get(path) ?? []) {
       if (out.length >= limit) break;
@@ -108,11 +112,9 @@ export class GraphIndex {
         if (targetPath && targetPath !== path) out.push({ path: targetPath, line: anchorLine(g, targetPath, e.target), via: e.kind === 'link' ? 'link' : 'import' });
       }
     }
-    for (const [otherPath, edges] of g.edgesByPath) {
+    for (const otherPath of importers(g).get(rel) ?? []) {
       if (out.length >= limit) break;
-      if (otherPath === path) continue;
-      const otherRel = g.relByPath.get(otherPath) ?? '';
-      if (edges.some((e) => e.kind === 'import' && resolveTarget(otherRel, e.target, e.kind, known).includes(rel))) out.push({ path: otherPath, line: 1, via: 'imported_by' });
+      if (otherPath !== path) out.push({ path: otherPath, line: 1, via: 'imported_by' });
     }
     return out.slice(0, limit);
   }
@@ -126,6 +128,21 @@ export class GraphIndex {
     }
     return { files, nodes, edges };
   }
+}
+
+/** The reverse of the import edges of a folder, built once per change rather than per query. */
+function importers(g: FolderGraph): Map<string, string[]> {
+  if (g.importedBy) return g.importedBy;
+  const map = new Map<string, string[]>();
+  for (const [path, edges] of g.edgesByPath) {
+    const rel = g.relByPath.get(path) ?? '';
+    for (const e of edges) {
+      if (e.kind !== 'import') continue;
+      for (const target of resolveTarget(rel, e.target, e.kind, g.pathByRel)) pushTo(map, target, path);
+    }
+  }
+  g.importedBy = map;
+  return map;
 }
 
 function anchorLine(g: FolderGraph, path: string, target: string): number {

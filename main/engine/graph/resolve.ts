@@ -7,7 +7,7 @@ const CODE_EXTS = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.py', '.go
  * Relative specifiers are resolved against the importing file; dotted module names (Python,
  * Java) and crate paths (Rust) become paths. Resolution is by existence in `known`.
  */
-export function resolveTarget(fromRel: string, target: string, kind: string, known: Set<string>): string[] {
+export function resolveTarget(fromRel: string, target: string, kind: string, known: { has(rel: string): boolean }): string[] {
   const clean = target.split('#')[0].split('?')[0].trim();
   if (!clean || /^[a-z]+:/i.test(clean)) return [];
   const bases: string[] = [];
