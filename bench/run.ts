@@ -23,14 +23,24 @@ const USAGE = `usage: npm run bench -- [name…] [--quick] [options]
 benchmarks: ${BENCHMARKS.map((b) => b.name).join(', ')}; "report" only regenerates REPORT.md
 options: --quick  small version of each benchmark (CI)
          --no-report  do not rewrite REPORT.md / README
-         quality: --sets a,b --modes m,n --top-k N --queries N --setting k=v,k2=v2
-                  --sweep 'search.vector_weight=0,0.1,0.2;search.rrf_k=20,60' --reuse-index`;
+         --keep-tmp  keep the temporary folders
+         quality: --sets a,b --modes m,n --top-k N --queries N --docs N (quick subset) --model ID
+                  --setting k=v,k2=v2 --sweep 'search.vector_weight=0,0.1,0.2;search.rrf_k=20,60'
+                  --reuse-index (keep the indexed sets in bench/.cache/quality for tuning runs)
+         latency, vector-recall, mcp, startup: --fixture-chunks N[,M] --queries N --repeats N
+         mcp: --duration S   indexing: --chunks N --repeats N   freshness: --repeats N`;
 
-function regenerate(): void {
+/** REPORT.md always; the README's table only from full runs, so a quick CI run never replaces it. */
+function regenerate(quick: boolean): void {
   const { results, unreadable } = readResults(resultsDir);
   writeFileSync(join(root, 'bench/REPORT.md'), renderReport(results, resultsDir, unreadable));
-  const readme = updateReadme(join(root, 'README.md'), results);
-  console.log(`report: bench/REPORT.md rewritten from ${results.length} results files; README ${readme === 'no-markers' ? 'has no <!-- bench:start --> / <!-- bench:end --> markers: table skipped' : readme}`);
+  let readme: string;
+  if (quick) readme = 'left alone (quick run)';
+  else {
+    const r = updateReadme(join(root, 'README.md'), results.filter((x) => !x.quick));
+    readme = r === 'no-markers' ? 'has no <!-- bench:start --> / <!-- bench:end --> markers: table skipped' : r;
+  }
+  console.log(`report: bench/REPORT.md rewritten from ${results.length} results files; README ${readme}`);
 }
 
 async function main(): Promise<number> {
@@ -40,7 +50,7 @@ async function main(): Promise<number> {
     return 0;
   }
   if (args.names.length === 1 && args.names[0] === 'report') {
-    regenerate();
+    regenerate(false);
     return 0;
   }
   const unknown = args.names.filter((n) => !BENCHMARKS.some((b) => b.name === n));
@@ -85,7 +95,7 @@ async function main(): Promise<number> {
     }
     console.log(`   → ${writeResult(resultsDir, result)} (${result.duration_s.toFixed(1)} s)`);
   }
-  if (!args.options.has('no-report')) regenerate();
+  if (!args.options.has('no-report')) regenerate(args.quick);
   return failed ? 1 : 0;
 }
 

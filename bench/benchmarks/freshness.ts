@@ -39,7 +39,7 @@ export const freshnessBenchmark: Benchmark = {
   async run(ctx: BenchContext) {
     const out = emptyOutput();
     const repeats = numberOption(ctx.options, 'repeats', ctx.quick ? 5 : 20);
-    const corpus = corpusFolder(1_000);
+    const corpus = corpusFolder(numberOption(ctx.options, 'chunks', ctx.quick ? 300 : 2_000));
     const engine = await openBenchEngine(ctx.root, join(ctx.tmp, 'home'), { 'watch.enabled': true });
     try {
       await indexFolderAndWait(engine, corpus.dir, { vectors: true, onProgress: ctx.log });

@@ -7,7 +7,7 @@ import { SEARCH_MODES, type SearchMode } from '../../main/common/search.js';
 import { corpusQueries } from '../corpus/synthetic.js';
 import { numberOption } from '../lib/args.js';
 import type { BenchContext, Benchmark } from '../lib/benchmark.js';
-import { indexedCorpus, openFixture } from '../lib/indexed-fixture.js';
+import { fixtureSizes, indexedCorpus, openFixture } from '../lib/indexed-fixture.js';
 import { preEmbedQueries } from '../lib/query-embeddings.js';
 import { emptyOutput, target } from '../lib/results.js';
 import { round, roundSpread, spread, type Spread } from '../lib/stats.js';
@@ -19,7 +19,7 @@ export const latencyBenchmark: Benchmark = {
   description: 'warm query latency per mode at 10k/100k chunks (p50/p95 over 500 queries)',
   async run(ctx: BenchContext) {
     const out = emptyOutput();
-    const sizes = ctx.quick ? [10_000] : [10_000, 100_000];
+    const sizes = fixtureSizes(ctx.quick, ctx.options);
     const count = numberOption(ctx.options, 'queries', ctx.quick ? 100 : 500);
     const queries = corpusQueries(count);
     const rows: (string | number)[][] = [];
@@ -63,7 +63,7 @@ export const latencyBenchmark: Benchmark = {
       const f = figures[`${size}`] as { modes: Record<string, Spread> };
       out.charts.push({ id: `p95-${size / 1000}k`, title: `p95 search latency at ${size / 1000}k chunks`, unit: 'ms', bars: SEARCH_MODES.map((m) => ({ label: m, value: f.modes[m].p95 })) });
     }
-    if (ctx.quick) out.notes.push('Quick run: 10k chunks only; the targets are for 100k chunks and are not evaluated.');
+    if (!sizes.includes(100_000)) out.notes.push(`Run at ${sizes.join(', ')} chunks only: the targets are for 100k chunks and are not evaluated.`);
     return out;
   },
 };

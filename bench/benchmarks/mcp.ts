@@ -10,7 +10,7 @@ import { corpusQueries } from '../corpus/synthetic.js';
 import { numberOption } from '../lib/args.js';
 import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
 import { startBenchServer, toolErrors } from '../lib/http-server.js';
-import { indexedCorpus, openFixture } from '../lib/indexed-fixture.js';
+import { fixtureSizes, indexedCorpus, openFixture } from '../lib/indexed-fixture.js';
 import { autocannonCli, MCP_HEADERS, runAutocannon, sampleRss, searchCallBody } from '../lib/load.js';
 import { emptyOutput, target } from '../lib/results.js';
 import { round, roundSpread, spread } from '../lib/stats.js';
@@ -21,7 +21,7 @@ export const mcpBenchmark: Benchmark = {
   async run(ctx: BenchContext) {
     if (!autocannonCli(ctx.root)) throw new SkipError('autocannon is not installed (npm ci installs it as a dev dependency)');
     const out = emptyOutput();
-    const size = ctx.quick ? 10_000 : 100_000;
+    const size = Math.max(...fixtureSizes(ctx.quick, ctx.options));
     const n = numberOption(ctx.options, 'queries', ctx.quick ? 100 : 500);
     const durationS = numberOption(ctx.options, 'duration', ctx.quick ? 5 : 60);
     const fx = await indexedCorpus(ctx.root, size, ctx.log);

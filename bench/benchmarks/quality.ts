@@ -11,6 +11,8 @@ import type { EngineApi } from '../../main/engine/api.js';
 import { listOption, numberOption, settingsPatch, sweepVariants } from '../lib/args.js';
 import { PartialFailure, SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
 import { indexFolderAndWait, openBenchEngine } from '../lib/engine.js';
+import { listModels } from '../../main/engine/embed/registry.js';
+import { defaultDataDir } from '../../main/engine/config/paths.js';
 import { emptyOutput } from '../lib/results.js';
 import { round, spread } from '../lib/stats.js';
 import { QUALITY_SETS, loadSet, missingSetFiles, type TestSet } from '../quality/datasets.js';
@@ -41,6 +43,8 @@ async function usableTopK(engine: EngineApi, folder: string, wanted: number, not
   }
 }
 
+const model_ = (ctx: BenchContext): string => ctx.options.get('model') ?? 'default (embedding.model)';
+
 export const qualityBenchmark: Benchmark = {
   name: 'quality',
   description: 'nDCG@10, Recall@100, MRR@10 per mode on the shared test sets',
@@ -53,7 +57,7 @@ export const qualityBenchmark: Benchmark = {
     const base = settingsPatch(ctx.options.get('setting'));
     const variants = sweepVariants(ctx.options.get('sweep')).map((v) => ({ ...base, ...v }));
     const wantedK = numberOption(ctx.options, 'top-k', 100);
-    const maxQueries = numberOption(ctx.options, 'queries', ctx.quick ? 40 : Infinity);
+    const maxQueries = numberOption(ctx.options, 'queries', ctx.quick ? 25 : Infinity);
     const rows: QualityRow[] = [];
     const indexFigures: Record<string, unknown> = {};
     const skipped: string[] = [];
@@ -67,14 +71,16 @@ export const qualityBenchmark: Benchmark = {
         continue;
       }
       const full = loadSet(ctx.datasets, name);
-      const set = ctx.quick ? subsetOf(full, maxQueries, 1200) : { ...full, queries: full.queries.slice(0, maxQueries) };
+      const set = ctx.quick ? subsetOf(full, maxQueries, numberOption(ctx.options, 'docs', 400)) : { ...full, queries: full.queries.slice(0, maxQueries) };
       if (!ctx.quick && maxQueries < full.queries.length) set.qrels = new Map(set.queries.map((q) => [q.id, full.qrels.get(q.id) ?? new Map()]));
       // --reuse-index keeps the indexed set under bench/.cache so repeated tuning runs skip embedding.
       const work = ctx.options.has('reuse-index') ? join(ctx.root, 'bench/.cache/quality', `${name}-${ctx.quick ? 'quick' : 'full'}`) : join(ctx.tmp, name);
       const docsDir = join(work, 'docs');
       const fresh = !existsSync(docsDir);
       if (fresh) writeDocs(set, docsDir);
-      const engine = await openBenchEngine(ctx.root, join(work, 'home'));
+      // --model measures another embedding model (a registry id present locally, or a model folder).
+      const model = ctx.options.get('model');
+      const engine = await openBenchEngine(ctx.root, join(work, 'home'), model ? { 'embedding.model': model } : {});
       try {
         const t0 = performance.now();
         const needVectors = modes.some((m) => m !== 'sparse');
@@ -108,7 +114,11 @@ export const qualityBenchmark: Benchmark = {
       }
     }
     if (rows.length === 0 && errors.length === 0) throw new SkipError(`no test set available (${skipped.join('; ')})`);
-    out.figures = { top_k: wantedK, sets: indexFigures, runs: rows, skipped_sets: skipped };
+    const local = listModels(defaultDataDir()).filter((m) => !m.builtin && m.available).map((m) => m.id);
+    out.notes.push(local.length
+      ? `Recommended models present locally in ${defaultDataDir()}: ${local.join(', ')} (measure with --model <id or folder>).`
+      : 'None of the recommended downloadable models is present locally (no hub access here); their published figures are shown beside ours.');
+    out.figures = { top_k: wantedK, model: model_(ctx), sets: indexFigures, runs: rows, skipped_sets: skipped };
     out.tables = qualityTables(rows, ctx.quick);
     out.charts = qualityCharts(rows);
     // Targets hold for full sets only: a quick subset has fewer distractors and reads high.

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { numberOption } from '../lib/args.js';
 import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
 import { rssOfPid } from '../lib/cpu.js';
-import { indexedCorpus } from '../lib/indexed-fixture.js';
+import { fixtureSizes, indexedCorpus } from '../lib/indexed-fixture.js';
 import { autocannonCli, MCP_HEADERS, runAutocannon, sampleRss, searchCallBody } from '../lib/load.js';
 import { emptyOutput, target } from '../lib/results.js';
 import { round, roundSpread, spread } from '../lib/stats.js';
@@ -53,7 +53,7 @@ export const startupBenchmark: Benchmark = {
     const cli = join(ctx.root, 'main/engine/cli/main.ts');
     if (!existsSync(cli)) throw new SkipError('the CLI (main/engine/cli/main.ts serve) is not in this checkout yet');
     const out = emptyOutput();
-    const size = ctx.quick ? 10_000 : 100_000;
+    const size = Math.max(...fixtureSizes(ctx.quick, ctx.options));
     const repeats = numberOption(ctx.options, 'repeats', ctx.quick ? 3 : 5);
     const loadS = ctx.quick ? 3 : 15;
     const fx = await indexedCorpus(ctx.root, size, ctx.log);

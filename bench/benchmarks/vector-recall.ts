@@ -7,7 +7,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { vectorLeg } from '../../main/engine/search/legs.js';
 import { numberOption } from '../lib/args.js';
 import type { BenchContext, Benchmark } from '../lib/benchmark.js';
-import { indexDir, indexedCorpus } from '../lib/indexed-fixture.js';
+import { fixtureSizes, indexDir, indexedCorpus } from '../lib/indexed-fixture.js';
 import { createRng } from '../lib/prng.js';
 import { emptyOutput, target } from '../lib/results.js';
 import { round, roundSpread, spread } from '../lib/stats.js';
@@ -17,7 +17,7 @@ export const vectorRecallBenchmark: Benchmark = {
   description: 'vector index recall@10 against exact search',
   async run(ctx: BenchContext) {
     const out = emptyOutput();
-    const size = ctx.quick ? 10_000 : 100_000;
+    const size = Math.max(...fixtureSizes(ctx.quick, ctx.options));
     const n = numberOption(ctx.options, 'queries', ctx.quick ? 50 : 200);
     const fx = await indexedCorpus(ctx.root, size, ctx.log);
     const db = await lancedb.connect(indexDir(fx));

@@ -22,6 +22,16 @@ export interface IndexedCorpus {
 
 const built = new Map<number, Promise<IndexedCorpus>>();
 
+/**
+ * Fixture sizes: 10k and 100k chunks in a full run. Quick mode (CI) uses one small fixture
+ * (`--fixture-chunks`, default 2,000): embedding 10k chunks on two busy cores takes minutes.
+ */
+export function fixtureSizes(quick: boolean, options: Map<string, string>): number[] {
+  const raw = options.get('fixture-chunks');
+  if (raw !== undefined) return raw.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  return quick ? [2_000] : [10_000, 100_000];
+}
+
 /** Settings every benchmark engine uses: no watcher (a static corpus), logs quiet. */
 export const QUIET_SETTINGS = { 'watch.enabled': false };
 

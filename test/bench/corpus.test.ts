@@ -42,3 +42,16 @@ test('the PRNG is seeded and uniform enough', () => {
   assert.ok(Math.abs(mean - 0.5) < 0.05);
   assert.deepEqual(createRng(3).shuffle([1, 2, 3, 4, 5]).sort(), [1, 2, 3, 4, 5]);
 });
+
+test('every grep pattern is a valid JavaScript regular expression', async () => {
+  const { GREP_PATTERNS } = await import('../../bench/benchmarks/grep.js');
+  for (const p of GREP_PATTERNS) assert.doesNotThrow(() => new RegExp(p.regex ? p.pattern : p.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), p.pattern);
+  assert.ok(GREP_PATTERNS.some((p) => p.regex) && GREP_PATTERNS.some((p) => !p.regex));
+});
+
+test('fixture sizes: 10k and 100k in a full run, one small one in quick mode, or as given', async () => {
+  const { fixtureSizes } = await import('../../bench/lib/indexed-fixture.js');
+  assert.deepEqual(fixtureSizes(false, new Map()), [10_000, 100_000]);
+  assert.deepEqual(fixtureSizes(true, new Map()), [2_000]);
+  assert.deepEqual(fixtureSizes(true, new Map([['fixture-chunks', '500,1000']])), [500, 1000]);
+});
