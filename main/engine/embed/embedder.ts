@@ -16,6 +16,9 @@ import { withPrefix } from './prefixes.js';
 import { findLocalModel, resolveModel } from './registry.js';
 import type { ResolvedModel } from './registry.js';
 
+/** transformers.js' own hub address, restored after a caller used a test double. */
+const DEFAULT_REMOTE_HOST = env.remoteHost;
+
 export interface EmbedderOptions {
   /** Registry id, hub id or local model folder. */
   model: string;
@@ -62,7 +65,7 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
   env.cacheDir = modelsDir;
   env.allowRemoteModels = allowRemote;
   env.fetch = boundedFetch(hubTimeoutMs);
-  if (opts.remoteHost) env.remoteHost = opts.remoteHost;
+  env.remoteHost = opts.remoteHost ?? DEFAULT_REMOTE_HOST;
   let tokenizer: Tokenizer;
   let configDims: number | null = null;
   try {
