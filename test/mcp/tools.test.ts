@@ -222,4 +222,9 @@ test('contract mismatch: search fails closed with embedding_contract_mismatch, a
   const ans = await expectError('answer', { question: 'retries?' }, 'answer_retrieval_failed');
   assert.equal((ans.details as { cause: { code: string } }).cause.code, 'embedding_contract_mismatch');
   assert.ok(resultOf<unknown[]>(await call('search', { query: 'backoff', mode: 'sparse' })).length > 0, 'sparse mode still works');
+  // Back to the model the index was built with: nothing was lost, vector search answers again.
+  // (This also lets the engine finish swapping models before the fixture closes it: Engine.close()
+  // does not yet wait for that background work.)
+  fx.engine.settings.set({ 'embedding.model': 'cairn/use-lite' });
+  assert.ok(resultOf<unknown[]>(await call('search', { query: 'backoff', mode: 'tribrid' })).length > 0, 'tribrid works again');
 });
