@@ -1,7 +1,7 @@
 // Preload for the workbench window. It runs sandboxed with contextIsolation, so it can use only
 // `contextBridge` and `ipcRenderer`; it exposes named functions, never ipcRenderer itself, so a
 // compromised page can ask for nothing the shell did not decide to offer. The channel names repeat
-// main/app/channels.ts (the preload may import only electron); test/app/bridge.test.ts keeps them
+// main/app/channels.ts (the preload may import only electron); test/app/shell-units.test.ts keeps them
 // in step. The renderer's view of this object is renderer/src/api/bridge.ts.
 // CommonJS (preload/package.json): a sandboxed preload is run as a classic script, not a module.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the only import form TS allows in a CJS file under verbatimModuleSyntax

@@ -10,8 +10,8 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 /**
  * The CSP as a meta tag in the built page only: the dev server injects an inline React refresh
  * preamble that a strict policy would block. The engine and the Electron protocol also send it as
- * a header (frame-ancestors only works there). connect-src allows loopback because the Electron
- * renderer (app://) calls the engine at http://127.0.0.1:<port>.
+ * a header (frame-ancestors only works there). connect-src is 'self' in both hosts: the desktop
+ * shell forwards app://workbench/api/* to the engine.
  */
 export const CSP = [
   "default-src 'self'",
@@ -19,7 +19,7 @@ export const CSP = [
   "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self'",
-  "connect-src 'self' http://127.0.0.1:* http://localhost:* http://[::1]:*",
+  "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

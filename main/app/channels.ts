@@ -1,6 +1,6 @@
 /**
  * IPC channel names and the bridge the preload exposes as `window.cairn`. The preload may import
- * only `electron` (test/layering.test.ts), so it repeats these strings; test/app/bridge.test.ts
+ * only `electron` (test/layering.test.ts), so it repeats these strings; test/app/shell-units.test.ts
  * checks that the two lists agree.
  */
 export const CHANNELS = {

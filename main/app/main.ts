@@ -31,7 +31,6 @@ async function main(): Promise<void> {
   denyPermissions();
 
   const paths = shellPaths(app.getAppPath(), app.getPath('userData'), process.resourcesPath, app.isPackaged);
-  handleAppScheme(paths.renderer);
   const state = new ShellState(paths.shellState);
   const apiKeys = new ApiKeyStore(paths.apiKeyFile, {
     isAvailable: () => safeStorage.isEncryptionAvailable(),
@@ -56,6 +55,8 @@ async function main(): Promise<void> {
       utilityProcess.fork(entry, args, { env, stdio: 'pipe', serviceName: 'Cairn engine' }) as unknown as EngineChild,
     log: (line) => console.log(`[engine] ${line}`),
   });
+
+  handleAppScheme(paths.renderer, () => supervisor.address());
 
   let win: BrowserWindow | null = null;
   const openWorkbench = () => {

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type { EngineStatus } from '../../main/common/index.js';
 import { expect, openWorkbench, shootPanel, test } from './fixtures.js';
 
+test.use({ engineScope: 'contract-mismatch' });
+
 test('switching the embedding model shows the contract mismatch and its remedy', async ({ page, engine }, info) => {
   const folder = join(mkdtempSync(join(tmpdir(), 'cairn-e2e-cm-')), 'notes');
   mkdirSync(folder);

@@ -2,21 +2,35 @@
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { startEngine, type RunningEngine } from './engine-process.js';
 
-export const test = base.extend<object, { engine: RunningEngine }>({
+interface WorkerFixtures {
+  /**
+   * Each spec file sets its own value (`test.use({ engineScope: 'name' })`). Playwright runs
+   * different worker-option values in different workers, so every file gets a fresh engine and
+   * one file's folders or settings never leak into the next.
+   */
+  engineScope: string;
+  engine: RunningEngine;
+}
+
+export const test = base.extend<{ engineLog: void }, WorkerFixtures>({
+  engineScope: ['default', { scope: 'worker', option: true }],
   engine: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
-    async ({}, use) => {
+    async ({ engineScope }, use) => {
+      void engineScope;
       const engine = await startEngine();
       await use(engine);
       await engine.dispose();
     },
     { scope: 'worker', timeout: 90_000 },
   ],
-});
-
-// When a test fails, the engine's own output is the first thing to read.
-test.afterEach(async ({ engine }, info) => {
-  if (info.status !== info.expectedStatus) await info.attach('engine-output', { body: engine.output(), contentType: 'text/plain' });
+  // When a test fails, the engine's own output is the first thing to read.
+  engineLog: [
+    async ({ engine }, use, info) => {
+      await use();
+      if (info.status !== info.expectedStatus) await info.attach('engine-output', { body: engine.output(), contentType: 'text/plain' });
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };

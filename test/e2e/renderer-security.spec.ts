@@ -4,6 +4,8 @@
 // denied by the shell, are in electron.spec.ts, which runs where the Electron binary exists.)
 import { expect, openWorkbench, test } from './fixtures.js';
 
+test.use({ engineScope: 'renderer-security' });
+
 test('no require, process or module in the page', async ({ page, engine }) => {
   await openWorkbench(page, engine);
   const globals = await page.evaluate(() => {

@@ -9,6 +9,8 @@ import type { ClientConfig, McpStatus } from '../../main/common/index.js';
 import { makeFixtureFolder } from '../helpers/fixtures.js';
 import { expect, openWorkbench, shootPanel, test } from './fixtures.js';
 
+test.use({ engineScope: 'workbench' });
+
 test.describe.configure({ mode: 'serial' });
 
 test('the admin token moves from the URL to sessionStorage; the status card shows the advertised URL', async ({ page, engine }, info) => {

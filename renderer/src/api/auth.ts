@@ -3,7 +3,8 @@
  * - Browser (opened from the address `cairn serve` prints): `#token=…` in the URL. It is moved to
  *   sessionStorage and stripped from the address bar at once, so it does not linger in history,
  *   bookmarks or screenshots. sessionStorage dies with the tab, unlike localStorage.
- * - Desktop: the preload hands over the engine's address and token.
+ * - Desktop: the page calls its own origin (app://workbench/api/...), which the shell forwards to
+ *   the engine with the admin token, so the token never has to live in the page.
  */
 import { desktopBridge } from './bridge';
 
@@ -30,11 +31,6 @@ export function captureTokenFromUrl(): void {
 }
 
 export async function resolveConnection(): Promise<Connection> {
-  const bridge = desktopBridge();
-  if (bridge) {
-    const addr = await bridge.engineAddress();
-    if (addr) return { baseUrl: addr.baseUrl.replace(/\/$/, ''), token: addr.adminToken };
-    return { baseUrl: '', token: null };
-  }
+  if (desktopBridge()) return { baseUrl: '', token: null };
   return { baseUrl: '', token: sessionStorage.getItem(TOKEN_KEY) };
 }
