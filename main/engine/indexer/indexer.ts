@@ -1,6 +1,7 @@
 import type { FolderSpec } from '../../common/settings.js';
 import type { GraphIndex } from '../graph/graph.js';
 import type { FileRow } from '../index/schema.js';
+import { retryOnConflict } from '../index/retry.js';
 import { sqlIn } from '../index/sql.js';
 import type { IndexStore } from '../index/store.js';
 import type { Job } from '../jobs/job.js';
@@ -89,6 +90,7 @@ export class Indexer {
     const flush = async () => {
       if (batch.length === 0) return;
       job.phase('writing');
+      await this.recordIntent(batch.filter((w) => !existing.has(w.file.path)));
       await this.store.writeFiles(batch, vectors);
       for (const w of batch) this.graph.setFile(folder, w.file.path, w.file.rel, w.nodes, w.edges);
       job.advance(0, batchChunks);
@@ -109,6 +111,19 @@ export class Indexer {
       else await new Promise((r) => setImmediate(r));
     }
     await flush();
+  }
+
+  /**
+   * `writeFiles` commits a file's chunks before its `files` row. For a path the index does not
+   * know yet, a crash between the two would leave chunks no `files` row points at, and if the file
+   * is deleted or renamed before the next start, nothing would ever prune them. So the path is
+   * recorded first, as a row that always counts as changed (mtime -1, no hash): a restart either
+   * indexes the file again or prunes it with everything written under its path.
+   */
+  private async recordIntent(fresh: FileRows[]): Promise<void> {
+    if (fresh.length === 0) return;
+    const rows = fresh.map((w) => ({ ...w.file, hash: '', mtime: -1, chunks: 0, embedded: true, error_code: '', error_message: '' }));
+    await retryOnConflict(() => this.store.files.mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows as unknown as Record<string, unknown>[]));
   }
 
   private async readAndParse(folder: string, src: SourceFile, prev: FileRow | undefined, rebuild: boolean, budget: ChunkBudget): Promise<FileRows | 'unchanged'> {
