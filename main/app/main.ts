@@ -40,16 +40,19 @@ async function main(): Promise<void> {
 
   // A fresh admin token per launch: only this shell (and the window it hands it to) can administer.
   const adminToken = randomBytes(32).toString('base64url');
-  const storedKey = apiKeys.get();
   const supervisor = new EngineSupervisor({
     entry: paths.engineEntry,
     args: ['serve'],
     adminToken,
     env: {
       CAIRN_HOME: paths.engineHome,
+      // Not read by `serve` yet: the engine's registry takes a bundled-models folder as an option.
       CAIRN_MODELS_DIR: paths.models,
       LANCEDB_LOG: 'error',
-      ...(storedKey ? { CAIRN_MCP_API_KEY: storedKey } : {}),
+      // The MCP key is deliberately not passed as CAIRN_MCP_API_KEY: the engine treats an env key
+      // as read-only, so the workbench could no longer rotate it. The engine keeps its own 0600
+      // file; the shell mirrors the key into safeStorage (preload setApiKey) for when the engine
+      // accepts an injected store over the utilityProcess port.
     },
     spawn: (entry, args, env): EngineChild =>
       utilityProcess.fork(entry, args, { env, stdio: 'pipe', serviceName: 'Cairn engine' }) as unknown as EngineChild,

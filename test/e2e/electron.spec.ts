@@ -19,6 +19,8 @@ function electronBinary(): { path?: string; reason?: string } {
 }
 
 const bin = electronBinary();
+// The list reporter prints no skip reasons; say it where CI logs show it.
+if (!bin.path) console.log(`[electron.spec] SKIPPED: Electron cannot run here: ${bin.reason}`);
 
 test.describe('desktop app (Electron)', () => {
   test.skip(!bin.path, `Electron cannot run here: ${bin.reason}`);
