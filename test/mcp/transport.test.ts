@@ -100,6 +100,23 @@ test('two clients sending the same JSON-RPC ids at once each get their own answe
   }
 });
 
+test('stateful: two SDK clients (whose request ids coincide) in parallel each get their own answers', async () => {
+  fx.engine.settings.set({ 'mcp.stateless_http': false, 'mcp.json_response': false });
+  await fx.server.restartMcp();
+  try {
+    const [a, b] = await Promise.all([connect(fx.mcpUrl), connect(fx.mcpUrl)]);
+    const top = async (c: Awaited<ReturnType<typeof connect>>, query: string) =>
+      ((await c.callTool({ name: 'search', arguments: { query, top_k: 1 } })).structuredContent as { result: { path: string }[] }).result[0].path;
+    const paths = await Promise.all([top(a, 'exponential backoff'), top(b, 'lighthouse budget euros'), top(a, 'lighthouse budget euros'), top(b, 'exponential backoff')]);
+    assert.ok(paths[0].endsWith('retry.md') && paths[3].endsWith('retry.md'), paths.join());
+    assert.ok(paths[1].endsWith('budget.md') && paths[2].endsWith('budget.md'), paths.join());
+    await Promise.all([a.close(), b.close()]);
+  } finally {
+    fx.engine.settings.set({ 'mcp.stateless_http': true, 'mcp.json_response': true });
+    await fx.server.restartMcp();
+  }
+});
+
 test('restart remounts the server in place: the captured defaults follow the settings only then', async () => {
   fx.engine.settings.set({ 'mcp.default_top_k': 1 });
   await fx.server.restartMcp();

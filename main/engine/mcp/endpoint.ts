@@ -13,10 +13,13 @@ import { jsonRpcError } from '../http/responses.js';
 
 /** Sessions are cheap but not free; past this many, new ones are refused until others end. */
 const MAX_SESSIONS = 256;
+/** A session unused this long is ended when a new one starts (clients that vanish never DELETE). */
+const SESSION_IDLE_MS = 60 * 60 * 1000;
 
 interface Session {
   server: McpServer;
   transport: WebStandardStreamableHTTPServerTransport;
+  lastSeen: number;
 }
 
 export interface EndpointHooks {
@@ -95,6 +98,16 @@ export class McpEndpoint {
     }));
   }
 
+  private async endIdleSessions(): Promise<void> {
+    const cutoff = Date.now() - SESSION_IDLE_MS;
+    for (const [id, s] of this.sessions) {
+      if (s.lastSeen >= cutoff) continue;
+      this.sessions.delete(id);
+      await s.transport.close().catch(() => undefined);
+      await s.server.close().catch(() => undefined);
+    }
+  }
+
   private newServer(): McpServer {
     return createMcpServer({
       engine: this.engine,
@@ -136,9 +149,11 @@ export class McpEndpoint {
     if (id) {
       const session = this.sessions.get(id);
       if (!session) return jsonRpcError(404, -32001, 'Session not found: initialize a new session.');
+      session.lastSeen = Date.now();
       return session.transport.handleRequest(req, { parsedBody: body });
     }
     if (req.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required.');
+    await this.endIdleSessions();
     if (this.sessions.size >= MAX_SESSIONS) return jsonRpcError(503, -32000, 'Too many open sessions; close one (DELETE) and retry.');
     const server = this.newServer();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -146,7 +161,7 @@ export class McpEndpoint {
       sessionIdGenerator: () => randomBytes(32).toString('base64url'),
       enableJsonResponse: this.config.jsonResponse,
       onsessioninitialized: (sid) => {
-        this.sessions.set(sid, { server, transport });
+        this.sessions.set(sid, { server, transport, lastSeen: Date.now() });
       },
       onsessionclosed: (sid) => {
         this.sessions.delete(sid);
