@@ -54,7 +54,7 @@ test('add a fixture folder by path and watch it reach fresh', async ({ page, eng
 
 test('the probe succeeds over MCP and shows tools, latency and hits', async ({ page, engine }, info) => {
   await openWorkbench(page, engine);
-  await page.getByLabel('Query', { exact: true }).first().fill('invoice totals');
+  await page.getByLabel('Probe query').fill('invoice totals');
   await page.getByTestId('probe-run').click();
   const result = page.getByTestId('probe-result');
   await expect(result).toHaveAttribute('data-ok', 'true', { timeout: 60_000 });

@@ -25,7 +25,7 @@ export function ProbePanel() {
   return (
     <Panel id="probe" title="Probe the server">
       <form className="row" onSubmit={submit}>
-        <label htmlFor="probe-query">Query</label>
+        <label htmlFor="probe-query">Probe query</label>
         <input id="probe-query" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="what an agent might ask" data-testid="probe-query" />
         <button type="submit" className="btn primary" disabled={action.busy} data-testid="probe-run">
           {action.busy ? 'Probing…' : 'Probe'}

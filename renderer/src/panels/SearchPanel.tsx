@@ -30,7 +30,7 @@ export function SearchPanel() {
   return (
     <Panel id="search" title="Search playground">
       <form className="row wrap" onSubmit={submit}>
-        <label htmlFor="search-query">Query</label>
+        <label htmlFor="search-query">Search query</label>
         <input id="search-query" type="search" className="wide" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="search-query" />
         <label htmlFor="search-mode">Mode</label>
         <select id="search-mode" value={mode} onChange={(e) => setMode(e.target.value as SearchMode | '')} data-testid="search-mode">
