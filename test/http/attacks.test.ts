@@ -170,6 +170,20 @@ test('*:* must be chosen explicitly and is reported as a warning', async () => {
   }
 });
 
+test('turning rebinding protection off is explicit and reported as a warning; the admin API keeps its checks', async () => {
+  fx.engine.settings.set({ 'mcp.enable_dns_rebinding_protection': false });
+  try {
+    const st = (await (await fx.admin('GET', '/api/mcp/status')).json()) as { security: { dns_rebinding_protection: boolean; warnings: string[] } };
+    assert.equal(st.security.dns_rebinding_protection, false);
+    assert.ok(st.security.warnings.some((w) => /rebinding/i.test(w)));
+    assert.equal((await raw('POST', mcpPath(), { ...MCP_HEADERS, host: 'rebound.example:80' }, JSON.stringify(INIT))).status, 200);
+    const admin = await raw('GET', '/api/mcp/status', { host: 'rebound.example:80', authorization: `Bearer ${fx.adminToken}` });
+    assert.equal(admin.status, 403, 'the admin API always checks Host');
+  } finally {
+    fx.engine.settings.set({ 'mcp.enable_dns_rebinding_protection': true });
+  }
+});
+
 test('the listening socket is loopback only, and a non-loopback bind is refused without the opt-in and a key', async () => {
   const addr = new URL(fx.server.url);
   assert.equal(addr.hostname, '127.0.0.1');
