@@ -108,7 +108,8 @@ export class EngineSupervisor extends EventEmitter {
     this.child = child;
     if (child.stdout) {
       createInterface({ input: child.stdout }).on('line', (line) => {
-        this.o.log(line);
+        // The workbench line carries the admin token; logs must not.
+        this.o.log(line.replace(/#token=\S+/, '#token=<redacted>'));
         const p = parseEngineLine(line);
         if (p.workbench) {
           this.addr = { baseUrl: new URL(p.workbench).origin, adminToken: this.o.adminToken };

@@ -1,13 +1,21 @@
 /** The workbench window: locked-down webPreferences, restored bounds, saved on move/resize/close. */
-import { BrowserWindow } from 'electron';
+import { BrowserWindow, screen } from 'electron';
 import type { ShellState } from './window-state.js';
 import { APP_ORIGIN } from './trusted-sender.js';
 
+/** Saved bounds can point at a monitor that is gone; then let the OS place the window. */
+function onSomeDisplay(b: { x?: number; y?: number; width: number; height: number }): boolean {
+  if (b.x === undefined || b.y === undefined) return false;
+  const { x, y } = b;
+  return screen.getAllDisplays().some(({ workArea: a }) => x < a.x + a.width && x + b.width > a.x && y < a.y + a.height && y + b.height > a.y);
+}
+
 export function createWorkbenchWindow(preload: string, state: ShellState): BrowserWindow {
   const b = state.bounds();
+  const placed = onSomeDisplay(b);
   const win = new BrowserWindow({
-    x: b.x,
-    y: b.y,
+    x: placed ? b.x : undefined,
+    y: placed ? b.y : undefined,
     width: b.width,
     height: b.height,
     minWidth: 720,

@@ -62,7 +62,8 @@ test('parses the lines cairn serve prints', () => {
 
 test('learns the address, passes the admin token, and stops cleanly without restarting', async () => {
   spawns = 0;
-  const sup = new EngineSupervisor({ spawn, entry: serving, args: ['serve'], env: {}, adminToken: 'tok-123', initialBackoffMs: 10 });
+  const logged: string[] = [];
+  const sup = new EngineSupervisor({ spawn, entry: serving, args: ['serve'], env: {}, adminToken: 'tok-123', initialBackoffMs: 10, log: (l) => logged.push(l) });
   const addr = waitFor<{ baseUrl: string; adminToken: string } | null>(sup, 'address', (a) => a !== null);
   sup.start();
   assert.deepEqual(await addr, { baseUrl: 'http://127.0.0.1:45678', adminToken: 'tok-123' });
@@ -70,6 +71,8 @@ test('learns the address, passes the admin token, and stops cleanly without rest
   // The MCP line may follow the workbench line; the address is usable before it arrives.
   for (let i = 0; i < 50 && !sup.mcpAddress(); i++) await new Promise((r) => setTimeout(r, 20));
   assert.equal(sup.mcpAddress(), 'http://127.0.0.1:45678/mcp');
+  assert.ok(logged.some((l) => l.includes('#token=<redacted>')));
+  assert.ok(!logged.some((l) => l.includes('tok-123')), 'the admin token is never logged');
   await sup.stop();
   assert.equal(sup.current, 'stopped');
   assert.equal(sup.address(), null);
