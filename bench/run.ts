@@ -24,6 +24,7 @@ benchmarks: ${BENCHMARKS.map((b) => b.name).join(', ')}; "report" only regenerat
 options: --quick  small version of each benchmark (CI)
          --no-report  do not rewrite REPORT.md / README
          --keep-tmp  keep the temporary folders
+         --as NAME   write bench/results/NAME.json (one benchmark only), e.g. for a sweep
          quality: --sets a,b --modes m,n --top-k N --queries N --docs N (quick subset) --model ID
                   --setting k=v,k2=v2 --sweep 'search.vector_weight=0,0.1,0.2;search.rrf_k=20,60'
                   --reuse-index (keep the indexed sets in bench/.cache/quality for tuning runs)
@@ -72,7 +73,9 @@ async function main(): Promise<number> {
       options: args.options,
       log: (line) => console.log(line),
     };
-    const base = { name: bench.name, date: new Date().toISOString(), commit, quick: args.quick, machine: machineInfo(), args: process.argv.slice(2) };
+    // --as NAME stores a variant run (e.g. a fusion sweep) beside the main results, not over them.
+    const name = selected.length === 1 ? (args.options.get('as') ?? bench.name) : bench.name;
+    const base = { name, date: new Date().toISOString(), commit, quick: args.quick, machine: machineInfo(), args: process.argv.slice(2) };
     console.log(`\n== ${bench.name}${args.quick ? ' (quick)' : ''}: ${bench.description}`);
     let result: ResultFile;
     try {

@@ -70,10 +70,15 @@ export function qualityCharts(rows: readonly QualityRow[]): Chart[] {
 }
 
 export function printHeader(log: (l: string) => void): void {
-  log(`   ${'set'.padEnd(10)} ${'mode'.padEnd(8)} ${'variant'.padEnd(28)} nDCG@10  R@100   MRR@10  p50ms   n`);
+  log(`   ${'set'.padEnd(10)} ${'mode'.padEnd(8)} ${'variant'.padEnd(36)} nDCG@10  R@100   MRR@10  p50ms   n`);
 }
 
 export function printRow(log: (l: string) => void, r: QualityRow): void {
   const f = (v: number): string => v.toFixed(4);
-  log(`   ${r.set.padEnd(10)} ${r.mode.padEnd(8)} ${(r.variant || 'defaults').slice(0, 28).padEnd(28)} ${f(r.ndcg10)}   ${f(r.recall100)}  ${f(r.mrr10)}  ${r.p50_ms.toFixed(1).padStart(6)}  ${r.queries}`);
+  log(`   ${r.set.padEnd(10)} ${r.mode.padEnd(8)} ${shortVariant(r.variant).padEnd(36)} ${f(r.ndcg10)}   ${f(r.recall100)}  ${f(r.mrr10)}  ${r.p50_ms.toFixed(1).padStart(6)}  ${r.queries}`);
+}
+
+/** `search.fusion=convex,search.vector_weight=0.1` as `fusion=convex vector_weight=0.1`. */
+export function shortVariant(v: string): string {
+  return v === '' ? 'defaults' : v.replace(/(^|,)search\./g, '$1').replace(/,/g, ' ');
 }

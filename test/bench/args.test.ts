@@ -23,3 +23,9 @@ test('a sweep expands to the cartesian product of its values, typed', () => {
   assert.deepEqual(settingsPatch('search.vector_weight=null,search.rrf_k=20'), { 'search.vector_weight': null, 'search.rrf_k': 20 });
   assert.throws(() => sweepVariants('novalue'), /key=v1,v2/);
 });
+
+test('sweep variants print short', async () => {
+  const { shortVariant } = await import('../../bench/quality/summary.js');
+  assert.equal(shortVariant(''), 'defaults');
+  assert.equal(shortVariant('search.fusion=convex,search.vector_weight=0.1'), 'fusion=convex vector_weight=0.1');
+});

@@ -23,3 +23,16 @@ test('targets record met or missed and the measured ratio', () => {
   assert.equal(target('t', 'nDCG', 0.6, '>=', 0.665).met, false);
   assert.equal(target('t', 'nan', Number.NaN, '<=', 1).met, false);
 });
+
+test('quality targets follow issue 6: sparse vs BM25, fused modes vs sparse', async () => {
+  const { qualityTargets } = await import('../../bench/quality/summary.js');
+  const row = (set: string, mode: string, ndcg10: number) => ({ set, mode, variant: '', ndcg10, recall100: 0, mrr10: 0, queries: 1, p50_ms: 0, p95_ms: 0 });
+  const t = qualityTargets([row('scifact', 'sparse', 0.67), row('scifact', 'hybrid', 0.664), row('cranfield', 'sparse', 0.36), row('cranfield', 'hybrid', 0.3596)]);
+  const byId = new Map(t.map((x) => [x.id, x.met]));
+  assert.equal(byId.get('scifact-sparse'), true);
+  assert.equal(byId.get('scifact-best'), false);
+  assert.equal(byId.get('scifact-hybrid-floor'), false);
+  assert.equal(byId.get('cranfield-hybrid-floor'), true);
+  assert.equal(byId.get('cranfield-hybrid-gain'), false);
+  assert.equal(byId.has('scifact-hybrid-gain'), false);
+});
