@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import type { ValidationIssue } from '../../../main/common/admin';
 import { api } from '../api/endpoints';
 import { ErrorNote } from '../components/ErrorNote';
+import { SettingSwitch } from '../components/SettingSwitch';
 import { Loading, Panel } from '../components/Panel';
 import { useAction } from '../hooks/useAsync';
 import { useSettings } from '../hooks/useSettings';
@@ -57,27 +58,13 @@ export function SecurityPanel() {
     <Panel id="security" title="Security">
       <fieldset className="switches">
         <legend>Protection</legend>
-        <label>
-          <input
-            type="checkbox"
-            checked={rebinding}
-            disabled={toggle.busy}
-            data-testid="toggle-rebinding"
-            onChange={(e) => toggle.run(() => save({ 'mcp.enable_dns_rebinding_protection': e.target.checked }))}
-          />{' '}
+        <SettingSwitch value={rebinding} testId="toggle-rebinding" onSave={(v) => toggle.run(() => save({ 'mcp.enable_dns_rebinding_protection': v }))}>
           Check Host and Origin (DNS-rebinding protection)
-        </label>
+        </SettingSwitch>
         {!rebinding ? <p className="warn-text">⚠ Any web page you visit could reach the server through DNS rebinding.</p> : null}
-        <label>
-          <input
-            type="checkbox"
-            checked={requireKey}
-            disabled={toggle.busy}
-            data-testid="toggle-require-key"
-            onChange={(e) => toggle.run(() => save({ 'mcp.require_api_key': e.target.checked }))}
-          />{' '}
+        <SettingSwitch value={requireKey} testId="toggle-require-key" onSave={(v) => toggle.run(() => save({ 'mcp.require_api_key': v }))}>
           Require the API key on every MCP request
-        </label>
+        </SettingSwitch>
       </fieldset>
       {toggle.error ? <ErrorNote error={toggle.error} /> : null}
 
