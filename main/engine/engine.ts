@@ -34,6 +34,8 @@ export interface EngineOptions {
   /** Take the data folder's lock (default true). */
   lock?: boolean;
   maintenance?: Partial<MaintenanceOptions>;
+  /** How often live updates look for a folder that vanished (default 5000 ms; tests shorten it). */
+  folderRetryMs?: number;
 }
 
 /**
@@ -53,6 +55,8 @@ export class Engine implements EngineApi {
   private rebuiltSinceMismatch = new Set<string>();
   private closed = false;
   private live: LiveUpdates | null = null;
+  private settingsWork: Promise<void> = Promise.resolve();
+  private folderRetryMs = 5000;
 
   private constructor(
     readonly paths: DataPaths,
@@ -85,7 +89,10 @@ export class Engine implements EngineApi {
       }),
       waitForFresh: (folders, ms) => this.waitForFresh(folders, ms),
     });
-    settings.onChange((keys) => void this.onSettingsChange(keys));
+    // Tracked so close() waits for it: a model switch closes workers and rewrites the contract.
+    settings.onChange((keys) => {
+      this.settingsWork = this.settingsWork.then(() => this.onSettingsChange(keys)).catch(() => undefined);
+    });
   }
 
   static async open(opts: EngineOptions): Promise<Engine> {
@@ -103,6 +110,7 @@ export class Engine implements EngineApi {
         store = await IndexStore.open(paths.index);
       }
       const engine = new Engine(paths, settings, store, lock, { ...DEFAULT_MAINTENANCE, ...opts.maintenance });
+      engine.folderRetryMs = opts.folderRetryMs ?? 5000;
       await engine.load();
       return engine;
     } catch (err) {
@@ -181,10 +189,12 @@ export class Engine implements EngineApi {
     this.live = new LiveUpdates({
       folderSpecs: () => this.folderSpecs(),
       addPending: (folder, paths) => this.states.addPending(folder, paths),
+      markRescan: (folder) => this.states.markRescan(folder),
       applyPending: (folder) => void this.submitChanges(folder),
       rescan: (folder) => void this.indexFolder(folder, 'update').catch(() => undefined),
       setFailure: (folder, reason) => this.states.setFailure(folder, reason),
       debounceMs: () => this.settings.get<number>('watch.debounce_ms'),
+      retryMs: () => this.folderRetryMs,
       filterOptions: () => this.indexerOptions(),
     });
     await this.live.start();
@@ -308,7 +318,7 @@ export class Engine implements EngineApi {
     const mismatch = this.contractCheck.embedding ?? this.contractCheck.sparse;
     if (rebuild && this.contractCheck.embedding) await this.store.files.update({ where: sqlIn('folder', [folder]), values: { embedded: false } });
     // Changes seen before a full sync starts are covered by it.
-    this.states.takePending(folder);
+    this.states.takePending(folder, true);
     await this.guard(folder, () => this.indexer.sync(spec, job, rebuild));
     if (rebuild && mismatch) await this.completeRebuild(folder);
     this.scheduleMaintenance();
@@ -383,8 +393,11 @@ export class Engine implements EngineApi {
     const deadline = Date.now() + timeoutMs;
     // Give the watcher its debounce window to report writes that just happened.
     await new Promise((r) => setTimeout(r, Math.min(this.settings.get<number>('watch.debounce_ms') + 50, timeoutMs)));
+    // Changes are applied once their text is written: a job computing vectors no longer holds
+    // the answer back (hits say how much the vector leg covers).
+    const applying = (f: string) => this.jobsQueue.list().some((j) => j.folder === f && !j.finishedAt && j.info().progress.phase !== 'embedding');
     while (Date.now() < deadline) {
-      const busy = folders.filter((f) => this.jobsQueue.active(f) || this.states.pendingCount(f) > 0);
+      const busy = folders.filter((f) => applying(f) || this.states.pendingCount(f) > 0);
       if (busy.length === 0) return;
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -401,6 +414,7 @@ export class Engine implements EngineApi {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.settingsWork;
     if (this.maintenanceTimer) clearTimeout(this.maintenanceTimer);
     await this.live?.close();
     this.jobsQueue.cancelAll();

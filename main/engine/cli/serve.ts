@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CairnError } from '../errors.js';
 import { openEngine } from '../engine.js';
 import { FileApiKeyStore } from '../http/api-key-store.js';
 import { startHttpServer } from '../http/server.js';
+import { adminTokenFrom } from '../http/launch.js';
 import { serveStdio } from '../mcp/stdio.js';
 import { EXIT } from './exit-codes.js';
 
@@ -35,8 +35,9 @@ function parsePort(value: string | undefined): number | undefined {
  */
 export async function serve(home: string, opts: { port?: string; host?: string }): Promise<number> {
   const port = parsePort(opts.port);
+  // Refused before anything opens: a short CAIRN_ADMIN_TOKEN would be guessable.
+  const adminToken = adminTokenFrom(process.env);
   const engine = await openEngine({ home });
-  const adminToken = process.env.CAIRN_ADMIN_TOKEN && process.env.CAIRN_ADMIN_TOKEN.length >= 16 ? process.env.CAIRN_ADMIN_TOKEN : randomBytes(24).toString('base64url');
   let server;
   try {
     server = await startHttpServer(engine, {

@@ -70,12 +70,14 @@ export const readInput = {
   path: z.string().min(1).max(4096).describe('Absolute path of a file inside an indexed folder, as search returns it.'),
   start_line: z.number().int().min(1).optional().describe('First line (1-based). Default 1.'),
   end_line: z.number().int().min(1).optional().describe('Last line (inclusive).'),
+  page: z.number().int().min(1).optional().describe('For a PDF: the page whose lines to read (search hits carry it). Default 1.'),
   max_chars: maxChars.optional().describe(`Bound on the returned text (default ${MAX_CHARS_DEFAULT}).`),
 };
 
 export const readResultSchema = z.looseObject({
   path: z.string(),
   folder: z.string(),
+  page: z.number().int().optional(),
   start_line: z.number().int(),
   end_line: z.number().int(),
   total_lines: z.number().int(),
