@@ -46,6 +46,7 @@ export async function shootPanel(page: Page, info: TestInfo, id: string): Promis
   const panel = page.getByTestId(`panel-${id}`);
   await panel.scrollIntoViewIfNeeded();
   const path = info.outputPath(`panel-${id}.png`);
-  await panel.screenshot({ path });
+  // The sticky top bar would be painted over tall panels; unstick it for the capture only.
+  await panel.screenshot({ path, style: '.top { position: static !important; }' });
   await info.attach(`panel-${id}`, { path, contentType: 'image/png' });
 }
