@@ -25,6 +25,8 @@ export class FolderStates {
   private counts = new Map<string, Counts>();
   private pending = new Map<string, Set<string>>();
   private failures = new Map<string, string>();
+  /** Folders the watcher asked to rescan (a new directory, an ignore file): stale until a sync starts. */
+  private rescans = new Set<string>();
 
   constructor(private readonly store: IndexStore, private readonly jobs: JobQueue) {}
 
@@ -49,6 +51,7 @@ export class FolderStates {
     this.counts.delete(folder);
     this.pending.delete(folder);
     this.failures.delete(folder);
+    this.rescans.delete(folder);
   }
 
   addPending(folder: string, paths: string[]): void {
@@ -57,14 +60,20 @@ export class FolderStates {
     this.pending.set(folder, set);
   }
 
-  takePending(folder: string): string[] {
+  markRescan(folder: string): void {
+    this.rescans.add(folder);
+  }
+
+  /** The changed paths seen so far; a full sync (`withRescan`) also covers a requested rescan. */
+  takePending(folder: string, withRescan = false): string[] {
     const set = this.pending.get(folder);
     this.pending.delete(folder);
+    if (withRescan) this.rescans.delete(folder);
     return set ? [...set] : [];
   }
 
   pendingCount(folder: string): number {
-    return this.pending.get(folder)?.size ?? 0;
+    return (this.pending.get(folder)?.size ?? 0) + (this.rescans.has(folder) ? 1 : 0);
   }
 
   setFailure(folder: string, reason: string | null): void {

@@ -22,6 +22,8 @@ export interface IndexerOptions {
 const BATCH_CHUNKS = 3000;
 const BATCH_FILES = 400;
 const REMOVE_BATCH = 500;
+/** Walk error codes that mean the path is simply not there (any more). */
+const GONE_CODES = new Set(['ENOENT', 'ENOTDIR', 'not_found']);
 
 /**
  * Brings one folder's index in line with the disk: walk, compare with the stored content hashes,
@@ -69,14 +71,19 @@ export class Indexer {
     const existing = await this.store.fileRows(spec.path);
     const present: SourceFile[] = [];
     const gone: string[] = [];
+    const errors: FileRow[] = [];
     for (const path of paths) {
       // Judged exactly as the walk would: rules, symlink containment, regular file, size, binary sniff.
       const item = await inspectPath(spec, relOf(spec.path, path), this.options());
       if (item && 'file' in item) present.push(item.file);
+      // A file that is there but cannot be read is a per-file error, as the walk records it.
+      else if (item && 'error' in item && !GONE_CODES.has(item.error.code)) errors.push(fileRow(spec.path, { path, rel: relOf(spec.path, path), size: 0, mtimeMs: 0 }, '', 0, item.error.code, item.error.message));
       else if (existing.has(path)) gone.push(path);
     }
     job.phase('parsing', { files_total: present.length });
     await this.ingest(spec.path, present, existing, false, job);
+    if (errors.length > 0) await this.store.writeFiles(errors.map((file) => ({ file, chunks: [], nodes: [], edges: [] })), await this.embeddings().table(false));
+    job.errors += errors.length;
     await this.remove(spec.path, gone);
     await this.embed(spec.path, job);
   }
@@ -100,6 +107,9 @@ export class Indexer {
       await job.checkpoint();
     };
     for (const src of files) {
+      // Between files, not only between batches: a pause or cancel takes effect at once, and an
+      // unflushed batch is simply parsed again later (nothing of it was written).
+      await job.checkpoint();
       const rows = await this.readAndParse(folder, src, existing.get(src.path), rebuild, counter);
       job.advance(1, 0);
       if (rows === 'unchanged') continue;

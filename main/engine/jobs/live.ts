@@ -6,10 +6,14 @@ import { FolderWatcher } from './watcher.js';
 export interface LiveTarget {
   folderSpecs(): FolderSpec[];
   addPending(folder: string, paths: string[]): void;
+  /** A change only a rescan settles was seen: the folder is stale until that rescan starts. */
+  markRescan(folder: string): void;
   applyPending(folder: string): void;
   rescan(folder: string): void;
   setFailure(folder: string, reason: string | null): void;
   debounceMs(): number;
+  /** How often a vanished folder is looked for again (default 5 s). */
+  retryMs?(): number;
   filterOptions(): FilterOptions;
 }
 
@@ -32,6 +36,7 @@ export class LiveUpdates {
           this.schedule(folder);
         },
         rescan: (folder) => {
+          target.markRescan(folder);
           this.rescans.add(folder);
           this.schedule(folder);
         },
@@ -83,7 +88,7 @@ export class LiveUpdates {
         this.target.setFailure(folder, null);
         await this.add(spec);
       } else this.retryLater(folder);
-    }, 5000));
+    }, this.target.retryMs?.() ?? 5000));
   }
 
   async close(): Promise<void> {
