@@ -59,9 +59,9 @@ export interface FileModel {
 
 export class FolderModel {
   readonly files = new Map<string, FileModel>();
-  private nextId = 0;
 
-  constructor(readonly root: string) {}
+  /** `firstId` keeps the tokens of two folders in one index apart. */
+  constructor(readonly root: string, private nextId = 0) {}
 
   abs(rel: string): string {
     return join(this.root, rel);
