@@ -12,6 +12,7 @@ import { CairnError } from '../errors.js';
 import { ensureBuiltinModel } from './builtin/build.js';
 import { boundedFetch, DEFAULT_HUB_TIMEOUT_MS, hubUnavailable } from './hub.js';
 import { WorkerPool } from './pool.js';
+import { CachedTokenCounter } from './token-counter.js';
 import { withPrefix } from './prefixes.js';
 import { findLocalModel, resolveModel } from './registry.js';
 import type { ResolvedModel } from './registry.js';
@@ -108,6 +109,8 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
     throw new CairnError('config_invalid', `Model ${model.id} returns ${dimensions}-dimensional vectors, expected ${expected}.`, { details: { model: model.id } });
   }
 
+  // Special tokens are counted once per text by the model, not per word: count words bare.
+  const counter = new CachedTokenCounter((word) => tokenizer.encode(word, { add_special_tokens: false }).length);
   return {
     modelId: model.id,
     dimensions,
@@ -143,7 +146,7 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
     },
 
     countTokens(text) {
-      return tokenizer.encode(text).length;
+      return counter.count(text);
     },
 
     close: () => pool.close(),
