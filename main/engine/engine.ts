@@ -68,7 +68,7 @@ export class Engine implements EngineApi {
     this.dataDir = paths.root;
     this.states = new FolderStates(store, this.jobsQueue);
     this.embeddingsRef = this.makeEmbeddings();
-    this.indexer = new Indexer(store, this.graph, () => this.embeddingsRef, () => this.indexerOptions());
+    this.indexer = new Indexer(store, this.graph, () => this.embeddingsRef, () => this.indexerOptions(), (folder) => this.states.refresh(folder));
     this.searcher = new Searcher({
       chunks: store.chunks,
       graph: this.graph,
@@ -320,6 +320,7 @@ export class Engine implements EngineApi {
     // Changes seen before a full sync starts are covered by it.
     this.states.takePending(folder, true);
     await this.guard(folder, () => this.indexer.sync(spec, job, rebuild));
+    this.states.markSynced(folder);
     if (rebuild && mismatch) await this.completeRebuild(folder);
     this.scheduleMaintenance();
   }

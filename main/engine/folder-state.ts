@@ -12,6 +12,8 @@ interface Counts {
   errors: FileError[];
   errorCount: number;
   updatedAt: number | null;
+  /** Rows of any kind (files and per-file errors): none means never indexed, or empty. */
+  rows: number;
 }
 
 const SHOWN_ERRORS = 50;
@@ -27,12 +29,14 @@ export class FolderStates {
   private failures = new Map<string, string>();
   /** Folders the watcher asked to rescan (a new directory, an ignore file): stale until a sync starts. */
   private rescans = new Set<string>();
+  /** Folders a full sync completed for in this process: an empty one is then fresh, not unknown. */
+  private synced = new Set<string>();
 
   constructor(private readonly store: IndexStore, private readonly jobs: JobQueue) {}
 
   async refresh(folder: string): Promise<void> {
     const rows = (await this.store.files.query().where(sqlIn('folder', [folder])).select(['path', 'chunks', 'embedded', 'error_code', 'error_message', 'indexed_at']).toArray()) as { path: string; chunks: number; embedded: boolean; error_code: string; error_message: string; indexed_at: number }[];
-    const c: Counts = { files: 0, chunks: 0, embedded: 0, errors: [], errorCount: 0, updatedAt: null };
+    const c: Counts = { files: 0, chunks: 0, embedded: 0, errors: [], errorCount: 0, updatedAt: null, rows: rows.length };
     for (const r of rows) {
       if (r.error_code) {
         c.errorCount++;
@@ -52,6 +56,11 @@ export class FolderStates {
     this.pending.delete(folder);
     this.failures.delete(folder);
     this.rescans.delete(folder);
+    this.synced.delete(folder);
+  }
+
+  markSynced(folder: string): void {
+    this.synced.add(folder);
   }
 
   addPending(folder: string, paths: string[]): void {
@@ -86,7 +95,9 @@ export class FolderStates {
     const job = this.jobs.active(folder);
     const failure = this.failures.get(folder);
     const pending = this.pendingCount(folder);
-    const state = job ? 'indexing' : failure ? 'error' : pending > 0 || !c ? 'possibly_stale' : 'fresh';
+    // A folder with nothing in the index that no sync has confirmed empty was never indexed.
+    const unknown = !c || (c.rows === 0 && !this.synced.has(folder));
+    const state = job ? 'indexing' : failure ? 'error' : pending > 0 || unknown ? 'possibly_stale' : 'fresh';
     return {
       state,
       vector_coverage: c && c.chunks > 0 ? Math.round((c.embedded / c.chunks) * 1000) / 1000 : c ? 1 : 0,

@@ -3,12 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { chmod, chown, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine } from '../../main/engine/engine.js';
 import { CairnError } from '../../main/engine/errors.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
-import { cairn, eventually, FolderModel, token } from './lib.js';
+import { cairn, eventually, FolderModel, REPO, token } from './lib.js';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -110,33 +112,59 @@ test('a folder that disappears while serving turns error with a reason, and come
   }
 });
 
-test('a file that cannot be read is a per-file error, in a full sync and from the watcher', { timeout: 300_000 }, async () => {
-  const { home, folder, model, cleanup } = await indexedHome(3);
-  // A symlink loop: present in the folder, impossible to open, whoever runs the engine (even root).
-  await symlink('loop-a.md', join(folder.dir, 'loop-b.md'));
-  await symlink('loop-b.md', join(folder.dir, 'loop-a.md'));
-  const engine = await openEngine({ home: home.dir });
-  try {
-    await indexNow(engine, folder.dir, 'update');
-    let [st] = await engine.folders();
-    assert.equal(st.files, 3);
-    assert.deepEqual(st.errors.map((e) => e.path.slice(folder.dir.length + 1)).sort(), ['loop-a.md', 'loop-b.md'], JSON.stringify(st.errors));
-    assert.equal(st.file_errors, 2);
-    assert.equal(st.state, 'fresh');
+/** `nobody`: as root, chmod 000 does not stop reads, so the indexing child runs as this user. */
+const NOBODY = 65534;
 
-    await engine.startLiveUpdates();
-    await symlink('loop-d.md', join(folder.dir, 'loop-c.md'));
-    await symlink('loop-c.md', join(folder.dir, 'loop-d.md'));
-    await model.add();
-    await engine.search({ query: 'x', mode: 'sparse', freshness: 'wait_for_fresh' });
-    st = await eventually('the watcher to record the new unreadable files', async () => {
-      const [now] = await engine.folders();
-      return now.file_errors === 4 && now.files === 4 ? now : undefined;
-    }, 60_000, 200);
-    assert.equal(st.state, 'fresh');
-    for (const [rel, f] of model.files) assert.deepEqual((await engine.search({ query: token(f.id, f.version), mode: 'sparse' })).hits.map((h) => h.path), [model.abs(rel)]);
-  } finally {
+test('a file that cannot be read is a per-file error, not a crash', { timeout: 300_000 }, async () => {
+  const home = await tempDir('faults-perm-home');
+  const folder = await tempDir('faults-perm-folder');
+  const model = new FolderModel(folder.dir);
+  try {
+    for (let i = 0; i < 3; i++) await model.add();
+    const locked = await model.add('private');
+    const engine = await openEngine({ home: home.dir });
+    await engine.addFolder({ path: folder.dir });
+    // No vectors needed here, and the unprivileged child must not build a model.
+    engine.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
     await engine.close();
-    await cleanup();
+    await chmod(model.abs(locked), 0o000);
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) {
+      // mkdtemp makes folders 0700; the unprivileged child must enter the folder and own its data.
+      await chmod(folder.dir, 0o755);
+      for (const f of ['', ...(await readdir(home.dir, { recursive: true }))]) await chown(join(home.dir, f), NOBODY, NOBODY);
+    }
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'main/engine/cli/main.ts'), 'index', '--json'], {
+      cwd: REPO,
+      env: { ...process.env, CAIRN_HOME: home.dir, HOME: tmpdir(), LANCEDB_LOG: 'error' },
+      ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    assert.equal(code, 0, err);
+    const jobs = (JSON.parse(out) as { jobs: { state: string; errors: number }[] }).jobs;
+    assert.deepEqual(jobs.map((j) => [j.state, j.errors]), [['done', 1]]);
+
+    const after = await openEngine({ home: home.dir });
+    try {
+      const [st] = await after.folders();
+      assert.equal(st.files, 3);
+      assert.equal(st.file_errors, 1);
+      assert.deepEqual(st.errors.map((e) => [e.path, e.code]), [[model.abs(locked), 'forbidden']]);
+      assert.match(st.errors[0].message, /permission denied/);
+      assert.equal(st.state, 'fresh');
+      for (const [rel, f] of model.files) {
+        const hits = (await after.search({ query: token(f.id, f.version), mode: 'sparse' })).hits.map((h) => h.path);
+        assert.deepEqual(hits, rel === locked ? [] : [model.abs(rel)]);
+      }
+    } finally {
+      await after.close();
+    }
+  } finally {
+    await home.cleanup();
+    await folder.cleanup();
   }
 });

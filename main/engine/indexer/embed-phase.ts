@@ -14,7 +14,7 @@ const FILES_PER_STEP = 64;
  * embedded once all its chunks have vectors. Interrupted (crash, cancel), it resumes from the
  * `embedded` flags: finished files are not embedded again.
  */
-export async function embedPending(store: IndexStore, emb: Embeddings, folder: string, job: Job): Promise<void> {
+export async function embedPending(store: IndexStore, emb: Embeddings, folder: string, job: Job, onStep: () => Promise<void> = async () => undefined): Promise<void> {
   const pending = (await store.files.query().where(and(sqlIn('folder', [folder]), 'embedded = false', 'chunks > 0') ?? 'false').select(['path', 'chunks']).toArray()) as { path: string; chunks: number }[];
   if (pending.length === 0) return;
   let embedder;
@@ -44,5 +44,6 @@ export async function embedPending(store: IndexStore, emb: Embeddings, folder: s
     }
     await store.markEmbedded(paths);
     job.advance(paths.length, 0);
+    await onStep();
   }
 }

@@ -22,6 +22,8 @@ export interface IndexerOptions {
 const BATCH_CHUNKS = 3000;
 const BATCH_FILES = 400;
 const REMOVE_BATCH = 500;
+/** Status counts are re-read from the index at most this often while a job writes. */
+const COMMIT_REPORT_MS = 1000;
 /** Walk error codes that mean the path is simply not there (any more). */
 const GONE_CODES = new Set(['ENOENT', 'ENOTDIR', 'not_found']);
 
@@ -36,7 +38,18 @@ export class Indexer {
     private readonly graph: GraphIndex,
     private readonly embeddings: () => Embeddings,
     private readonly options: () => IndexerOptions,
+    /** Called after commits (throttled), so status counts follow a running job, not only its end. */
+    private readonly onCommit: (folder: string) => Promise<void> = async () => undefined,
   ) {}
+
+  private lastCommitReport = 0;
+
+  private async committed(folder: string): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastCommitReport < COMMIT_REPORT_MS) return;
+    this.lastCommitReport = now;
+    await this.onCommit(folder);
+  }
 
   async sync(spec: FolderSpec, job: Job, rebuild: boolean): Promise<void> {
     job.phase('scanning');
@@ -101,6 +114,8 @@ export class Indexer {
       await this.store.writeFiles(batch, vectors);
       for (const w of batch) this.graph.setFile(folder, w.file.path, w.file.rel, w.nodes, w.edges);
       job.advance(0, batchChunks);
+      this.lastCommitReport = 0;
+      await this.committed(folder);
       batch = [];
       batchChunks = 0;
       job.phase('parsing');
@@ -164,7 +179,7 @@ export class Indexer {
   }
 
   async embed(folder: string, job: Job): Promise<void> {
-    await embedPending(this.store, this.embeddings(), folder, job);
+    await embedPending(this.store, this.embeddings(), folder, job, () => this.committed(folder));
   }
 }
 
