@@ -43,6 +43,10 @@ export const freshnessBenchmark: Benchmark = {
     const engine = await openBenchEngine(ctx.root, join(ctx.tmp, 'home'), { 'watch.enabled': true });
     try {
       await indexFolderAndWait(engine, corpus.dir, { vectors: true, onProgress: ctx.log });
+      // Serving mode, as `cairn serve` runs it: the watcher and its reconcile.
+      const live = (engine as unknown as { startLiveUpdates?: () => Promise<void> }).startLiveUpdates;
+      if (typeof live !== 'function') throw new Error('the engine has no startLiveUpdates(): cannot watch folders in process');
+      await live.call(engine);
       await engine.idle();
       const rng = createRng(5);
       const sparse: number[] = [];

@@ -63,7 +63,9 @@ export const mcpBenchmark: Benchmark = {
         const mem = rss.stop();
         const errorsAfter = await toolErrors(server);
         const toolErrs = errorsBefore === null || errorsAfter === null ? null : errorsAfter - errorsBefore;
-        const failures = load.errors + load.non2xx + (toolErrs ?? 0);
+        // No completed request in the window is a failure too, not a clean run with zero errors.
+        const failures = load.errors + load.non2xx + (toolErrs ?? 0) + (load.requests_total === 0 ? 1 : 0);
+        if (load.requests_total === 0) out.notes.push(`No request completed within the ${durationS} s load window.`);
         const growth = mem.last / mem.first - 1;
         ctx.log(`   32 clients × ${durationS} s: ${load.requests_per_s.toFixed(0)} req/s, p50 ${load.latency_ms.p50} ms, p99 ${load.latency_ms.p99} ms, failures ${failures}, RSS ${mem.first.toFixed(0)} → ${mem.last.toFixed(0)} MB`);
         out.figures = {
