@@ -71,6 +71,7 @@ export class Engine implements EngineApi {
     this.indexer = new Indexer(store, this.graph, () => this.embeddingsRef, () => this.indexerOptions(), (folder) => this.states.refresh(folder));
     this.searcher = new Searcher({
       chunks: store.chunks,
+      docs: store.docs,
       graph: this.graph,
       folders: () => this.folderSpecs().map((f) => f.path),
       freshness: (f) => this.states.freshness(f),
@@ -340,7 +341,7 @@ export class Engine implements EngineApi {
 
   /** Folds new rows into the indexes now (also what tests and benchmarks call before measuring). */
   async runMaintenance(): Promise<void> {
-    await maintain([this.store.chunks, this.store.files, this.store.nodes, this.store.edges], await this.embeddingsRef.table(false), this.maintenanceOptions);
+    await maintain([this.store.chunks, this.store.docs, this.store.files, this.store.nodes, this.store.edges], await this.embeddingsRef.table(false), this.maintenanceOptions);
   }
 
   /** Runs indexing work for a folder, keeping its counts and error state true whatever happens. */

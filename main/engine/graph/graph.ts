@@ -74,17 +74,21 @@ export class GraphIndex {
     this.folders.delete(folder);
   }
 
-  /** Definitions whose name the query spells out (an identifier, a heading). */
+  /**
+   * Definitions whose name the query spells out (an identifier, a heading). A code definition
+   * outranks a heading of the same name: asking for `reconcileAccounts` is asking for the code,
+   * and the page that documents it is one link away anyway.
+   */
   nameMatches(query: string, folders: Set<string>, limit: number): GraphTarget[] {
-    const out: GraphTarget[] = [];
+    const code: GraphTarget[] = [];
+    const headings: GraphTarget[] = [];
     for (const token of identifiers(query)) {
       for (const n of this.byName.get(token) ?? []) {
         if (!folders.has(n.folder)) continue;
-        out.push({ path: n.path, line: n.start_line, via: 'name' });
-        if (out.length >= limit) return out;
+        (n.kind === 'heading' ? headings : code).push({ path: n.path, line: n.start_line, via: 'name' });
       }
     }
-    return out;
+    return (code.length > 0 ? code : headings).slice(0, limit);
   }
 
   /** One hop out of a chunk: what it imports or links to, the definitions it references, and who imports its file. */

@@ -48,6 +48,23 @@ export function fileSchema(): Schema {
   ]);
 }
 
+/** One row per file: its whole text, for document-level BM25 (chunks are too small to score alone). */
+export function docSchema(): Schema {
+  const s = (n: string) => new Field(n, new Utf8(), false);
+  return new Schema([s('id'), s('folder'), s('path'), s('rel'), s('ext'), s('kind'), new Field('mtime', new Float64(), false), s('text')]);
+}
+
+export interface DocRow {
+  id: string;
+  folder: string;
+  path: string;
+  rel: string;
+  ext: string;
+  kind: string;
+  mtime: number;
+  text: string;
+}
+
 export function nodeSchema(): Schema {
   return new Schema([
     new Field('id', new Utf8(), false),

@@ -3,13 +3,15 @@ import type { Schema } from 'apache-arrow';
 import { mkdir } from 'node:fs/promises';
 import { CairnError } from '../errors.js';
 import { FTS_SETTINGS } from './contract.js';
-import { chunkSchema, edgeSchema, fileSchema, nodeSchema, vectorSchema } from './schema.js';
-import type { ChunkRow, EdgeRow, FileRow, NodeRow, VectorRow } from './schema.js';
+import { chunkSchema, docSchema, edgeSchema, fileSchema, nodeSchema, vectorSchema } from './schema.js';
+import type { ChunkRow, DocRow, EdgeRow, FileRow, NodeRow, VectorRow } from './schema.js';
 import { sqlIn } from './sql.js';
 import { retryOnConflict } from './retry.js';
 
 export interface FileWrite {
   file: FileRow;
+  /** Absent for a file with no text (an error, an empty file). */
+  doc?: DocRow;
   chunks: ChunkRow[];
   nodes: NodeRow[];
   edges: EdgeRow[];
@@ -28,6 +30,7 @@ export class IndexStore {
     readonly dir: string,
     private readonly db: lancedb.Connection,
     readonly chunks: lancedb.Table,
+    readonly docs: lancedb.Table,
     readonly files: lancedb.Table,
     readonly nodes: lancedb.Table,
     readonly edges: lancedb.Table,
@@ -40,9 +43,12 @@ export class IndexStore {
       const names = new Set(await db.tableNames());
       const table = async (name: string, schema: () => Schema) =>
         names.has(name) ? db.openTable(name) : db.createEmptyTable(name, schema(), { existOk: true });
-      const store = new IndexStore(dir, db, await table('chunks', chunkSchema), await table('files', fileSchema), await table('graph_nodes', nodeSchema), await table('graph_edges', edgeSchema));
+      const store = new IndexStore(dir, db, await table('chunks', chunkSchema), await table('docs', docSchema), await table('files', fileSchema), await table('graph_nodes', nodeSchema), await table('graph_edges', edgeSchema));
       // Touch every table once so that a damaged one is found now, not at the first query.
-      await Promise.all([store.chunks.countRows(), store.files.countRows(), store.nodes.countRows(), store.edges.countRows()]);
+      await Promise.all([store.chunks.countRows(), store.docs.countRows(), store.files.countRows(), store.nodes.countRows(), store.edges.countRows()]);
+      for (const [t, column] of [[store.chunks, 'search_text'], [store.docs, 'text']] as const) {
+        if ((await t.listIndices()).some((i) => i.columns.includes(column))) store.ftsReady.add(t);
+      }
       return store;
     } catch (err) {
       if (err instanceof CairnError) throw err;
@@ -53,30 +59,31 @@ export class IndexStore {
     }
   }
 
-  private ftsReady = false;
+  private ftsReady = new Set<lancedb.Table>();
 
   /**
-   * The full-text index is built over real rows, after the first write: LanceDB 0.31 mis-scores
+   * A full-text index is built over real rows, after the first write: LanceDB 0.31 mis-scores
    * rows appended to an index that was created on an empty table (terms seen twice in a chunk
    * stop matching).
    */
-  private async ensureFtsIndex(): Promise<void> {
-    if (this.ftsReady) return;
-    if ((await this.chunks.countRows()) === 0) return;
-    this.ftsReady = true;
-    const indices = await this.chunks.listIndices();
-    if (indices.some((i) => i.columns.includes('search_text'))) return;
-    await this.chunks.createIndex('search_text', {
-      config: lancedb.Index.fts({
-        baseTokenizer: FTS_SETTINGS.tokenizer,
-        stem: FTS_SETTINGS.stem,
-        removeStopWords: FTS_SETTINGS.stop_words,
-        language: FTS_SETTINGS.language,
-        lowercase: true,
-        asciiFolding: true,
-        withPosition: false,
-      }),
-    });
+  private async ensureFtsIndex(table: lancedb.Table, column: string): Promise<void> {
+    if (this.ftsReady.has(table)) return;
+    if ((await table.countRows()) === 0) return;
+    const indices = await table.listIndices();
+    if (!indices.some((i) => i.columns.includes(column))) {
+      await table.createIndex(column, {
+        config: lancedb.Index.fts({
+          baseTokenizer: FTS_SETTINGS.tokenizer,
+          stem: FTS_SETTINGS.stem,
+          removeStopWords: FTS_SETTINGS.stop_words,
+          language: FTS_SETTINGS.language,
+          lowercase: true,
+          asciiFolding: true,
+          withPosition: false,
+        }),
+      });
+    }
+    this.ftsReady.add(table);
   }
 
   /**
@@ -84,9 +91,9 @@ export class IndexStore {
    * twice in a chunk, so new rows are folded into the index right after each write (one optimize
    * per batch of files, not per file).
    */
-  private async foldIntoFts(): Promise<void> {
-    if (!this.ftsReady) return;
-    await retryOnConflict(() => this.chunks.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
+  private async foldIntoFts(table: lancedb.Table): Promise<void> {
+    if (!this.ftsReady.has(table)) return;
+    await retryOnConflict(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
   }
 
   /** The vectors table for one model: separate per model so that a model change never mixes spaces. */
@@ -124,8 +131,12 @@ export class IndexStore {
     const chunks = writes.flatMap((w) => w.chunks);
     for (const w of writes) missing.set(w.file.path, w.chunks.length);
     await retryOnConflict(() => replaceWhere(this.chunks, 'id', chunks, inPaths));
-    await this.ensureFtsIndex();
-    await this.foldIntoFts();
+    await this.ensureFtsIndex(this.chunks, 'search_text');
+    await this.foldIntoFts(this.chunks);
+    const docs = writes.flatMap((w) => (w.doc ? [w.doc] : []));
+    await retryOnConflict(() => replaceWhere(this.docs, 'id', docs, inPaths));
+    await this.ensureFtsIndex(this.docs, 'text');
+    await this.foldIntoFts(this.docs);
     if (vectors) {
       const have = await carryOverVectors(vectors, chunks);
       for (const c of chunks) if (have.has(c.id)) missing.set(c.path, (missing.get(c.path) ?? 1) - 1);
@@ -145,7 +156,9 @@ export class IndexStore {
   /** Removes files (deleted, newly ignored, or their folder removed) from every table. */
   async removeWhere(filter: string): Promise<void> {
     await retryOnConflict(() => this.chunks.delete(filter));
-    await this.foldIntoFts();
+    await this.foldIntoFts(this.chunks);
+    await retryOnConflict(() => this.docs.delete(filter));
+    await this.foldIntoFts(this.docs);
     for (const v of this.vectorTables.values()) await retryOnConflict(() => v.delete(filter));
     await retryOnConflict(() => this.nodes.delete(filter));
     await retryOnConflict(() => this.edges.delete(filter));
@@ -163,7 +176,7 @@ export class IndexStore {
   }
 
   async close(): Promise<void> {
-    for (const t of [this.chunks, this.files, this.nodes, this.edges, ...this.vectorTables.values()]) t.close();
+    for (const t of [this.chunks, this.docs, this.files, this.nodes, this.edges, ...this.vectorTables.values()]) t.close();
     this.db.close();
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
-import type { ChunkRow, EdgeRow, FileRow, NodeRow } from '../index/schema.js';
+import type { ChunkRow, DocRow, EdgeRow, FileRow, NodeRow } from '../index/schema.js';
 import type { ParsedFile, SourceFile } from '../types.js';
 import { splitIdentifier } from '../search/identifiers.js';
 
@@ -36,6 +36,7 @@ export function embeddingText(row: Pick<ChunkRow, 'rel' | 'heading' | 'symbol' |
 
 export interface FileRows {
   file: FileRow;
+  doc?: DocRow;
   chunks: ChunkRow[];
   nodes: NodeRow[];
   edges: EdgeRow[];
@@ -78,7 +79,30 @@ export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: P
     end_line: s.endLine,
   }));
   const edges: EdgeRow[] = parsed.refs.map((r) => ({ folder, path: src.path, kind: r.kind, target: r.target, line: r.line }));
-  return { file: fileRow(folder, src, hash, chunks.length, '', ''), chunks, nodes, edges };
+  return { file: fileRow(folder, src, hash, chunks.length, '', ''), doc: docRow(folder, src, ext, parsed), chunks, nodes, edges };
+}
+
+const MAX_DOC_CHARS = 200_000;
+
+/**
+ * The whole file as one full-text document: path words, the names it defines, then its text. A
+ * query's words spread over a long section still meet here, where no single small chunk has them.
+ */
+function docRow(folder: string, src: SourceFile, ext: string, parsed: ParsedFile): DocRow | undefined {
+  if (parsed.chunks.length === 0) return undefined;
+  const names = [...new Set(parsed.symbols.map((s) => s.name))].map(splitIdentifier).join(' ');
+  // Windows overlap by a line or two; repeating those lines would only skew term counts slightly.
+  const body = parsed.chunks.map((c) => c.text).join('\n');
+  return {
+    id: sha1(`${src.path}\n${src.mtimeMs}\n${body.length}`).slice(0, 32),
+    folder,
+    path: src.path,
+    rel: src.rel,
+    ext,
+    kind: parsed.chunks[0].kind,
+    mtime: src.mtimeMs,
+    text: `${pathWords(src.rel)}\n${names}\n${body}`.slice(0, MAX_DOC_CHARS),
+  };
 }
 
 export function fileRow(folder: string, src: Pick<SourceFile, 'path' | 'rel' | 'size' | 'mtimeMs'>, hash: string, chunks: number, errorCode: string, errorMessage: string): FileRow {

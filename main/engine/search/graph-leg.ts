@@ -25,7 +25,9 @@ export async function graphLeg(deps: SearchDeps, s: ValidSearch, lists: LegResul
   };
   for (const q of s.queries) for (const t of deps.graph.nameMatches(q, scope, 20)) add(t, VIA_WEIGHT.name);
 
-  const seeds = seedIds(lists, SEEDS);
+  // A query that names a definition gets that definition from the graph; one hop around the
+  // text hits would only add the pages that mention the name, which the text legs already rank.
+  const seeds = scored.size > 0 ? [] : seedIds(lists, SEEDS);
   if (seeds.length > 0) {
     const rows = (await deps.chunks.query().where(sqlIn('id', seeds)).select(['id', 'folder', 'path', 'start_line', 'end_line']).toArray()) as ChunkRow[];
     const byId = new Map(rows.map((r) => [r.id, r]));

@@ -7,7 +7,7 @@ import type { ChunkRow } from '../index/schema.js';
 import { sqlIn } from '../index/sql.js';
 import { dateClause, globMatcher, whereClause } from './filters.js';
 import { convexMix, single, weightedRrf, type Fused, type LegResult } from './fusion.js';
-import { sparseLeg, vectorLeg } from './legs.js';
+import { DOC_WEIGHT, sparseLeg, vectorLeg } from './legs.js';
 import { numberLines } from './snippet.js';
 import { validateSearch, type ValidSearch } from './validate.js';
 import { graphLeg } from './graph-leg.js';
@@ -16,6 +16,7 @@ import { identifiers } from '../graph/graph.js';
 /** What the searcher needs from the engine; injected so the searcher holds no engine state. */
 export interface SearchDeps {
   chunks: Table;
+  docs: Table;
   graph: GraphIndex;
   folders(): string[];
   freshness(folder: string): Freshness;
@@ -89,9 +90,13 @@ export class Searcher {
     const baseWeight = cfg.vectorWeight ?? vec?.weight ?? 0.2;
     for (const q of s.queries) {
       // Embeddings blur identifiers (`reconcileAccounts`): a query that is mostly code names leans on the exact legs.
-      const vectorWeight = looksLikeIdentifiers(q) ? baseWeight * 0.25 : baseWeight;
+      const names = looksLikeIdentifiers(q);
+      const vectorWeight = names ? baseWeight * 0.25 : baseWeight;
+      // Looking up a name is looking for its definition: the chunk that defines it beats a short
+      // file that merely mentions it, so file-level evidence stays out.
+      const docWeight = names ? 0 : DOC_WEIGHT;
       const tasks: Promise<LegResult>[] = [];
-      if (needs.includes('sparse')) tasks.push(this.leg('sparse', () => sparseLeg(this.deps.chunks, q, where, depth, 1)));
+      if (needs.includes('sparse')) tasks.push(this.leg('sparse', () => sparseLeg(this.deps.chunks, this.deps.docs, q, where, depth, 1, docWeight)));
       if (vec) {
         const v = vec;
         tasks.push(this.leg('vector', async () => this.datesOnChunks(s, await vectorLeg(v.table, await v.embedder.embedQuery(q), vectorWhere, depth, needs.length === 1 ? 1 : vectorWeight))));
