@@ -5,6 +5,7 @@
  */
 import * as lancedb from '@lancedb/lancedb';
 import { vectorLeg } from '../../main/engine/search/legs.js';
+import { maintain } from '../../main/engine/index/maintenance.js';
 import { numberOption } from '../lib/args.js';
 import type { BenchContext, Benchmark } from '../lib/benchmark.js';
 import { fixtureSizes, indexDir, indexedCorpus } from '../lib/indexed-fixture.js';
@@ -26,8 +27,14 @@ export const vectorRecallBenchmark: Benchmark = {
       if (!name) throw new Error(`no vectors table in ${indexDir(fx)}`);
       const table = await db.openTable(name);
       const rows = await table.countRows();
-      const indices = await table.listIndices();
-      const ann = indices.filter((i) => i.columns.includes('vector'));
+      let ann = (await table.listIndices()).filter((i) => i.columns.includes('vector'));
+      // Below the engine's threshold (quick fixtures) there is no ANN index to measure: build it with
+      // the engine's own maintenance step, so the recall of its index configuration is measured anyway.
+      const built = ann.length === 0;
+      if (built) {
+        await maintain([], table, { vectorIndexThreshold: 0, keepVersionsMs: 60_000 });
+        ann = (await table.listIndices()).filter((i) => i.columns.includes('vector'));
+      }
       // Deterministic sample of stored vectors as queries.
       const offsets = createRng(11).shuffle(Array.from({ length: rows }, (_, i) => i)).slice(0, n);
       const recalls: number[] = [];
@@ -46,14 +53,15 @@ export const vectorRecallBenchmark: Benchmark = {
         recalls.push(approx.ids.filter((id) => truth.has(id)).length / Math.max(1, truth.size));
       }
       const recall = recalls.reduce((s, r) => s + r, 0) / Math.max(1, recalls.length);
-      out.figures = { rows, queries: offsets.length, index: ann.map((i) => ({ name: i.name, type: i.indexType })), recall_at_10: round(recall, 4), ann_ms: roundSpread(spread(annMs), 2), exact_ms: roundSpread(spread(exactMs), 2) };
+      out.figures = { rows, queries: offsets.length, index_built_by_bench: built, index: ann.map((i) => ({ name: i.name, type: i.indexType })), recall_at_10: round(recall, 4), ann_ms: roundSpread(spread(annMs), 2), exact_ms: roundSpread(spread(exactMs), 2) };
       out.targets.push(target('recall10', `vector search recall@10 vs exact at ${rows} vectors`, recall, '>=', 0.95));
       out.tables.push({
         title: `Vector search at ${rows} vectors (${ann.length ? ann.map((i) => i.indexType).join(', ') : 'no ANN index: exact scan'})`,
         columns: ['queries', 'recall@10', 'engine leg p50 ms', 'engine leg p95 ms', 'exact p50 ms', 'exact p95 ms'],
         rows: [[offsets.length, round(recall, 4), round(spread(annMs).p50, 2), round(spread(annMs).p95, 2), round(spread(exactMs).p50, 2), round(spread(exactMs).p95, 2)]],
       });
-      if (!ann.length) out.notes.push(`The vectors table has no ANN index at ${rows} rows: the engine scans exactly, so recall is 1 by construction.`);
+      if (built) out.notes.push(`At ${rows} rows the engine keeps no ANN index (it scans exactly); the bench built one with the engine's maintain() to measure its configuration.`);
+      if (!ann.length) out.notes.push('No ANN index could be built: recall is 1 by construction (exact scan).');
       return out;
     } finally {
       db.close();
