@@ -13,8 +13,8 @@ import { cairn, FolderModel, prng, relFor, sleep, snippetText, token } from './l
 
 const SEED = Number(process.env.CAIRN_CRASH_SEED ?? 20261129);
 const KILLS = 21;
-const KILLS_PER_RESTART = 4;
-const FILES = 100;
+const KILLS_PER_RESTART = 5;
+const FILES = 60;
 
 let folder: { dir: string; cleanup: () => Promise<void> };
 let home: { dir: string; cleanup: () => Promise<void> };
@@ -75,13 +75,13 @@ type Target = 'start' | 'write' | 'embed';
 /**
  * Spawns `cairn index` and kills it: `start` after a random delay from spawn (start-up, scan,
  * parse), `write` a little after the first commit to the chunks table (inside the batch write),
- * `embed` after the files table commit that ends the text pass (vectors being computed).
+ * `embed` after the files table commit that follows it and ends the text pass (vectors being
+ * computed).
  * Resolves with whether the child was really killed mid-run.
  */
 async function runAndKill(target: Target): Promise<{ killed: boolean; pid: number }> {
-  const delay = target === 'start' ? rng.int(300, 6000) : target === 'write' ? rng.int(0, 250) : rng.int(0, 1500);
+  const delay = target === 'start' ? rng.int(300, 5000) : target === 'write' ? rng.int(0, 250) : rng.int(0, 1500);
   const chunks0 = await versionsOf('chunks');
-  const files0 = await versionsOf('files');
   const cli = cairn(['index'], home.dir);
   let exited = false;
   void cli.exit.then(() => (exited = true));
@@ -94,7 +94,10 @@ async function runAndKill(target: Target): Promise<{ killed: boolean; pid: numbe
       await sleep(delay);
       break;
     }
-    if (target === 'embed' && (await versionsOf('files')) !== files0) {
+    if (target === 'embed' && (await versionsOf('chunks')) !== chunks0) {
+      // The files commit after the chunks commit ends the text pass; vectors come next.
+      const files1 = await versionsOf('files');
+      while (!exited && (await versionsOf('files')) === files1) await sleep(10);
       await sleep(delay);
       break;
     }
@@ -237,7 +240,7 @@ test(`cairn index survives ${KILLS} SIGKILLs at random points (seed ${SEED})`, {
   while (kills < KILLS) {
     round++;
     assert.ok(round <= KILLS * 2, `only ${kills} of ${round - 1} runs could be killed mid-run`);
-    if (round > 1) await mutate(kills % KILLS_PER_RESTART === 0 ? 3 : 1);
+    if (round > 1) await mutate(kills % KILLS_PER_RESTART === 0 ? 2 : 1);
     const target: Target = rng.next() < 0.25 ? 'embed' : rng.pick(['start', 'write', 'write'] as const);
     const { killed, pid } = await runAndKill(target);
     label = `run ${round} (${target}, ${killed ? 'killed' : 'finished first'})`;
