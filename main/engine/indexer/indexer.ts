@@ -5,7 +5,7 @@ import { retryOnConflict } from '../index/retry.js';
 import { sqlIn } from '../index/sql.js';
 import type { IndexStore } from '../index/store.js';
 import type { Job } from '../jobs/job.js';
-import { parseFile } from '../parse/index.js';
+import { decodeText, parseFile } from '../parse/index.js';
 import { inspectPath, readSourceFile, walkFolder } from '../sources/index.js';
 import type { SourceFile } from '../types.js';
 import type { Embeddings } from './embeddings.js';
@@ -164,7 +164,9 @@ export class Indexer {
     // new date for the modified filters; its vectors are kept, their chunk ids do not change.
     try {
       const parsed = await parseFile(src, bytes, budget);
-      return rowsFor(folder, src, hash, parsed);
+      const kind = parsed.chunks[0]?.kind;
+      const plain = kind === 'text' || kind === 'markdown' || kind === 'code' || kind === 'data' ? decodeText(bytes) : undefined;
+      return rowsFor(folder, src, hash, parsed, plain);
     } catch (err) {
       return { file: fileRow(folder, src, hash, 0, 'unparsable', (err as Error).message), chunks: [], nodes: [], edges: [] };
     }

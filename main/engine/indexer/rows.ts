@@ -42,7 +42,7 @@ export interface FileRows {
   edges: EdgeRow[];
 }
 
-export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: ParsedFile): FileRows {
+export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: ParsedFile, plainText?: string): FileRows {
   const ext = extOf(src.rel);
   const chunks: ChunkRow[] = parsed.chunks.map((c) => {
     const textHash = sha1(c.text);
@@ -79,7 +79,7 @@ export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: P
     end_line: s.endLine,
   }));
   const edges: EdgeRow[] = parsed.refs.map((r) => ({ folder, path: src.path, kind: r.kind, target: r.target, line: r.line }));
-  return { file: fileRow(folder, src, hash, chunks.length, '', ''), doc: docRow(folder, src, ext, parsed), chunks, nodes, edges };
+  return { file: fileRow(folder, src, hash, chunks.length, '', ''), doc: docRow(folder, src, ext, parsed, plainText), chunks, nodes, edges };
 }
 
 const MAX_DOC_CHARS = 200_000;
@@ -88,11 +88,12 @@ const MAX_DOC_CHARS = 200_000;
  * The whole file as one full-text document: path words, the names it defines, then its text. A
  * query's words spread over a long section still meet here, where no single small chunk has them.
  */
-function docRow(folder: string, src: SourceFile, ext: string, parsed: ParsedFile): DocRow | undefined {
+function docRow(folder: string, src: SourceFile, ext: string, parsed: ParsedFile, plainText?: string): DocRow | undefined {
   if (parsed.chunks.length === 0) return undefined;
-  const names = [...new Set(parsed.symbols.map((s) => s.name))].map(splitIdentifier).join(' ');
-  // Windows overlap by a line or two; repeating those lines would only skew term counts slightly.
-  const body = parsed.chunks.map((c) => c.text).join('\n');
+  const names = [...new Set(parsed.symbols.filter((s) => s.kind !== 'heading').map((s) => s.name))].map(splitIdentifier).join(' ');
+  // The file's own text where it is text; for extracted formats (PDF, DOCX, HTML) the chunks'
+  // text, whose small window overlaps barely move term counts.
+  const body = plainText ?? parsed.chunks.map((c) => c.text).join('\n');
   return {
     id: sha1(`${src.path}\n${src.mtimeMs}\n${body.length}`).slice(0, 32),
     folder,
@@ -101,7 +102,7 @@ function docRow(folder: string, src: SourceFile, ext: string, parsed: ParsedFile
     ext,
     kind: parsed.chunks[0].kind,
     mtime: src.mtimeMs,
-    text: `${pathWords(src.rel)}\n${names}\n${body}`.slice(0, MAX_DOC_CHARS),
+    text: `${basename(src.rel, extname(src.rel))}\n${names}\n${body}`.slice(0, MAX_DOC_CHARS),
   };
 }
 
