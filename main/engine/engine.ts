@@ -36,6 +36,8 @@ export interface EngineOptions {
   maintenance?: Partial<MaintenanceOptions>;
   /** How often live updates look for a folder that vanished (default 5000 ms; tests shorten it). */
   folderRetryMs?: number;
+  /** Models shipped with the desktop app; default `$CAIRN_MODELS_DIR` (set by the Electron shell). */
+  bundledModelsDir?: string;
 }
 
 /**
@@ -64,6 +66,7 @@ export class Engine implements EngineApi {
     readonly store: IndexStore,
     private readonly lock: EngineLock | null,
     private readonly maintenanceOptions: MaintenanceOptions,
+    private readonly bundledModelsDir: string | undefined,
   ) {
     this.dataDir = paths.root;
     this.states = new FolderStates(store, this.jobsQueue);
@@ -110,7 +113,7 @@ export class Engine implements EngineApi {
         await rename(paths.index, `${paths.index}.corrupt-${Date.now()}`);
         store = await IndexStore.open(paths.index);
       }
-      const engine = new Engine(paths, settings, store, lock, { ...DEFAULT_MAINTENANCE, ...opts.maintenance });
+      const engine = new Engine(paths, settings, store, lock, { ...DEFAULT_MAINTENANCE, ...opts.maintenance }, opts.bundledModelsDir ?? (process.env.CAIRN_MODELS_DIR || undefined));
       engine.folderRetryMs = opts.folderRetryMs ?? 5000;
       await engine.load();
       return engine;
@@ -123,6 +126,7 @@ export class Engine implements EngineApi {
   private makeEmbeddings(): Embeddings {
     return new Embeddings(this.store, this.settings.get('embedding.model'), {
       dataDir: this.paths.root,
+      bundledModelsDir: this.bundledModelsDir,
       threads: this.settings.get('embedding.threads'),
       batchSize: this.settings.get('embedding.batch_size'),
     });

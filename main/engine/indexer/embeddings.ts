@@ -8,6 +8,8 @@ export type ModelState = 'missing' | 'loading' | 'ready' | 'error';
 
 export interface EmbeddingOptions {
   dataDir: string;
+  /** Models shipped with the desktop app (`resources/models`), looked up before the data folder. */
+  bundledModelsDir?: string;
   threads: number;
   batchSize: number;
 }
@@ -26,7 +28,7 @@ export class Embeddings {
   constructor(private readonly store: IndexStore, readonly modelId: string, private readonly opts: EmbeddingOptions) {
     this.spec = resolveModel(modelId);
     // Not loaded yet is not missing: a model whose files are here is ready to load.
-    this.state = this.spec.builtin || findLocalModel(this.spec, opts.dataDir) !== null ? 'ready' : 'missing';
+    this.state = this.spec.builtin || findLocalModel(this.spec, opts.dataDir, { bundledModelsDir: opts.bundledModelsDir }) !== null ? 'ready' : 'missing';
   }
 
   /** Known from the registry, or from the model's config once loaded (an unknown hub model). */
@@ -48,7 +50,7 @@ export class Embeddings {
     if (!this.loading) {
       this.state = 'loading';
       // Loaded on first use: transformers.js costs about a second to import, which search in sparse mode never needs.
-      this.loading = import('../embed/embedder.js').then(({ createEmbedder }) => createEmbedder({ model: this.modelId, dataDir: this.opts.dataDir, threads: this.opts.threads || undefined, batchSize: this.opts.batchSize }))
+      this.loading = import('../embed/embedder.js').then(({ createEmbedder }) => createEmbedder({ model: this.modelId, dataDir: this.opts.dataDir, bundledModelsDir: this.opts.bundledModelsDir, threads: this.opts.threads || undefined, batchSize: this.opts.batchSize }))
         .then((e: Embedder) => {
           this.embedder = e;
           this.state = 'ready';
