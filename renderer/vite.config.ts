@@ -4,6 +4,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { WORKBENCH_CSP_META as CSP } from '../main/common/csp.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -13,17 +14,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * a header (frame-ancestors only works there). connect-src is 'self' in both hosts: the desktop
  * shell forwards app://workbench/api/* to the engine.
  */
-export const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+export { CSP };
 
 function cspMeta(): Plugin {
   return {

@@ -12,20 +12,10 @@ import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resolveInside } from './safe-path.js';
 import type { EngineAddress } from './channels.js';
+import { WORKBENCH_CSP } from '../common/csp.js';
 
 /** The CSP the workbench runs under; API calls go to this origin (forwarded to the engine). */
-export const WORKBENCH_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export { WORKBENCH_CSP };
 
 /** Must run before `app.whenReady()`. */
 export function registerAppScheme(): void {

@@ -5,6 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
+import { WORKBENCH_CSP } from '../../common/csp.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -26,19 +27,7 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-/** No inline script, no eval, no foreign connections: the page talks to this origin only. */
-export const WORKBENCH_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export { WORKBENCH_CSP };
 
 const PAGE_HEADERS = {
   'content-security-policy': WORKBENCH_CSP,
