@@ -23,7 +23,7 @@ export const mcpBenchmark: Benchmark = {
     const out = emptyOutput();
     const size = Math.max(...fixtureSizes(ctx.quick, ctx.options));
     const n = numberOption(ctx.options, 'queries', ctx.quick ? 100 : 500);
-    const durationS = numberOption(ctx.options, 'duration', ctx.quick ? 5 : 60);
+    const durationS = numberOption(ctx.options, 'duration', ctx.quick ? 10 : 60);
     const fx = await indexedCorpus(ctx.root, size, ctx.log);
     const engine = await openFixture(ctx.root, fx);
     try {
