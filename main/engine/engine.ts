@@ -93,10 +93,7 @@ export class Engine implements EngineApi {
       }),
       waitForFresh: (folders, ms) => this.waitForFresh(folders, ms),
     });
-    // Tracked so close() waits for it: a model switch closes workers and rewrites the contract.
-    settings.onChange((keys) => {
-      this.settingsWork = this.settingsWork.then(() => this.onSettingsChange(keys)).catch(() => undefined);
-    });
+    settings.onChange((keys) => this.onSettingsChange(keys));
   }
 
   static async open(opts: EngineOptions): Promise<Engine> {
@@ -173,16 +170,23 @@ export class Engine implements EngineApi {
     this.contractCheck = checkContract(this.storedContract, wanted);
   }
 
-  private async onSettingsChange(keys: string[]): Promise<void> {
-    if (keys.some((k) => k.startsWith('embedding.'))) {
-      const old = this.embeddingsRef;
-      this.embeddingsRef = this.makeEmbeddings();
-      this.rebuiltSinceMismatch.clear();
-      // Checked before anything else can run: a query right after the change must see the mismatch.
-      this.contractCheck = checkContract(this.storedContract, this.wantedContract());
-      await old.close();
-      await this.checkContract();
-    }
+  /**
+   * Synchronous up to the contract check, so a query right after the change already sees the new
+   * model and any mismatch; closing the old workers and rewriting the contract follow, tracked so
+   * that close() waits for them.
+   */
+  private onSettingsChange(keys: string[]): void {
+    if (!keys.some((k) => k.startsWith('embedding.'))) return;
+    const old = this.embeddingsRef;
+    this.embeddingsRef = this.makeEmbeddings();
+    this.rebuiltSinceMismatch.clear();
+    this.contractCheck = checkContract(this.storedContract, this.wantedContract());
+    this.settingsWork = this.settingsWork
+      .then(async () => {
+        await old.close();
+        await this.checkContract();
+      })
+      .catch(() => undefined);
   }
 
   /**
