@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SEARCH_MODES, TOP_K_MAX, type SearchMode } from '../../main/common/search.js';
+import { SETTINGS } from '../../main/common/settings.js';
 import type { EngineApi } from '../../main/engine/api.js';
 import { listOption, numberOption, settingsPatch, sweepVariants } from '../lib/args.js';
 import { PartialFailure, SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
@@ -43,6 +44,7 @@ async function usableTopK(engine: EngineApi, folder: string, wanted: number, not
   }
 }
 
+const variantLabel = (v: Record<string, unknown>): string => Object.entries(v).map(([k, x]) => `${k}=${String(x)}`).join(',');
 const model_ = (ctx: BenchContext): string => ctx.options.get('model') ?? 'default (embedding.model)';
 
 export const qualityBenchmark: Benchmark = {
@@ -54,8 +56,11 @@ export const qualityBenchmark: Benchmark = {
     const modes = listOption(ctx.options, 'modes', SEARCH_MODES) as SearchMode[];
     const bad = [...sets.filter((s) => !(QUALITY_SETS as readonly string[]).includes(s)), ...modes.filter((m) => !SEARCH_MODES.includes(m))];
     if (bad.length) throw new Error(`unknown set or mode: ${bad.join(', ')}`);
-    const base = settingsPatch(ctx.options.get('setting'));
-    const variants = sweepVariants(ctx.options.get('sweep')).map((v) => ({ ...base, ...v }));
+    // Every variant starts from the defaults of every search.* key: a reused home must not carry
+    // the last sweep's settings into a row labelled "defaults".
+    const searchDefaults = Object.fromEntries(SETTINGS.filter((x) => x.key.startsWith('search.')).map((x) => [x.key, x.default]));
+    const base = { ...searchDefaults, ...settingsPatch(ctx.options.get('setting')) };
+    const variants = sweepVariants(ctx.options.get('sweep')).map((v) => ({ patch: { ...base, ...v }, label: variantLabel({ ...settingsPatch(ctx.options.get('setting')), ...v }) }));
     const wantedK = numberOption(ctx.options, 'top-k', 100);
     const maxQueries = numberOption(ctx.options, 'queries', ctx.quick ? 25 : Infinity);
     const rows: QualityRow[] = [];
@@ -89,9 +94,8 @@ export const qualityBenchmark: Benchmark = {
         indexFigures[name] = { docs: set.docs.length, queries: set.queries.length, files: counts.files, chunks: counts.chunks, embedded: counts.embedded, index_s: round(indexS, 1), reused: !fresh };
         ctx.log(`   ${name}: ${set.docs.length} docs → ${counts.chunks} chunks (${counts.embedded} embedded) in ${indexS.toFixed(1)} s${fresh ? '' : ' (reused folder)'}`);
         const topK = await usableTopK(engine, docsDir, wantedK, out.notes);
-        for (const variant of variants) {
-          const label = Object.entries(variant).map(([k, v]) => `${k}=${String(v)}`).join(',');
-          if (label) engine.settings.set(variant);
+        for (const { patch, label } of variants) {
+          engine.settings.set(patch);
           for (const mode of modes) {
             try {
               const r = await runMode(engine, set.queries, docsDir, mode, topK);
