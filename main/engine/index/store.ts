@@ -159,7 +159,13 @@ export class IndexStore {
     await this.foldIntoFts(this.chunks);
     await retryOnConflict(() => this.docs.delete(filter));
     await this.foldIntoFts(this.docs);
-    for (const v of this.vectorTables.values()) await retryOnConflict(() => v.delete(filter));
+    // Every model's vectors, not only the tables this process has opened: a `cairn remove` in a
+    // fresh process must not leave vectors behind to take top-k slots.
+    for (const name of await this.vectorTableNames()) {
+      const v = this.vectorTables.get(name) ?? (await this.db.openTable(name));
+      this.vectorTables.set(name, v);
+      await retryOnConflict(() => v.delete(filter));
+    }
     await retryOnConflict(() => this.nodes.delete(filter));
     await retryOnConflict(() => this.edges.delete(filter));
     await retryOnConflict(() => this.files.delete(filter));
