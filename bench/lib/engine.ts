@@ -47,7 +47,10 @@ export async function indexFolderAndWait(
 ): Promise<{ files: number; chunks: number; embedded: number }> {
   const existing = (await engine.folders()).find((f) => f.path === folder);
   if (!existing) await engine.addFolder({ path: folder });
-  const job = await engine.indexFolder(folder, existing ? 'update' : 'create');
+  // A reused index from an older chunker or model must be rebuilt, or searches fail typed.
+  const mismatch = existing ? (await engine.status()).contract_mismatch : null;
+  if (mismatch) opts.onProgress?.(`  … rebuilding: ${mismatch.message}`);
+  const job = await engine.indexFolder(folder, !existing ? 'create' : mismatch ? 'rebuild' : 'update');
   const timer = opts.onProgress
     ? setInterval(() => {
         const j = engine.job(job.id);

@@ -60,7 +60,7 @@ export function renderReport(results: readonly ResultFile[], resultsDir: string,
       writeFileSync(join(resultsDir, file), barChartSvg(c));
       out.push('', `![${c.title}](results/${file})`);
     }
-    if (r.notes?.length) out.push('', ...r.notes.map((n) => `- ${n}`));
+    if (r.notes?.length) out.push('', ...[...new Set(r.notes)].map((n) => `- ${n}`));
   }
   return out.join('\n') + '\n';
 }

@@ -35,7 +35,8 @@ export function headlineMarkdown(results: readonly ResultFile[]): string {
   }
   const targets = results.flatMap((r) => (r.targets ?? []).map((t) => [r.name, t.description, `${fmtNum(t.measured)} ${t.unit}`.trim(), `${t.op} ${fmtNum(t.limit)} ${t.unit}`.trim(), t.met ? 'met' : 'missed']));
   if (targets.length) parts.push(mdTable(['benchmark', 'target', 'measured', 'limit', ''], targets), '');
-  const skipped = results.filter((r) => r.status !== 'ok').map((r) => `${r.name} (${r.status}${r.reason ? `: ${r.reason}` : ''})`);
+  const cut = (t: string): string => (t.length > 120 ? `${t.slice(0, 117)}…` : t);
+  const skipped = results.filter((r) => r.status !== 'ok').map((r) => `${r.name} (${r.status}${r.reason ? `: ${cut(r.reason)}` : ''})`);
   if (skipped.length) parts.push(`Not measured in the latest run: ${skipped.join('; ')}.`, '');
   parts.push('Full report: [bench/REPORT.md](bench/REPORT.md).');
   return parts.join('\n');
