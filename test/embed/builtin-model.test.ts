@@ -100,7 +100,9 @@ describe('built-in model cairn/use-lite', () => {
     const tokenizer = (await AutoTokenizer.from_pretrained(builtinModelDir(dataDir))) as unknown as { encode(t: string): number[] };
     for (const s of reference.sentences) {
       assert.deepEqual(tokenizer.encode(s.text), s.ids, `ids of ${JSON.stringify(s.text.slice(0, 30))}`);
-      assert.equal(embedder.countTokens(s.text), s.ids.length);
+      // Chunk sizing counts words (token-counter.ts): never below the tokenizer, a little above at most.
+      const counted = embedder.countTokens(s.text);
+      assert.ok(counted >= s.ids.length && counted <= Math.ceil(s.ids.length * 1.3) + 2, `${counted} vs ${s.ids.length}`);
     }
     const ids = tokenizer.encode('Hello world');
     assert.deepEqual(ids.map((id) => vocab[id][0]), ['▁H', 'ello', '▁world']);

@@ -43,6 +43,20 @@ function workerScript(): { script: string | URL; eval: boolean } {
   return { script: code, eval: true };
 }
 
+/** How long a worker may take to finish its batch and exit before it is terminated anyway. */
+const CLOSE_GRACE_MS = 15_000;
+
+function stopWorker(worker: Worker, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => void worker.terminate().then(() => resolve(), () => resolve()), graceMs);
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.postMessage({ type: 'close' } satisfies ToWorker);
+  });
+}
+
 /** Consecutive failed starts after which queued work is failed instead of retried forever. */
 const MAX_START_FAILURES = 3;
 
@@ -86,7 +100,8 @@ export class WorkerPool {
   async close(): Promise<void> {
     this.closing = true;
     for (const job of this.queue.splice(0)) job.reject(new CairnError('dependency_unavailable', 'The embedder was closed before this batch ran.'));
-    await Promise.all([...this.slots].map((s) => s.worker.terminate()));
+    // Asked, not killed: terminating a thread inside ONNX Runtime aborts the process (worker.ts).
+    await Promise.all([...this.slots].map((s) => stopWorker(s.worker, CLOSE_GRACE_MS)));
     this.slots.clear();
   }
 

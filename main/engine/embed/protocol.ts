@@ -14,7 +14,8 @@ export interface WorkerConfig {
   remoteHost?: string;
 }
 
-export type ToWorker = { type: 'embed'; id: number; texts: string[] };
+/** `close` asks the worker to finish its batch, release the ONNX session and exit on its own. */
+export type ToWorker = { type: 'embed'; id: number; texts: string[] } | { type: 'close' };
 
 export type FromWorker =
   | { type: 'ready'; dimensions: number }

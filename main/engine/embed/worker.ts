@@ -39,16 +39,46 @@ async function embed(extractor: Extractor, texts: string[]): Promise<{ dimension
   return { dimensions: out.dims[out.dims.length - 1], data: new Float32Array(out.data) };
 }
 
+/*
+ * Ending a worker from outside (terminate) while ONNX Runtime runs or releases a session aborts
+ * the whole process ("terminate called after throwing an instance of 'Napi::Error'"). So the pool
+ * asks instead: the worker finishes its batch, disposes the pipeline and exits by itself.
+ */
+let extractor: (Extractor & { dispose?: () => Promise<void> }) | null = null;
+let loaded = false;
+let closing = false;
+let inflight: Promise<unknown> = Promise.resolve();
+
+async function shutdown(): Promise<void> {
+  await inflight.catch(() => undefined);
+  await extractor?.dispose?.().catch(() => undefined);
+  port?.close();
+  process.exit(0);
+}
+
+port.on('message', (msg: ToWorker) => {
+  if (msg.type === 'close') {
+    closing = true;
+    if (loaded) void shutdown();
+    return;
+  }
+  const ex = extractor;
+  if (!ex || closing) {
+    send({ type: 'failed', id: msg.id, message: 'the embedding worker is closing' });
+    return;
+  }
+  inflight = embed(ex, msg.texts).then(
+    (r) => send({ type: 'result', id: msg.id, dimensions: r.dimensions, data: r.data }, [r.data.buffer as ArrayBuffer]),
+    (err: unknown) => send({ type: 'failed', id: msg.id, message: err instanceof Error ? err.message : String(err) }),
+  );
+});
+
 try {
-  const extractor = await load();
+  extractor = await load();
   // A probe both warms the session up and tells the output size.
   const probe = await embed(extractor, ['probe']);
-  port.on('message', (msg: ToWorker) => {
-    embed(extractor, msg.texts).then(
-      (r) => send({ type: 'result', id: msg.id, dimensions: r.dimensions, data: r.data }, [r.data.buffer as ArrayBuffer]),
-      (err: unknown) => send({ type: 'failed', id: msg.id, message: err instanceof Error ? err.message : String(err) }),
-    );
-  });
+  loaded = true;
+  if (closing) await shutdown();
   send({ type: 'ready', dimensions: probe.dimensions });
 } catch (err) {
   const e = err as Error & { cause?: unknown };
