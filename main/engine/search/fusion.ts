@@ -6,6 +6,10 @@ export interface LegResult {
   weight: number;
   ids: string[];
   scores: number[];
+  /** Folder-relative path of each chunk (for glob filters). */
+  rels?: string[];
+  /** Absolute path of each chunk's file (for file-level fusion). */
+  paths?: string[];
 }
 
 export interface Fused {
@@ -64,3 +68,4 @@ export function convexMix(lists: LegResult[]): Fused[] {
 export function single(list: LegResult): Fused[] {
   return list.ids.map((id, i) => ({ id, score: list.scores[i], ranks: { [list.leg]: i + 1 } }));
 }
+

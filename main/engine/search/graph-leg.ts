@@ -39,12 +39,13 @@ export async function graphLeg(deps: SearchDeps, s: ValidSearch, lists: LegResul
   }
   const ranked = [...scored.values()].sort((a, b) => b.score - a.score).slice(0, 60);
   const ids = await chunksAt(deps, ranked.map((r) => r.target), folders, where, globs);
-  const out: LegResult = { leg: 'graph', weight, ids: [], scores: [] };
+  const out: LegResult = { leg: 'graph', weight, ids: [], scores: [], paths: [] };
   ranked.forEach((r, i) => {
     const id = ids[i];
     if (id && !out.ids.includes(id)) {
       out.ids.push(id);
       out.scores.push(r.score);
+      out.paths?.push(r.target.path);
     }
   });
   return out;

@@ -44,7 +44,7 @@ export async function sparseLeg(chunks: Table, docs: Table, query: string, where
   const missing = drows.filter((d) => !covered.has(d.path));
   if (missing.length > 0) for (const s of await bestChunks(chunks, match, where, missing)) out.set(s.id, { ...s, score: DOC * (docScore.get(s.path) ?? 0) });
   const ranked = [...out.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, limit);
-  return { leg: 'sparse', weight, ids: ranked.map((r) => r.id), scores: ranked.map((r) => r.score), rels: ranked.map((r) => r.rel) } as LegResult & { rels: string[] };
+  return { leg: 'sparse', weight, ids: ranked.map((r) => r.id), scores: ranked.map((r) => r.score), rels: ranked.map((r) => r.rel), paths: ranked.map((r) => r.path) };
 }
 
 /** For files that match as a whole but had no chunk in the list: their best chunk, else their first. */
@@ -64,10 +64,10 @@ async function bestChunks(chunks: Table, match: string, where: string | undefine
 
 /** Cosine nearest neighbours in the model's vectors table; scores are similarities (1 - distance). */
 export async function vectorLeg(vectors: Table, vector: Float32Array, where: string | undefined, limit: number, weight: number): Promise<LegResult> {
-  let q = vectors.query().nearestTo(vector).distanceType('cosine').select(['id', 'rel']).limit(limit);
+  let q = vectors.query().nearestTo(vector).distanceType('cosine').select(['id', 'rel', 'path']).limit(limit);
   // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances.
   q = q.ef(Math.max(200, limit * 2)).refineFactor(2);
   if (where) q = q.where(where);
-  const rows = (await q.toArray()) as { id: string; rel: string; _distance: number }[];
-  return { leg: 'vector', weight, ids: rows.map((r) => r.id), scores: rows.map((r) => 1 - r._distance), rels: rows.map((r) => r.rel) } as LegResult & { rels: string[] };
+  const rows = (await q.toArray()) as { id: string; rel: string; path: string; _distance: number }[];
+  return { leg: 'vector', weight, ids: rows.map((r) => r.id), scores: rows.map((r) => 1 - r._distance), rels: rows.map((r) => r.rel), paths: rows.map((r) => r.path) };
 }

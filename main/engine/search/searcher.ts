@@ -112,8 +112,7 @@ export class Searcher {
     if (!dates || list.ids.length === 0) return list;
     const keep = new Set(((await this.deps.chunks.query().where(`${sqlIn('id', list.ids)} AND ${dates}`).select(['id']).toArray()) as { id: string }[]).map((r) => r.id));
     const idx = list.ids.map((_, i) => i).filter((i) => keep.has(list.ids[i]));
-    const rels = (list as LegResult & { rels?: string[] }).rels ?? [];
-    return { ...list, ids: idx.map((i) => list.ids[i]), scores: idx.map((i) => list.scores[i]), rels: idx.map((i) => rels[i]) } as LegResult;
+    return pick(list, idx);
   }
 
   /** A leg the mode requires either answers or fails the whole search: no partial results. */
@@ -166,9 +165,14 @@ export class Searcher {
 }
 
 function keepGlobbed(list: LegResult, keep: (rel: string) => boolean): LegResult {
-  const rels = (list as LegResult & { rels?: string[] }).rels ?? [];
-  const idx = list.ids.map((_, i) => i).filter((i) => keep(rels[i] ?? ''));
-  return { ...list, ids: idx.map((i) => list.ids[i]), scores: idx.map((i) => list.scores[i]), rels: idx.map((i) => rels[i]) } as LegResult;
+  const idx = list.ids.map((_, i) => i).filter((i) => keep(list.rels?.[i] ?? ''));
+  return pick(list, idx);
+}
+
+/** The entries of a leg's list at the given positions, every parallel array kept in step. */
+function pick(list: LegResult, idx: number[]): LegResult {
+  const at = <T>(xs: T[] | undefined) => (xs ? idx.map((i) => xs[i]) : undefined);
+  return { ...list, ids: idx.map((i) => list.ids[i]), scores: idx.map((i) => list.scores[i]), rels: at(list.rels), paths: at(list.paths) };
 }
 
 function looksLikeIdentifiers(q: string): boolean {
