@@ -83,6 +83,8 @@ test('grep finds literal and regex matches exhaustively, never in excluded or ou
   assert.ok(lit.matches.some((m) => m.path.endsWith('README.md')));
   const re = await engine.grep({ pattern: 'def \\w+_distance\\(', regex: true });
   assert.ok(re.matches.length >= 1 && re.matches.every((m) => /def \w+_distance\(/.test(m.text)));
+  const anchored = await engine.grep({ pattern: '^def haversine_distance', regex: true });
+  assert.ok(anchored.matches.some((m) => m.path.endsWith('py/geo.py')), 'a ^-anchored pattern must match lines past the first');
   const secret = await engine.grep({ pattern: fx.secretText });
   assert.deepEqual(secret.matches, []);
   const capped = await engine.grep({ pattern: 'e', max_matches: 3 });

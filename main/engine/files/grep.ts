@@ -26,6 +26,8 @@ function compile(req: GrepRequest): RegExp {
  */
 export async function grepFolders(req: GrepRequest, folders: FolderSpec[], walk: WalkOptions): Promise<GrepResult> {
   const re = compile(req);
+  // The whole-file pre-test must read `^` and `$` per line, as the line test does.
+  const whole = new RegExp(re.source, `${re.flags}m`);
   const max = req.max_matches ?? DEFAULT_MATCHES;
   if (!Number.isInteger(max) || max < 1 || max > MAX_MATCHES) throw new CairnError('invalid_argument', `max_matches must be an integer from 1 to ${MAX_MATCHES}`);
   const keep = globMatcher(req.globs ?? []);
@@ -42,7 +44,7 @@ export async function grepFolders(req: GrepRequest, folders: FolderSpec[], walk:
       }
       out.files_searched++;
       // Cheap whole-file test first: most files have no match.
-      if (!re.test(text)) continue;
+      if (!whole.test(text)) continue;
       const lines = text.split('\n');
       for (let i = 0; i < lines.length; i++) {
         if (!re.test(lines[i])) continue;
