@@ -2,56 +2,34 @@ import { Bool, Field, FixedSizeList, Float32, Float64, Int32, Schema, Utf8 } fro
 
 /** Arrow schemas of the index tables. Column names are the ones SQL filters use. */
 
-export const CHUNK_COLUMNS = [
-  'id', 'folder', 'path', 'rel', 'ext', 'kind', 'language', 'start_line', 'end_line', 'page',
-  'text', 'search_text', 'symbol', 'symbol_kind', 'heading', 'file_hash', 'text_hash', 'mtime',
-] as const;
+const str = (n: string) => new Field(n, new Utf8(), false);
+const int = (n: string) => new Field(n, new Int32(), false);
+const num = (n: string) => new Field(n, new Float64(), false);
+
+/** Where a row comes from: the columns every prefilter (folder, file type, date) reads. */
+const origin = () => [str('folder'), str('path'), str('rel'), str('ext'), str('kind'), num('mtime')];
 
 export function chunkSchema(): Schema {
-  const s = (n: string) => new Field(n, new Utf8(), false);
-  const i = (n: string) => new Field(n, new Int32(), false);
   return new Schema([
-    s('id'), s('folder'), s('path'), s('rel'), s('ext'), s('kind'), s('language'),
-    i('start_line'), i('end_line'), i('page'),
-    s('text'), s('search_text'), s('symbol'), s('symbol_kind'), s('heading'),
-    s('file_hash'), s('text_hash'), new Field('mtime', new Float64(), false),
+    str('id'), ...origin(), str('language'), int('start_line'), int('end_line'), int('page'),
+    str('text'), str('search_text'), str('symbol'), str('symbol_kind'), str('heading'), str('file_hash'), str('text_hash'),
   ]);
 }
 
 export function vectorSchema(dimensions: number): Schema {
-  return new Schema([
-    new Field('id', new Utf8(), false),
-    new Field('folder', new Utf8(), false),
-    new Field('path', new Utf8(), false),
-    new Field('rel', new Utf8(), false),
-    new Field('ext', new Utf8(), false),
-    new Field('kind', new Utf8(), false),
-    new Field('mtime', new Float64(), false),
-    new Field('text_hash', new Utf8(), false),
-    new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
-  ]);
+  return new Schema([str('id'), ...origin(), str('text_hash'), new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false)]);
 }
 
 export function fileSchema(): Schema {
   return new Schema([
-    new Field('path', new Utf8(), false),
-    new Field('folder', new Utf8(), false),
-    new Field('rel', new Utf8(), false),
-    new Field('hash', new Utf8(), false),
-    new Field('size', new Float64(), false),
-    new Field('mtime', new Float64(), false),
-    new Field('chunks', new Int32(), false),
-    new Field('embedded', new Bool(), false),
-    new Field('error_code', new Utf8(), false),
-    new Field('error_message', new Utf8(), false),
-    new Field('indexed_at', new Float64(), false),
+    str('path'), str('folder'), str('rel'), str('hash'), num('size'), num('mtime'), int('chunks'),
+    new Field('embedded', new Bool(), false), str('error_code'), str('error_message'), num('indexed_at'),
   ]);
 }
 
 /** One row per file: its whole text, for document-level BM25 (chunks are too small to score alone). */
 export function docSchema(): Schema {
-  const s = (n: string) => new Field(n, new Utf8(), false);
-  return new Schema([s('id'), s('folder'), s('path'), s('rel'), s('ext'), s('kind'), new Field('mtime', new Float64(), false), s('text')]);
+  return new Schema([str('id'), ...origin(), str('text')]);
 }
 
 export interface DocRow {
@@ -66,25 +44,11 @@ export interface DocRow {
 }
 
 export function nodeSchema(): Schema {
-  return new Schema([
-    new Field('id', new Utf8(), false),
-    new Field('folder', new Utf8(), false),
-    new Field('path', new Utf8(), false),
-    new Field('kind', new Utf8(), false),
-    new Field('name', new Utf8(), false),
-    new Field('start_line', new Int32(), false),
-    new Field('end_line', new Int32(), false),
-  ]);
+  return new Schema([str('id'), str('folder'), str('path'), str('kind'), str('name'), int('start_line'), int('end_line')]);
 }
 
 export function edgeSchema(): Schema {
-  return new Schema([
-    new Field('folder', new Utf8(), false),
-    new Field('path', new Utf8(), false),
-    new Field('kind', new Utf8(), false),
-    new Field('target', new Utf8(), false),
-    new Field('line', new Int32(), false),
-  ]);
+  return new Schema([str('folder'), str('path'), str('kind'), str('target'), int('line')]);
 }
 
 export interface ChunkRow {
