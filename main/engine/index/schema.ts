@@ -32,14 +32,18 @@ export function docSchema(): Schema {
   return new Schema([str('id'), ...origin(), str('text')]);
 }
 
-export interface DocRow {
-  id: string;
+/** The origin columns of chunks, docs and vectors (see `origin()`). */
+export interface OriginColumns {
   folder: string;
   path: string;
   rel: string;
   ext: string;
   kind: string;
   mtime: number;
+}
+
+export interface DocRow extends OriginColumns {
+  id: string;
   text: string;
 }
 
@@ -51,13 +55,8 @@ export function edgeSchema(): Schema {
   return new Schema([str('folder'), str('path'), str('kind'), str('target'), int('line')]);
 }
 
-export interface ChunkRow {
+export interface ChunkRow extends OriginColumns {
   id: string;
-  folder: string;
-  path: string;
-  rel: string;
-  ext: string;
-  kind: string;
   language: string;
   start_line: number;
   end_line: number;
@@ -69,17 +68,10 @@ export interface ChunkRow {
   heading: string;
   file_hash: string;
   text_hash: string;
-  mtime: number;
 }
 
-export interface VectorRow {
+export interface VectorRow extends OriginColumns {
   id: string;
-  folder: string;
-  path: string;
-  rel: string;
-  ext: string;
-  kind: string;
-  mtime: number;
   text_hash: string;
   vector: number[] | Float32Array;
 }
