@@ -2,6 +2,7 @@
  * The few admin calls the shell makes itself (tray pause/resume, the reveal-file check), over the
  * same loopback HTTP API the workbench uses. Plain fetch: no electron.
  */
+import type { SetPausedRequest, SetPausedResponse } from '../common/admin.js';
 import type { EngineStatus } from '../common/status.js';
 import type { EngineAddress } from './channels.js';
 
@@ -19,11 +20,10 @@ export function engineStatus(addr: EngineAddress): Promise<EngineStatus> {
   return call<EngineStatus>(addr, 'GET', '/api/status');
 }
 
-/** Pauses (or resumes) every job that can be: the tray's "pause indexing". */
-export async function setIndexingPaused(addr: EngineAddress, paused: boolean): Promise<void> {
-  const status = await engineStatus(addr);
-  const targets = status.jobs.filter((j) => (paused ? j.state === 'running' || j.state === 'queued' : j.state === 'paused'));
-  for (const j of targets) await call(addr, 'POST', '/api/jobs/action', { id: j.id, action: paused ? 'pause' : 'resume' });
+/** The tray's "pause indexing": engine-wide, so jobs queued while paused wait too. */
+export async function setIndexingPaused(addr: EngineAddress, paused: boolean): Promise<boolean> {
+  const body: SetPausedRequest = { paused };
+  return (await call<SetPausedResponse>(addr, 'POST', '/api/jobs/paused', body)).paused;
 }
 
 /** Whether `file` lies inside one of the indexed folders (so reveal cannot probe the disk). */

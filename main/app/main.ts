@@ -7,6 +7,7 @@ import { app, safeStorage, shell, utilityProcess, type BrowserWindow } from 'ele
 import { randomBytes } from 'node:crypto';
 import { setIndexingPaused, engineStatus } from './admin-client.js';
 import { ApiKeyStore } from './api-key-store.js';
+import type { EngineAddress } from './channels.js';
 import { EngineSupervisor, type EngineChild } from './engine-supervisor.js';
 import { denyPermissions, hardenWebContents } from './hardening.js';
 import { registerIpc } from './ipc.js';
@@ -73,9 +74,13 @@ async function main(): Promise<void> {
 
   const model: TrayModel = { engine: 'idle', folders: 0, indexing: false, paused: false, openAtLogin: state.openAtLogin() };
   let quitting = false;
+  // A pause (from the tray or the workbench) outlives an engine restart: a new engine starts unpaused.
+  let wantPaused = false;
+  let reapplying = false;
   const tray = new CairnTray(paths.trayIcon, {
     openWorkbench,
     setPaused: (paused) => {
+      wantPaused = paused;
       const addr = supervisor.address();
       if (addr) void setIndexingPaused(addr, paused).then(refreshTray, refreshTray);
     },
@@ -97,7 +102,9 @@ async function main(): Promise<void> {
         const s = await engineStatus(addr);
         model.folders = s.folders.length;
         model.indexing = s.jobs.some((j) => j.state === 'running' || j.state === 'queued');
-        model.paused = s.paused || s.jobs.some((j) => j.state === 'paused');
+        model.paused = s.paused;
+        // Paused from the workbench counts too (but not the fresh engine's state before the re-pause lands).
+        if (!reapplying) wantPaused = s.paused;
       } catch {
         // The engine is between states; the next tick will tell.
       }
@@ -106,6 +113,16 @@ async function main(): Promise<void> {
   }
 
   supervisor.on('state', () => void refreshTray());
+  supervisor.on('address', (addr: EngineAddress | null) => {
+    if (!addr || !wantPaused) return;
+    reapplying = true;
+    void setIndexingPaused(addr, true)
+      .catch(() => undefined)
+      .finally(() => {
+        reapplying = false;
+        void refreshTray();
+      });
+  });
   const trayTimer = setInterval(() => void refreshTray(), 5000);
   supervisor.start();
   openWorkbench();

@@ -18,6 +18,8 @@ export const ADMIN_ROUTES = {
   indexFolder: 'POST /api/folders/index',
   jobs: 'GET /api/jobs',
   jobAction: 'POST /api/jobs/action',
+  /** Engine-wide pause/resume of indexing (the tray's and the index panel's switch). */
+  setPaused: 'POST /api/jobs/paused',
   search: 'POST /api/search',
   clients: 'GET /api/clients',
   installClient: 'POST /api/clients/install',
@@ -34,6 +36,13 @@ export interface IndexFolderRequest {
 export interface JobActionRequest {
   id: string;
   action: 'pause' | 'resume' | 'cancel';
+}
+/** Pausing holds every job at its next checkpoint and every job queued later, until resumed. */
+export interface SetPausedRequest {
+  paused: boolean;
+}
+export interface SetPausedResponse {
+  paused: boolean;
 }
 export type AdminSearchRequest = SearchRequest;
 export type AdminSearchResponse = SearchResponse;

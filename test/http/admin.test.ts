@@ -1,9 +1,10 @@
 /** The admin API over real HTTP against the real engine: auth, status/restart, probe, settings, key, folders, jobs, search. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { McpStatus, ProbeResult } from '../../main/common/status.js';
+import type { EngineStatus, JobInfo, McpStatus, ProbeResult } from '../../main/common/status.js';
+import { setIndexingPaused } from '../../main/app/admin-client.js';
 import { startFixture, type Fixture } from '../mcp/fixtures.js';
 
 let fx: Fixture;
@@ -159,6 +160,42 @@ test('folders, index jobs, engine status and the search playground', async () =>
   const bad = await fx.admin('POST', '/api/search', { query: 'x', top_k: 0 });
   assert.equal(bad.status, 400);
   assert.equal(((await bad.json()) as { error: { code: string } }).error.code, 'invalid_argument');
+});
+
+test('pause/resume all indexing: jobs queued while paused wait, status says paused, resume lets them finish', async () => {
+  const paused = await fx.admin('POST', '/api/jobs/paused', { paused: true });
+  assert.equal(paused.status, 200);
+  assert.deepEqual(await paused.json(), { paused: true });
+  const folder = join(fx.root, 'paused-folder');
+  await mkdir(folder);
+  await writeFile(join(folder, 'tide.md'), '# Tides\n\nHigh water at the northern pier.\n');
+  assert.equal((await fx.admin('POST', '/api/folders', { path: folder })).status, 201);
+  const job = (await (await fx.admin('POST', '/api/folders/index', { path: folder, kind: 'update' })).json()) as JobInfo;
+  let st = (await (await fx.admin('GET', '/api/status')).json()) as EngineStatus;
+  assert.equal(st.paused, true);
+  assert.equal(st.jobs.find((j) => j.id === job.id)?.state, 'paused', 'a job submitted while paused waits');
+
+  const resumed = await fx.admin('POST', '/api/jobs/paused', { paused: false });
+  assert.deepEqual(await resumed.json(), { paused: false });
+  await fx.engine.idle();
+  st = (await (await fx.admin('GET', '/api/status')).json()) as EngineStatus;
+  assert.equal(st.paused, false);
+  assert.equal(st.jobs.find((j) => j.id === job.id)?.state, 'done');
+  assert.equal(st.folders.find((f) => f.path === folder)?.files, 1);
+
+  // The desktop tray's call (main/app/admin-client.ts) goes through the same route.
+  const shell = { baseUrl: fx.server.url, adminToken: fx.adminToken };
+  assert.equal(await setIndexingPaused(shell, true), true);
+  assert.equal((await fx.engine.status()).paused, true);
+  assert.equal(await setIndexingPaused(shell, false), false);
+  assert.equal((await fx.engine.status()).paused, false);
+
+  for (const bad of [{}, { paused: 'yes' }, { paused: 1 }]) {
+    const res = await fx.admin('POST', '/api/jobs/paused', bad);
+    assert.equal(res.status, 400, JSON.stringify(bad));
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'invalid_argument');
+  }
+  assert.equal((await fx.admin('DELETE', '/api/folders', { path: folder })).status, 200);
 });
 
 test('probe: a contract mismatch is a typed 409 with its remedy', async () => {

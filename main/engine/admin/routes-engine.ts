@@ -1,6 +1,6 @@
 /** Admin routes over the engine: settings, folders, jobs, status and the search playground. */
 import type { FolderSpec } from '../../common/settings.js';
-import type { IndexFolderRequest, JobActionRequest, RemoveFolderRequest, SettingsPatch } from '../../common/admin.js';
+import type { IndexFolderRequest, JobActionRequest, RemoveFolderRequest, SetPausedRequest, SetPausedResponse, SettingsPatch } from '../../common/admin.js';
 import type { SearchRequest } from '../../common/search.js';
 import { CairnError } from '../errors.js';
 import { json, typedError } from '../http/responses.js';
@@ -75,6 +75,13 @@ export const engineRoutes: Record<string, Handler> = {
       throw new CairnError('invalid_argument', 'action must be pause, resume or cancel', { details: { key: 'action' } });
     }
     return json(200, ctx.engine.jobAction(needString(body.id, 'id'), body.action));
+  },
+
+  'POST /api/jobs/paused': async (req, ctx) => {
+    const body = await jsonBody<Partial<SetPausedRequest>>(req);
+    if (typeof body.paused !== 'boolean') throw new CairnError('invalid_argument', 'paused must be true or false', { details: { key: 'paused' } });
+    ctx.engine.setPaused(body.paused);
+    return json(200, { paused: (await ctx.engine.status()).paused } satisfies SetPausedResponse);
   },
 
   // The same code path as the MCP search tool, with the mounted defaults.

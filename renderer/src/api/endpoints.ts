@@ -11,6 +11,8 @@ import type {
   JobInfo,
   McpStatus,
   ProbeResult,
+  SetPausedRequest,
+  SetPausedResponse,
   SettingsResponse,
   ValidateResponse,
 } from '../../../main/common/index';
@@ -43,6 +45,7 @@ export const api = {
   removeFolder: (path: string) => request<unknown>('DELETE', '/api/folders', { path }),
   indexFolder: (path: string, kind: 'update' | 'rebuild') => request<JobInfo>('POST', '/api/folders/index', { path, kind }),
   jobAction: (body: JobActionRequest) => request<JobInfo>('POST', '/api/jobs/action', body),
+  setPaused: (paused: boolean) => request<SetPausedResponse>('POST', '/api/jobs/paused', { paused } satisfies SetPausedRequest),
 
   search: (req: AdminSearchRequest) => request<AdminSearchResponse>('POST', '/api/search', req),
 

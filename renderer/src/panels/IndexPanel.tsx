@@ -6,6 +6,7 @@ import { AddFolderForm } from './AddFolderForm';
 import { FolderRow } from './FolderRow';
 import { JobsList } from './JobsList';
 import { ModelSection } from './ModelSection';
+import { PauseAllButton } from './PauseAllButton';
 
 export function IndexPanel() {
   const { engine, error } = useEngine();
@@ -18,7 +19,7 @@ export function IndexPanel() {
   }
   const t = engine.totals;
   return (
-    <Panel id="index" title="Index">
+    <Panel id="index" title="Index" actions={<PauseAllButton paused={engine.paused} />}>
       <p className="muted" data-testid="index-totals">
         {engine.folders.length} folder{engine.folders.length === 1 ? '' : 's'}, {t.files} files, {t.chunks} chunks ({t.embedded_chunks} with vectors)
         {engine.paused ? ' · indexing paused' : ''}

@@ -35,6 +35,13 @@ export function StatusCard() {
           {state}
         </span>{' '}
         {engine ? <span className="muted">Cairn {engine.version}</span> : null}{' '}
+        {engine?.paused ? (
+          <>
+            <span className="pill stopped" data-testid="status-paused">
+              indexing paused
+            </span>{' '}
+          </>
+        ) : null}
         <span className="muted">
           {mcp.requests.total} requests, {mcp.requests.errors} errors, {mcp.requests.rejected} rejected
         </span>
