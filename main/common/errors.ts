@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'config_invalid',
   'index_corrupt',
   'engine_locked',
+  /** The disk holding the index is full: what was committed keeps serving; free space, then re-run. */
+  'disk_full',
   'conflict',
   'unauthorized',
   'forbidden',
@@ -64,6 +66,8 @@ export function httpStatusFor(code: ErrorCode): number {
     case 'generation_unavailable':
     case 'index_corrupt':
       return 503;
+    case 'disk_full':
+      return 507;
     case 'internal':
       return 500;
   }
