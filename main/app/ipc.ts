@@ -14,6 +14,8 @@ import { isTrustedSenderUrl } from './trusted-sender.js';
 export interface IpcDeps {
   engineAddress(): EngineAddress | null;
   apiKeys: ApiKeyStore;
+  /** The engine keeps a copy of the key; a write from the workbench must reach it. */
+  onApiKeyChanged(): void;
   openExternal(url: string): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export function registerIpc(deps: IpcDeps): void {
   handle(CHANNELS.setApiKey, (_event, key: unknown) => {
     if (key !== null && (typeof key !== 'string' || key.length < 16 || key.length > 512)) throw new Error('invalid API key');
     deps.apiKeys.set(key);
+    deps.onApiKeyChanged();
   });
 
   handle(CHANNELS.openExternal, async (_event, url: unknown) => {

@@ -5,9 +5,11 @@
  */
 import { app, safeStorage, shell, utilityProcess, type BrowserWindow } from 'electron';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { setIndexingPaused, engineStatus } from './admin-client.js';
 import { ApiKeyStore } from './api-key-store.js';
 import type { EngineAddress } from './channels.js';
+import { importEngineKeyFile, keyChanged, serveKeyRequests, type EnginePort } from './engine-key-bridge.js';
 import { EngineSupervisor, type EngineChild } from './engine-supervisor.js';
 import { denyPermissions, hardenWebContents } from './hardening.js';
 import { registerIpc } from './ipc.js';
@@ -39,6 +41,9 @@ async function main(): Promise<void> {
     decrypt: (b) => safeStorage.decryptString(b),
   });
 
+  importEngineKeyFile(apiKeys, join(paths.engineHome, 'mcp-api-key'));
+  let enginePort: EnginePort | null = null;
+
   // A fresh admin token per launch: only this shell (and the window it hands it to) can administer.
   const adminToken = randomBytes(32).toString('base64url');
   const supervisor = new EngineSupervisor({
@@ -47,16 +52,22 @@ async function main(): Promise<void> {
     adminToken,
     env: {
       CAIRN_HOME: paths.engineHome,
-      // Not read by `serve` yet: the engine's registry takes a bundled-models folder as an option.
       CAIRN_MODELS_DIR: paths.models,
       LANCEDB_LOG: 'error',
-      // The MCP key is deliberately not passed as CAIRN_MCP_API_KEY: the engine treats an env key
-      // as read-only, so the workbench could no longer rotate it. The engine keeps its own 0600
-      // file; the shell mirrors the key into safeStorage (preload setApiKey) for when the engine
-      // accepts an injected store over the utilityProcess port.
+      // The engine asks this process for the MCP key over its port (engine-key-bridge.ts), so the
+      // key is kept by safeStorage, not in the engine's data folder. Not CAIRN_MCP_API_KEY: the
+      // engine treats an env key as read-only, and the workbench could no longer rotate it.
+      CAIRN_API_KEY_STORE: 'parent',
     },
-    spawn: (entry, args, env): EngineChild =>
-      utilityProcess.fork(entry, args, { env, stdio: 'pipe', serviceName: 'Cairn engine' }) as unknown as EngineChild,
+    spawn: (entry, args, env): EngineChild => {
+      const child = utilityProcess.fork(entry, args, { env, stdio: 'pipe', serviceName: 'Cairn engine' });
+      serveKeyRequests(child, apiKeys);
+      enginePort = child;
+      child.once('exit', () => {
+        if (enginePort === child) enginePort = null;
+      });
+      return child as unknown as EngineChild;
+    },
     log: (line) => console.log(`[engine] ${line}`),
   });
 
@@ -70,7 +81,7 @@ async function main(): Promise<void> {
     win.focus();
   };
 
-  registerIpc({ engineAddress: () => supervisor.address(), apiKeys, openExternal: (url) => shell.openExternal(url) });
+  registerIpc({ engineAddress: () => supervisor.address(), apiKeys, onApiKeyChanged: () => keyChanged(enginePort), openExternal: (url) => shell.openExternal(url) });
 
   const model: TrayModel = { engine: 'idle', folders: 0, indexing: false, paused: false, openAtLogin: state.openAtLogin() };
   let quitting = false;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CairnError } from '../errors.js';
 import { openEngine } from '../engine.js';
-import { FileApiKeyStore } from '../http/api-key-store.js';
+import { apiKeyStoreFor } from '../http/api-key-store.js';
 import { startHttpServer } from '../http/server.js';
 import { adminTokenFrom } from '../http/launch.js';
 import { serveStdio } from '../mcp/stdio.js';
@@ -44,7 +44,7 @@ export async function serve(home: string, opts: { port?: string; host?: string }
       host: opts.host,
       port,
       adminToken,
-      apiKeyStore: new FileApiKeyStore(home),
+      apiKeyStore: apiKeyStoreFor(home),
       rendererDir: rendererDir(),
       stdioCommand: stdioCommand(),
     });

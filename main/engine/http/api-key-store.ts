@@ -25,6 +25,11 @@ export function generateApiKey(): string {
 
 const KEY_SHAPE = /^[A-Za-z0-9._~+/=-]{16,512}$/;
 
+/** Whether `key` fits an Authorization header and every client's config format. */
+export function isValidApiKey(key: string): boolean {
+  return KEY_SHAPE.test(key);
+}
+
 function checkShape(key: string): void {
   if (!KEY_SHAPE.test(key)) {
     throw new CairnError('invalid_argument', 'An API key must be 16 to 512 characters of letters, digits and ._~+/=-', {
@@ -79,4 +84,120 @@ export class FileApiKeyStore implements ApiKeyStore {
     await this.set(key);
     return key;
   }
+}
+
+/**
+ * One end of a message channel to the process that owns the key: Electron's `process.parentPort`
+ * in a utilityProcess, a worker_threads MessagePort, or Node's child-process IPC.
+ */
+export interface KeyPort {
+  postMessage(message: unknown): void;
+  onMessage(listener: (message: unknown) => void): void;
+}
+
+/** Engine → owner. `set` carries the new key; the owner answers every request with a reply of the same id. */
+export type KeyRequest = { type: 'cairn:api-key:request'; id: number; op: 'get' } | { type: 'cairn:api-key:request'; id: number; op: 'set'; key: string };
+/** Owner → engine. `changed` tells the engine to forget its copy (the key was set outside it). */
+export type KeyReply =
+  | { type: 'cairn:api-key:reply'; id: number; ok: true; key: string | null }
+  | { type: 'cairn:api-key:reply'; id: number; ok: false; message: string }
+  | { type: 'cairn:api-key:changed' };
+
+function isReply(m: unknown): m is KeyReply {
+  return typeof m === 'object' && m !== null && typeof (m as { type?: unknown }).type === 'string' && (m as { type: string }).type.startsWith('cairn:api-key:');
+}
+
+/**
+ * The desktop store: the key lives with the Electron main process (safeStorage), which this
+ * engine asks over its port. The engine keeps a copy once read, so an MCP request that checks
+ * the key costs no round trip; the owner says `changed` when the key moves under it.
+ */
+export class PortApiKeyStore implements ApiKeyStore {
+  readonly readOnlyReason = null;
+  private nextId = 1;
+  private cached: string | null | undefined;
+  private readonly waiting = new Map<number, { resolve: (key: string | null) => void; reject: (err: Error) => void; timer: NodeJS.Timeout }>();
+
+  constructor(
+    private readonly port: KeyPort,
+    /** An owner that never answers (a hung main process) must not hang MCP requests. */
+    private readonly timeoutMs = 10_000,
+  ) {
+    port.onMessage((m) => this.onMessage(m));
+  }
+
+  private onMessage(m: unknown): void {
+    if (!isReply(m)) return;
+    if (m.type === 'cairn:api-key:changed') {
+      this.cached = undefined;
+      return;
+    }
+    const w = this.waiting.get(m.id);
+    if (!w) return;
+    this.waiting.delete(m.id);
+    clearTimeout(w.timer);
+    if (m.ok) w.resolve(typeof m.key === 'string' ? m.key : null);
+    else w.reject(new CairnError('dependency_unavailable', `The desktop app could not access the API key: ${m.message}`, { remedy: 'Check that the OS keychain (safeStorage) is unlocked, then try again.' }));
+  }
+
+  private ask(req: { op: 'get' } | { op: 'set'; key: string }): Promise<string | null> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new CairnError('dependency_unavailable', `The desktop app did not answer for the API key within ${this.timeoutMs} ms.`, { remedy: 'Restart Cairn.' }));
+      }, this.timeoutMs);
+      timer.unref();
+      this.waiting.set(id, { resolve, reject, timer });
+      this.port.postMessage({ type: 'cairn:api-key:request', id, ...req } satisfies KeyRequest);
+    });
+  }
+
+  async get(): Promise<string | null> {
+    if (this.cached !== undefined) return this.cached;
+    const key = await this.ask({ op: 'get' });
+    this.cached = key;
+    return key;
+  }
+
+  async set(key: string): Promise<void> {
+    checkShape(key);
+    await this.ask({ op: 'set', key });
+    this.cached = key;
+  }
+
+  async rotate(): Promise<string> {
+    const key = generateApiKey();
+    await this.set(key);
+    return key;
+  }
+}
+
+type ParentPort = { postMessage(m: unknown): void; on(event: 'message', listener: (e: { data: unknown }) => void): unknown };
+
+/** The port to the parent: Electron's utilityProcess `parentPort`, else Node's IPC channel, else null. */
+export function parentKeyPort(proc: NodeJS.Process = process): KeyPort | null {
+  const pp = (proc as NodeJS.Process & { parentPort?: ParentPort }).parentPort;
+  if (pp) return { postMessage: (m) => pp.postMessage(m), onMessage: (l) => void pp.on('message', (e) => l(e.data)) };
+  const send = proc.send?.bind(proc);
+  if (!send) return null;
+  return {
+    postMessage: (m) => void send(m),
+    onMessage: (l) => {
+      proc.on('message', l);
+      // Listening must not keep the engine alive after it has stopped serving.
+      proc.channel?.unref();
+    },
+  };
+}
+
+/**
+ * The store `cairn serve` uses: `CAIRN_API_KEY_STORE=parent` (set by the desktop shell) asks the
+ * parent process, which keeps the key in the OS secret store; otherwise the headless file store.
+ */
+export function apiKeyStoreFor(dataDir: string, env: NodeJS.ProcessEnv = process.env, proc: NodeJS.Process = process): ApiKeyStore {
+  if (env.CAIRN_API_KEY_STORE !== 'parent') return new FileApiKeyStore(dataDir, env);
+  const port = parentKeyPort(proc);
+  if (!port) throw new CairnError('invalid_argument', 'CAIRN_API_KEY_STORE=parent needs a parent process to ask (the desktop app); unset it to use the key file.');
+  return new PortApiKeyStore(port);
 }

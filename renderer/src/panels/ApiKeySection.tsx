@@ -1,11 +1,11 @@
 /**
  * The MCP API key: whether one is set, generate/rotate (the engine returns the new key once),
  * reveal on demand, copy. The key is held in component state only while shown; it is never
- * written to storage by the page.
+ * written to storage by the page. In the desktop app the engine itself keeps the key in the OS
+ * secret store (it asks the shell, which uses safeStorage), so the page has nothing to mirror.
  */
 import { useEffect, useState } from 'react';
 import { api } from '../api/endpoints';
-import { desktopBridge } from '../api/bridge';
 import { CopyButton } from '../components/CopyButton';
 import { ErrorNote } from '../components/ErrorNote';
 import { useEngine } from '../hooks/engine-context';
@@ -27,8 +27,6 @@ export function ApiKeySection({ requireKey }: { requireKey: boolean }) {
       const r = await api.newApiKey(isSet ? 'rotate' : 'generate');
       setIsSet(true);
       setShown(r.key ?? null);
-      // The desktop shell keeps the key in the OS secret store so it survives restarts.
-      if (r.key) await desktopBridge()?.setApiKey(r.key);
       await refresh();
     });
 
