@@ -71,12 +71,28 @@ export interface ModelInfo {
   description: string;
 }
 
+export type ModelState = 'ready' | 'loading' | 'downloading' | 'missing' | 'error';
+
+/** A hub model's files as they arrive (transformers.js reports each file's bytes). */
+export interface ModelDownload {
+  loaded_bytes: number;
+  /** 0 while no file's size is known yet. */
+  total_bytes: number;
+  /** Of the files whose size is known; null before any is. */
+  percent: number | null;
+  files: { file: string; loaded_bytes: number; total_bytes: number }[];
+}
+
 export interface EngineStatus {
   version: string;
   data_dir: string;
   folders: FolderStatus[];
   jobs: JobInfo[];
-  model: ModelInfo & { state: 'ready' | 'loading' | 'missing' | 'error'; error?: string };
+  /**
+   * `missing`: a hub model not on this computer yet (downloaded when first needed, or on
+   * `POST /api/model/load`); `downloading`: with `download`; `error`: with `error` and `remedy`.
+   */
+  model: ModelInfo & { state: ModelState; error?: string; remedy?: string; download?: ModelDownload };
   contract: IndexContract | null;
   /** Set when the configured model or chunker conflicts with the stored index. */
   contract_mismatch: ErrorBody | null;

@@ -42,6 +42,8 @@ export interface EngineApi {
   jobs(): JobInfo[];
   job(id: string): JobInfo | undefined;
   jobAction(id: string, action: 'pause' | 'resume' | 'cancel'): JobInfo;
+  /** Starts loading the configured embedding model in the background (a hub model downloads). */
+  prepareModel(): void;
   /** Pauses (or resumes) every job, including ones queued while paused; status reports `paused`. */
   setPaused(paused: boolean): void;
   /** Resolves when every job queued so far has finished. */

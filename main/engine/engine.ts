@@ -260,6 +260,8 @@ export class Engine implements EngineApi {
         description: spec.description,
         state: this.embeddingsRef.state,
         ...(this.embeddingsRef.error ? { error: this.embeddingsRef.error } : {}),
+        ...(this.embeddingsRef.remedy ? { remedy: this.embeddingsRef.remedy } : {}),
+        ...(this.embeddingsRef.download ? { download: this.embeddingsRef.download } : {}),
       },
       contract: this.storedContract,
       contract_mismatch: mismatch ? mismatch.toBody() : null,
@@ -389,6 +391,11 @@ export class Engine implements EngineApi {
 
   jobAction(id: string, action: 'pause' | 'resume' | 'cancel'): JobInfo {
     return this.jobsQueue.action(id, action).info();
+  }
+
+  /** Starts loading (downloading, for a hub model not on disk) the configured model; status follows it. */
+  prepareModel(): void {
+    this.embeddingsRef.get().catch(() => undefined);
   }
 
   setPaused(paused: boolean): void {

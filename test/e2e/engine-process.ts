@@ -31,10 +31,10 @@ export interface RunningEngine {
   dispose(): Promise<void>;
 }
 
-function launch(home: string, token: string, port: number, log: string[]): Promise<{ child: ChildProcess; workbench: string; mcp: string }> {
+function launch(home: string, token: string, port: number, log: string[], extraEnv: Record<string, string>): Promise<{ child: ChildProcess; workbench: string; mcp: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'main/engine/cli/main.ts'), 'serve', '--port', String(port)], {
     cwd: repoRoot,
-    env: { ...process.env, CAIRN_HOME: home, CAIRN_ADMIN_TOKEN: token, LANCEDB_LOG: 'error' },
+    env: { ...process.env, CAIRN_HOME: home, CAIRN_ADMIN_TOKEN: token, LANCEDB_LOG: 'error', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -60,11 +60,12 @@ function launch(home: string, token: string, port: number, log: string[]): Promi
   });
 }
 
-export async function startEngine(): Promise<RunningEngine> {
+/** `env`: extra variables for the engine, e.g. `HF_ENDPOINT` pointing at a hub double. */
+export async function startEngine(env: Record<string, string> = {}): Promise<RunningEngine> {
   const home = mkdtempSync(join(tmpdir(), 'cairn-e2e-home-'));
   const token = randomBytes(24).toString('base64url');
   const log: string[] = [];
-  let { child, workbench, mcp } = await launch(home, token, 0, log);
+  let { child, workbench, mcp } = await launch(home, token, 0, log, env);
   const origin = new URL(workbench).origin;
   const port = Number(new URL(workbench).port);
 
@@ -98,7 +99,7 @@ export async function startEngine(): Promise<RunningEngine> {
     stop,
     async restart() {
       await stop();
-      ({ child, workbench, mcp } = await launch(home, token, port, log));
+      ({ child, workbench, mcp } = await launch(home, token, port, log, env));
     },
     async dispose() {
       await stop();

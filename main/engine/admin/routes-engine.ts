@@ -84,6 +84,12 @@ export const engineRoutes: Record<string, Handler> = {
     return json(200, { paused: (await ctx.engine.status()).paused } satisfies SetPausedResponse);
   },
 
+  // Answers at once: a download can take minutes; the workbench follows it in GET /api/status.
+  'POST /api/model/load': async (_req, ctx) => {
+    ctx.engine.prepareModel();
+    return json(202, (await ctx.engine.status()).model);
+  },
+
   // The same code path as the MCP search tool, with the mounted defaults.
   'POST /api/search': async (req, ctx) => {
     const body = await jsonBody<SearchRequest>(req);

@@ -10,7 +10,7 @@ import { AutoConfig, AutoTokenizer, env } from '@huggingface/transformers';
 import type { Embedder } from '../types.js';
 import { CairnError } from '../errors.js';
 import { ensureBuiltinModel } from './builtin/build.js';
-import { boundedFetch, DEFAULT_HUB_TIMEOUT_MS, hubUnavailable } from './hub.js';
+import { boundedFetch, DEFAULT_HUB_TIMEOUT_MS, hubEndpoint, hubUnavailable } from './hub.js';
 import { WorkerPool } from './pool.js';
 import { CachedTokenCounter } from './token-counter.js';
 import { withPrefix } from './prefixes.js';
@@ -33,7 +33,7 @@ export interface EmbedderOptions {
   bundledModelsDir?: string;
   /** How long to wait for the hub to answer a request; default 15 s. */
   hubTimeoutMs?: number;
-  /** Another hub address (a test double of the hub). */
+  /** Another hub address (a test double of the hub); default `HF_ENDPOINT`, else the hub. */
   remoteHost?: string;
 }
 
@@ -66,7 +66,8 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
   env.cacheDir = modelsDir;
   env.allowRemoteModels = allowRemote;
   env.fetch = boundedFetch(hubTimeoutMs);
-  env.remoteHost = opts.remoteHost ?? DEFAULT_REMOTE_HOST;
+  const remoteHost = opts.remoteHost ?? hubEndpoint();
+  env.remoteHost = remoteHost ?? DEFAULT_REMOTE_HOST;
   let tokenizer: Tokenizer;
   let configDims: number | null = null;
   try {
@@ -92,7 +93,7 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
     config: () => {
       const local = dir ?? findLocalModel(model, opts.dataDir, { bundledModelsDir: opts.bundledModelsDir });
       const ref = local ?? modelRef;
-      return { modelRef: ref, modelsDir, allowRemote: local === null, dtype: model.dtype, pooling: model.pooling, hubTimeoutMs, remoteHost: opts.remoteHost };
+      return { modelRef: ref, modelsDir, allowRemote: local === null, dtype: model.dtype, pooling: model.pooling, hubTimeoutMs, remoteHost };
     },
     onProgress: opts.onDownloadProgress,
   });

@@ -4,9 +4,46 @@
  * transformers.js fetches through `env.fetch`, so it gets a fetch that gives up when response
  * headers do not arrive in time. Bodies are not limited: a slow but live download keeps going.
  */
+import type { ModelDownload } from '../../common/status.js';
 import { CairnError } from '../errors.js';
 
 export const DEFAULT_HUB_TIMEOUT_MS = 15_000;
+
+/**
+ * `HF_ENDPOINT`, the Hugging Face convention for a mirror (also how tests point the engine at a
+ * local stand-in for the hub), as transformers.js wants its `remoteHost`: with a trailing slash.
+ */
+export function hubEndpoint(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const v = env.HF_ENDPOINT?.trim();
+  return v ? v.replace(/\/*$/, '/') : undefined;
+}
+
+/**
+ * Sums transformers.js' per-file progress reports (from the main thread and the workers) into
+ * one figure for status. A file reported twice (a second worker) counts once.
+ */
+export class DownloadProgress {
+  private readonly files = new Map<string, { loaded: number; total: number }>();
+
+  update(p: { file: string; loaded: number; total: number }): void {
+    const prev = this.files.get(p.file);
+    this.files.set(p.file, { loaded: Math.max(prev?.loaded ?? 0, p.loaded), total: Math.max(prev?.total ?? 0, p.total) });
+  }
+
+  get started(): boolean {
+    return this.files.size > 0;
+  }
+
+  snapshot(): ModelDownload {
+    const files = [...this.files].map(([file, f]) => ({ file, loaded_bytes: f.loaded, total_bytes: f.total }));
+    const loaded = files.reduce((n, f) => n + f.loaded_bytes, 0);
+    const total = files.reduce((n, f) => n + f.total_bytes, 0);
+    const known = files.filter((f) => f.total_bytes > 0);
+    const knownLoaded = known.reduce((n, f) => n + Math.min(f.loaded_bytes, f.total_bytes), 0);
+    const percent = known.length ? Math.min(100, Math.floor((knownLoaded / total) * 1000) / 10) : null;
+    return { loaded_bytes: loaded, total_bytes: total, percent, files };
+  }
+}
 
 export function boundedFetch(timeoutMs: number): typeof fetch {
   return async (input, init) => {

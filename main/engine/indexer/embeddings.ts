@@ -1,10 +1,12 @@
 import type { Table } from '@lancedb/lancedb';
+import type { ModelDownload, ModelState } from '../../common/status.js';
+import { DownloadProgress } from '../embed/hub.js';
 import { findLocalModel, resolveModel, type ResolvedModel } from '../embed/registry.js';
 import { CairnError } from '../errors.js';
 import type { IndexStore } from '../index/store.js';
 import type { Embedder } from '../types.js';
 
-export type ModelState = 'missing' | 'loading' | 'ready' | 'error';
+export type { ModelState };
 
 export interface EmbeddingOptions {
   dataDir: string;
@@ -21,6 +23,8 @@ export interface EmbeddingOptions {
 export class Embeddings {
   state: ModelState = 'missing';
   error: string | undefined;
+  remedy: string | undefined;
+  private progress: DownloadProgress | null = null;
   private loading: Promise<Embedder> | null = null;
   private embedder: Embedder | null = null;
   readonly spec: ResolvedModel;
@@ -49,22 +53,38 @@ export class Embeddings {
     if (this.embedder) return this.embedder;
     if (!this.loading) {
       this.state = 'loading';
+      const progress = (this.progress = new DownloadProgress());
+      // A hub model that is not on disk arrives file by file: status shows the bytes as they come.
+      const onDownloadProgress = (p: { file: string; loaded: number; total: number }) => {
+        progress.update(p);
+        if (this.state === 'loading') this.state = 'downloading';
+      };
       // Loaded on first use: transformers.js costs about a second to import, which search in sparse mode never needs.
-      this.loading = import('../embed/embedder.js').then(({ createEmbedder }) => createEmbedder({ model: this.modelId, dataDir: this.opts.dataDir, bundledModelsDir: this.opts.bundledModelsDir, threads: this.opts.threads || undefined, batchSize: this.opts.batchSize }))
+      this.loading = import('../embed/embedder.js').then(({ createEmbedder }) => createEmbedder({ model: this.modelId, dataDir: this.opts.dataDir, bundledModelsDir: this.opts.bundledModelsDir, threads: this.opts.threads || undefined, batchSize: this.opts.batchSize, onDownloadProgress }))
         .then((e: Embedder) => {
           this.embedder = e;
           this.state = 'ready';
           this.error = undefined;
+          this.remedy = undefined;
+          this.progress = null;
           return e;
         })
         .catch((err: unknown) => {
           this.state = 'error';
           this.error = err instanceof Error ? err.message : String(err);
           this.loading = null;
-          throw err instanceof CairnError ? err : new CairnError('dependency_unavailable', `The embedding model ${this.modelId} cannot be loaded: ${this.error}`, { remedy: 'Check the embedding.model setting, or download the model where a network exists.' });
+          this.progress = null;
+          const typed = err instanceof CairnError ? err : new CairnError('dependency_unavailable', `The embedding model ${this.modelId} cannot be loaded: ${this.error}`, { remedy: 'Check the embedding.model setting, or download the model where a network exists.' });
+          this.remedy = typed.remedy;
+          throw typed;
         });
     }
     return this.loading as Promise<Embedder>;
+  }
+
+  /** Bytes of a hub model's files received so far, while it downloads. */
+  get download(): ModelDownload | null {
+    return this.state === 'downloading' && this.progress?.started ? this.progress.snapshot() : null;
   }
 
   /** Loaded embedder or null, without starting a load. */

@@ -47,6 +47,7 @@ export const api = {
   jobAction: (body: JobActionRequest) => request<JobInfo>('POST', '/api/jobs/action', body),
   setPaused: (paused: boolean) => request<SetPausedResponse>('POST', '/api/jobs/paused', { paused } satisfies SetPausedRequest),
 
+  loadModel: () => request<EngineStatus['model']>('POST', '/api/model/load', {}),
   search: (req: AdminSearchRequest) => request<AdminSearchResponse>('POST', '/api/search', req),
 
   /** Snippets carry a key placeholder unless `reveal` (then the real key, for copying). */

@@ -37,7 +37,7 @@ export function EngineProvider({ children }: { children: ReactNode }) {
         wasOffline.current = false;
         setEpoch((n) => n + 1);
       }
-      const active = e.jobs.some((j) => j.state === 'running' || j.state === 'queued') || e.folders.some((f) => f.state === 'indexing');
+      const active = e.jobs.some((j) => j.state === 'running' || j.state === 'queued') || e.folders.some((f) => f.state === 'indexing') || e.model.state === 'downloading' || e.model.state === 'loading';
       return active ? FAST_MS : IDLE_MS;
     } catch (err) {
       if (err instanceof ConnectionError) {
