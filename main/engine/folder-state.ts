@@ -35,9 +35,11 @@ export class FolderStates {
   constructor(private readonly store: IndexStore, private readonly jobs: JobQueue) {}
 
   async refresh(folder: string): Promise<void> {
-    const rows = (await this.store.files.query().where(sqlIn('folder', [folder])).select(['path', 'chunks', 'embedded', 'error_code', 'error_message', 'indexed_at']).toArray()) as { path: string; chunks: number; embedded: boolean; error_code: string; error_message: string; indexed_at: number }[];
+    const rows = (await this.store.files.query().where(sqlIn('folder', [folder])).select(['path', 'chunks', 'embedded', 'error_code', 'error_message', 'indexed_at', 'mtime']).toArray()) as { path: string; chunks: number; embedded: boolean; error_code: string; error_message: string; indexed_at: number; mtime: number }[];
     const c: Counts = { files: 0, chunks: 0, embedded: 0, errors: [], errorCount: 0, updatedAt: null, rows: rows.length };
     for (const r of rows) {
+      // An intent row (mtime -1) only records that a file's chunks are being written: not indexed yet.
+      if (r.mtime === -1 && !r.error_code) continue;
       if (r.error_code) {
         c.errorCount++;
         if (c.errors.length < SHOWN_ERRORS) c.errors.push({ path: r.path, code: r.error_code, message: r.error_message });

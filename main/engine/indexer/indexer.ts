@@ -1,7 +1,7 @@
 import type { FolderSpec } from '../../common/settings.js';
 import type { GraphIndex } from '../graph/graph.js';
 import type { FileRow } from '../index/schema.js';
-import { retryOnConflict } from '../index/retry.js';
+import { asIndexWriteError, retryOnConflict } from '../index/retry.js';
 import { sqlIn } from '../index/sql.js';
 import type { IndexStore } from '../index/store.js';
 import type { Job } from '../jobs/job.js';
@@ -10,6 +10,7 @@ import { inspectPath, readSourceFile, walkFolder } from '../sources/index.js';
 import type { SourceFile } from '../types.js';
 import type { Embeddings } from './embeddings.js';
 import { embedPending } from './embed-phase.js';
+import { movedSince, SeenPaths, storedPaths, storedRows } from './scan.js';
 import { fileRow, rowsFor, sha1, type FileRows } from './rows.js';
 
 export interface IndexerOptions {
@@ -22,6 +23,10 @@ export interface IndexerOptions {
 const BATCH_CHUNKS = 3000;
 const BATCH_FILES = 400;
 const REMOVE_BATCH = 500;
+/** Walked files compared with the index and ingested at once: what a scan holds in memory. */
+export const SCAN_BATCH = 2000;
+/** Reads of a file that keeps changing while it is read, before leaving it to the next event. */
+const REREAD_ROUNDS = 3;
 /** Status counts are re-read from the index at most this often while a job writes. */
 const COMMIT_REPORT_MS = 1000;
 /** Walk error codes that mean the path is simply not there (any more). */
@@ -51,54 +56,122 @@ export class Indexer {
     await this.onCommit(folder);
   }
 
+  /**
+   * Streams the walk: every SCAN_BATCH files are compared with their stored rows and ingested
+   * before the walk goes on, so a folder of any size costs a batch of files plus a set of path
+   * digests (for pruning), never the whole listing or every stored row.
+   */
   async sync(spec: FolderSpec, job: Job, rebuild: boolean): Promise<void> {
-    job.phase('scanning');
-    const files: SourceFile[] = [];
-    const errors: FileRow[] = [];
-    for await (const item of walkFolder(spec, { ...this.options() })) {
-      if ('file' in item) files.push(item.file);
-      else if ('error' in item) {
-        if (item.error.path === spec.path) throw new Error(`${spec.path}: ${item.error.message}`);
-        errors.push(fileRow(spec.path, { path: item.error.path, rel: relOf(spec.path, item.error.path), size: 0, mtimeMs: 0 }, '', 0, item.error.code, item.error.message));
+    try {
+      job.phase('scanning');
+      const seen = new SeenPaths();
+      let files: SourceFile[] = [];
+      let errors: FileRow[] = [];
+      const settle = async () => {
+        // A pause holds here, before the batch shows as progress: a paused job stands still.
+        await job.checkpoint();
+        job.scanPeak = Math.max(job.scanPeak, files.length + errors.length);
+        const existing = await storedRows(this.store, files.map((f) => f.path));
+        const changed = files.filter((f) => {
+          const prev = existing.get(f.path);
+          return rebuild || !prev || prev.error_code !== '' || prev.size !== f.size || prev.mtime !== f.mtimeMs;
+        });
+        job.addFiles(changed.length);
+        files = [];
+        if (changed.length > 0) {
+          job.phase('parsing');
+          await this.ingestStable(spec.path, changed, existing, rebuild, job);
+          job.phase('scanning');
+        }
+        await this.writeErrors(errors, job);
+        errors = [];
+      };
+      for await (const item of walkFolder(spec, { ...this.options() })) {
+        if ('file' in item) {
+          files.push(item.file);
+          seen.add(item.file.path);
+        } else if ('error' in item) {
+          if (item.error.path === spec.path) throw new Error(`${spec.path}: ${item.error.message}`);
+          errors.push(fileRow(spec.path, { path: item.error.path, rel: relOf(spec.path, item.error.path), size: 0, mtimeMs: 0 }, '', 0, item.error.code, item.error.message));
+          seen.add(item.error.path);
+        }
+        if (files.length + errors.length >= SCAN_BATCH) await settle();
+        else if ((seen.size & 1023) === 0) await job.checkpoint();
       }
-      if ((files.length + errors.length) % 2000 === 0) await job.checkpoint();
+      await settle();
+      await this.prune(spec.path, seen);
+      await this.embed(spec.path, job);
+    } catch (err) {
+      throw asIndexWriteError(err, this.store.dir);
     }
-    const existing = await this.store.fileRows(spec.path);
-    const seen = new Set([...files.map((f) => f.path), ...errors.map((e) => e.path)]);
-    const changed = files.filter((f) => {
-      const prev = existing.get(f.path);
-      return rebuild || !prev || prev.error_code !== '' || prev.size !== f.size || prev.mtime !== f.mtimeMs;
-    });
-    job.setTotals(changed.length, 0);
-    job.phase('parsing', { files_total: changed.length });
-    await this.ingest(spec.path, changed, existing, rebuild, job);
-    if (errors.length > 0) await this.store.writeFiles(errors.map((file) => ({ file, chunks: [], nodes: [], edges: [] })), await this.embeddings().table(false));
-    job.errors += errors.length;
-    const gone = [...existing.keys()].filter((p) => !seen.has(p));
-    await this.remove(spec.path, gone);
-    await this.embed(spec.path, job);
   }
 
   /** Applies a set of changed paths (from the watcher) without walking the whole folder. */
   async applyPaths(spec: FolderSpec, paths: string[], job: Job): Promise<void> {
-    const existing = await this.store.fileRows(spec.path);
-    const present: SourceFile[] = [];
-    const gone: string[] = [];
-    const errors: FileRow[] = [];
-    for (const path of paths) {
-      // Judged exactly as the walk would: rules, symlink containment, regular file, size, binary sniff.
-      const item = await inspectPath(spec, relOf(spec.path, path), this.options());
-      if (item && 'file' in item) present.push(item.file);
-      // A file that is there but cannot be read is a per-file error, as the walk records it.
-      else if (item && 'error' in item && !GONE_CODES.has(item.error.code)) errors.push(fileRow(spec.path, { path, rel: relOf(spec.path, path), size: 0, mtimeMs: 0 }, '', 0, item.error.code, item.error.message));
-      else if (existing.has(path)) gone.push(path);
+    try {
+      job.phase('parsing', { files_total: 0 });
+      for (let i = 0; i < paths.length; i += SCAN_BATCH) {
+        const part = paths.slice(i, i + SCAN_BATCH);
+        const existing = await storedRows(this.store, part);
+        const present: SourceFile[] = [];
+        const gone: string[] = [];
+        const errors: FileRow[] = [];
+        for (const path of part) {
+          // Judged exactly as the walk would: rules, symlink containment, regular file, size, binary sniff.
+          const item = await inspectPath(spec, relOf(spec.path, path), this.options());
+          if (item && 'file' in item) present.push(item.file);
+          // A file that is there but cannot be read (any more: a permission change) is a per-file
+          // error, as the walk records it; its old chunks go with it, since serving text the person
+          // has since locked away would show what the disk no longer lets anyone read.
+          else if (item && 'error' in item && !GONE_CODES.has(item.error.code)) errors.push(fileRow(spec.path, { path, rel: relOf(spec.path, path), size: 0, mtimeMs: 0 }, '', 0, item.error.code, item.error.message));
+          else if (existing.has(path)) gone.push(path);
+        }
+        job.addFiles(present.length);
+        await this.ingestStable(spec.path, present, existing, false, job);
+        await this.writeErrors(errors, job);
+        await this.remove(spec.path, gone);
+      }
+      await this.embed(spec.path, job);
+    } catch (err) {
+      throw asIndexWriteError(err, this.store.dir);
     }
-    job.phase('parsing', { files_total: present.length });
-    await this.ingest(spec.path, present, existing, false, job);
-    if (errors.length > 0) await this.store.writeFiles(errors.map((file) => ({ file, chunks: [], nodes: [], edges: [] })), await this.embeddings().table(false));
+  }
+
+  /**
+   * Ingests, then looks at each file again: one whose size or mtime moved was written to while it
+   * was read, so it is read again (a few times at most) until a read and its stat agree. Hash and
+   * chunks always come from one read, and the stored mtime is the stat taken before that read, so a
+   * file that keeps changing is simply seen as changed by the next sync or watcher event.
+   */
+  private async ingestStable(folder: string, files: SourceFile[], existing: Map<string, FileRow>, rebuild: boolean, job: Job): Promise<void> {
+    await this.ingest(folder, files, existing, rebuild, job);
+    let moved = await movedSince(files);
+    for (let round = 0; moved.length > 0 && round < REREAD_ROUNDS; round++) {
+      job.addFiles(moved.length);
+      const again = moved;
+      await this.ingest(folder, again, await storedRows(this.store, again.map((f) => f.path)), false, job);
+      moved = await movedSince(again);
+    }
+  }
+
+  private async writeErrors(errors: FileRow[], job: Job): Promise<void> {
+    if (errors.length === 0) return;
+    await this.store.writeFiles(errors.map((file) => ({ file, chunks: [], nodes: [], edges: [] })), await this.embeddings().table(false));
     job.errors += errors.length;
-    await this.remove(spec.path, gone);
-    await this.embed(spec.path, job);
+  }
+
+  /** Removes what the walk did not see (deleted, newly ignored), reading stored paths as a stream. */
+  private async prune(folder: string, seen: SeenPaths): Promise<void> {
+    let gone: string[] = [];
+    for await (const paths of storedPaths(this.store, folder)) {
+      for (const p of paths) if (!seen.has(p)) gone.push(p);
+      // Deleting while reading is safe: the read holds the table version it started on.
+      if (gone.length >= REMOVE_BATCH) {
+        await this.remove(folder, gone);
+        gone = [];
+      }
+    }
+    await this.remove(folder, gone);
   }
 
   private async ingest(folder: string, files: SourceFile[], existing: Map<string, FileRow>, rebuild: boolean, job: Job): Promise<void> {

@@ -21,6 +21,8 @@ export class Job {
   errors = 0;
   error?: ErrorBody;
   finishedAt: Date | null = null;
+  /** The most walked files a scan held at once: bounded by the scan batch, whatever the folder's size. */
+  scanPeak = 0;
   private progress: JobProgress = { phase: 'scanning', files_done: 0, files_total: 0, chunks_done: 0, chunks_total: 0, throughput: 0, eta_seconds: null };
   private resumeWaiters: (() => void)[] = [];
   private cancelled = false;
@@ -47,6 +49,11 @@ export class Job {
     this.progress.throughput = dt > 0 ? Math.round((this.progress.chunks_done - first.chunks) / dt) : 0;
     const left = this.progress.chunks_total - this.progress.chunks_done;
     this.progress.eta_seconds = this.progress.throughput > 0 && left > 0 ? Math.round(left / this.progress.throughput) : left <= 0 ? 0 : null;
+  }
+
+  /** A streaming scan learns its total as it walks: the count grows batch by batch, never resets. */
+  addFiles(files: number): void {
+    this.progress.files_total += files;
   }
 
   setTotals(files_total: number, chunks_total: number): void {
