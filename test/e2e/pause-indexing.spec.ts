@@ -36,6 +36,6 @@ test('pause all indexing, add a folder that waits, resume it to fresh', async ({
   await expect(toggle).toHaveText('Pause indexing');
   await expect(page.getByTestId('status-paused')).toHaveCount(0);
   await expect(row).toHaveAttribute('data-state', 'fresh', { timeout: 120_000 });
-  await expect(row.getByTestId('folder-counts')).toContainText('1 files');
+  await expect(row.getByTestId('folder-counts')).toContainText('1 file ·');
   expect((await engine.api<EngineStatus>('GET', '/api/status')).paused).toBe(false);
 });

@@ -155,5 +155,8 @@ const invokedDirectly = process.argv[1] && /cli[\\/]main\.(ts|js)$/.test(process
 if (invokedDirectly) {
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
+    // In the desktop app's utilityProcess the engine does not exit once its work is done
+    // (electron/electron#47228), so the shell's clean stop would wait out its timeout.
+    if ((process as NodeJS.Process & { parentPort?: unknown }).parentPort) process.exit(code);
   });
 }

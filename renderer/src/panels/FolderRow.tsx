@@ -15,6 +15,8 @@ const STATE_LABEL: Record<FolderStatus['state'], string> = {
   error: 'error',
 };
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInfo[] }) {
   const { refresh } = useEngine();
   const action = useAction();
@@ -37,7 +39,7 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
         </span>
       </div>
       <p className="muted" data-testid="folder-counts">
-        {folder.files} files · {folder.chunks} chunks · {folder.embedded_chunks} with vectors · updated {ago(folder.updated_at)}
+        {count(folder.files, 'file')} · {count(folder.chunks, 'chunk')} · {folder.embedded_chunks} with vectors · updated {ago(folder.updated_at)}
         {folder.freshness.pending_changes ? ` · ${folder.freshness.pending_changes} changes pending` : ''}
       </p>
       {folder.include.length || folder.exclude.length ? (

@@ -8,6 +8,8 @@ import { JobsList } from './JobsList';
 import { ModelSection } from './ModelSection';
 import { PauseAllButton } from './PauseAllButton';
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 export function IndexPanel() {
   const { engine, error } = useEngine();
   if (!engine) {
@@ -21,7 +23,7 @@ export function IndexPanel() {
   return (
     <Panel id="index" title="Index" actions={<PauseAllButton paused={engine.paused} />}>
       <p className="muted" data-testid="index-totals">
-        {engine.folders.length} folder{engine.folders.length === 1 ? '' : 's'}, {t.files} files, {t.chunks} chunks ({t.embedded_chunks} with vectors)
+        {count(engine.folders.length, 'folder')}, {count(t.files, 'file')}, {count(t.chunks, 'chunk')} ({t.embedded_chunks} with vectors)
         {engine.paused ? ' · indexing paused' : ''}
       </p>
       {engine.contract_mismatch ? <ErrorNote error={engine.contract_mismatch} testId="contract-mismatch" /> : null}
