@@ -1,5 +1,5 @@
 import { mkdir, rename, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ValidationIssue } from '../common/admin.js';
 import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchMode, SearchRequest, SearchResponse } from '../common/search.js';
 import type { FolderSpec } from '../common/settings.js';
@@ -205,6 +205,7 @@ export class Engine implements EngineApi {
       debounceMs: () => this.settings.get<number>('watch.debounce_ms'),
       retryMs: () => this.folderRetryMs,
       filterOptions: () => this.indexerOptions(),
+      barrierDir: () => join(this.dataDir, 'watch-barrier'),
     });
     await this.live.start();
   }
@@ -408,8 +409,12 @@ export class Engine implements EngineApi {
 
   private async waitForFresh(folders: string[], timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    // Give the watcher its debounce window to report writes that just happened.
-    await new Promise((r) => setTimeout(r, Math.min(this.settings.get<number>('watch.debounce_ms') + 50, timeoutMs)));
+    // Only the watcher brings changes nobody applied yet. It tells when every change made before
+    // this call has been seen (and counted pending); a guessed grace period is left only for when
+    // it cannot tell (no space for its sentinel file, an unsupported backend).
+    if (this.live && !(await this.live.caughtUp(timeoutMs))) {
+      await new Promise((r) => setTimeout(r, Math.max(0, Math.min(this.settings.get<number>('watch.debounce_ms') + 50, deadline - Date.now()))));
+    }
     // Changes are applied once their text is written: a job computing vectors no longer holds
     // the answer back (hits say how much the vector leg covers).
     const applying = (f: string) => this.jobsQueue.list().some((j) => j.folder === f && !j.finishedAt && j.info().progress.phase !== 'embedding');

@@ -1,5 +1,6 @@
 import type { FolderSpec } from '../../common/settings.js';
 import type { FilterOptions } from '../sources/index.js';
+import { WatchBarrier } from './barrier.js';
 import { FolderWatcher } from './watcher.js';
 
 /** What live updates need from the engine. */
@@ -15,6 +16,8 @@ export interface LiveTarget {
   /** How often a vanished folder is looked for again (default 5 s). */
   retryMs?(): number;
   filterOptions(): FilterOptions;
+  /** A folder of the engine's own where a sentinel file proves the watcher has caught up. */
+  barrierDir?(): string;
 }
 
 /**
@@ -27,8 +30,10 @@ export class LiveUpdates {
   private timers = new Map<string, NodeJS.Timeout>();
   private rescans = new Set<string>();
   private retry = new Map<string, NodeJS.Timeout>();
+  private readonly barrier: WatchBarrier | null;
 
   constructor(private readonly target: LiveTarget) {
+    this.barrier = target.barrierDir ? new WatchBarrier(target.barrierDir()) : null;
     this.watcher = new FolderWatcher(
       {
         changed: (folder, paths) => {
@@ -68,6 +73,16 @@ export class LiveUpdates {
     await this.watcher.unwatch(folder);
   }
 
+  /**
+   * Resolves once every file change made before the call has been seen and counted as pending (so
+   * `wait_for_fresh` then waits for exactly those). False when that could not be shown in time.
+   */
+  async caughtUp(timeoutMs: number): Promise<boolean> {
+    const ok = this.barrier ? await this.barrier.pass(Date.now() + timeoutMs) : false;
+    await this.watcher.settled();
+    return ok;
+  }
+
   private schedule(folder: string): void {
     clearTimeout(this.timers.get(folder));
     this.timers.set(folder, setTimeout(() => {
@@ -96,5 +111,6 @@ export class LiveUpdates {
     this.timers.clear();
     this.retry.clear();
     await this.watcher.close();
+    await this.barrier?.close();
   }
 }

@@ -19,6 +19,8 @@ export interface WatchSink {
  */
 export class FolderWatcher {
   private subs = new Map<string, AsyncSubscription>();
+  /** Event batches still being sorted (each stats its paths): not yet counted as pending. */
+  private inflight = new Set<Promise<void>>();
 
   constructor(private readonly sink: WatchSink, private readonly filterOptions: () => FilterOptions) {}
 
@@ -31,7 +33,8 @@ export class FolderWatcher {
           this.sink.failed(spec.path, err.message);
           return;
         }
-        void this.dispatch(spec, filter, events);
+        const p = this.dispatch(spec, filter, events).finally(() => this.inflight.delete(p));
+        this.inflight.add(p);
       }, { ignore: [...DEFAULT_EXCLUDED_DIRS].map((d) => `**/${d}`) });
       this.subs.set(spec.path, sub);
     } catch (err) {
@@ -74,6 +77,11 @@ export class FolderWatcher {
     }
     if (files.length > 0) this.sink.changed(spec.path, files);
     if (rescan) this.sink.rescan(spec.path);
+  }
+
+  /** Resolves once every batch delivered so far has reached the sink. */
+  async settled(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
   async unwatch(folder: string): Promise<void> {
