@@ -4,10 +4,29 @@ import { Readable } from 'node:stream';
 import type { HttpHandler } from './handler.js';
 
 /**
+ * A body declared at most this long is read here in one go instead of through a web stream: a
+ * JSON-RPC call is a few hundred bytes, and each stream layer costs turns of the event loop on
+ * every request. Longer or undeclared bodies still stream, so the routes' own limits apply.
+ */
+const BUFFERED_BODY_BYTES = 64 * 1024;
+
+function readAll(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('request aborted'));
+    });
+  });
+}
+
+/**
  * The URL is built on the listening address, not on the Host header: a forged Host must reach
  * the Host check as a header, not break URL parsing or redirect anything.
  */
-export function toRequest(req: IncomingMessage, origin: string): Request {
+export async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -19,7 +38,12 @@ export function toRequest(req: IncomingMessage, origin: string): Request {
   req.once('close', () => {
     if (!req.complete) controller.abort();
   });
-  return new Request(new URL(req.url ?? '/', origin), {
+  const url = new URL(req.url ?? '/', origin);
+  const declared = Number(req.headers['content-length']);
+  if (hasBody && Number.isInteger(declared) && declared <= BUFFERED_BODY_BYTES && !req.headers['transfer-encoding']) {
+    return new Request(url, { method, headers, body: await readAll(req), signal: controller.signal });
+  }
+  return new Request(url, {
     method,
     headers,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
@@ -29,18 +53,31 @@ export function toRequest(req: IncomingMessage, origin: string): Request {
   } as RequestInit);
 }
 
+function isEventStream(res: Response): boolean {
+  return res.headers.get('content-type')?.toLowerCase().startsWith('text/event-stream') ?? false;
+}
+
 export async function writeResponse(res: Response, out: ServerResponse): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   res.headers.forEach((value, name) => {
     headers[name] = name === 'set-cookie' ? res.headers.getSetCookie() : value;
   });
-  out.writeHead(res.status, headers);
   if (!res.body) {
+    out.writeHead(res.status, headers);
     out.end();
     return;
   }
+  if (res.headers.get('content-type')?.toLowerCase().startsWith('application/json')) {
+    // A JSON answer is complete in memory: one write with its length, not a chunked stream.
+    const body = Buffer.from(await res.arrayBuffer());
+    headers['content-length'] = String(body.byteLength);
+    out.writeHead(res.status, headers);
+    out.end(body);
+    return;
+  }
+  out.writeHead(res.status, headers);
   // An SSE stream may stay silent for a while; the client must see the headers now.
-  out.flushHeaders();
+  if (isEventStream(res)) out.flushHeaders();
   const reader = res.body.getReader();
   // A client that hangs up (e.g. closes an SSE stream) cancels the body, which lets the MCP
   // transport release the stream.
@@ -67,9 +104,9 @@ export function nodeListener(handler: HttpHandler, origin: () => string) {
     void (async () => {
       let request: Request;
       try {
-        request = toRequest(req, origin());
+        request = await toRequest(req, origin());
       } catch {
-        res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
+        if (!res.headersSent && !res.destroyed) res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
         return;
       }
       await writeResponse(await handler(request), res);

@@ -137,6 +137,12 @@ export class McpEndpoint {
     };
     try {
       const res = await transport.handleRequest(req, { parsedBody: body });
+      // Anything but an event stream is complete when returned (the SDK builds it from a string):
+      // release the server now rather than wrapping the body in one more stream.
+      if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
+        cleanup();
+        return res;
+      }
       return onBodyDone(res, cleanup);
     } catch (err) {
       cleanup();

@@ -42,6 +42,12 @@ export const hitSchema = z.looseObject({
   freshness: freshnessSchema,
 });
 
+/*
+ * Tools take built object schemas, made once per process: given a raw shape the SDK builds a new
+ * object on every registerTool, and zod compiles each new schema on its first parse, which a
+ * stateless server (a new McpServer per request) would pay on every call.
+ */
+
 /** `{result}` on success, `{error}` on failure; both optional so one schema covers both. */
 export function outcome<T extends z.ZodType>(result: T) {
   return z.object({ result: result.optional(), error: errorBodySchema.optional() });
@@ -152,3 +158,21 @@ export const answerResultSchema = z.looseObject({
   citations: z.array(z.looseObject({ n: z.number().int(), path: z.string(), start_line: z.number().int(), end_line: z.number().int() })),
   model: z.string(),
 });
+
+export const EMPTY_INPUT = z.object({});
+export const SEARCH_INPUT = z.object(searchInput);
+export const HITS_OUTPUT = outcome(z.array(hitSchema));
+export const READ_INPUT = z.object(readInput);
+export const READ_OUTPUT = outcome(readResultSchema);
+export const GREP_INPUT = z.object(grepInput);
+export const GREP_OUTPUT = outcome(grepResultSchema);
+export const INDEX_STATUS_OUTPUT = outcome(z.object({ folders: z.array(folderStatusSchema), jobs: z.array(jobResultSchema) }));
+export const INDEX_UPDATE_INPUT = z.object(indexUpdateInput);
+export const JOB_OUTPUT = outcome(jobResultSchema);
+export const INDEX_DROP_INPUT = z.object(indexDropInput);
+export const INDEX_DROP_OUTPUT = outcome(z.object({ dropped: z.string() }));
+export const SERVER_STATUS_OUTPUT = outcome(z.looseObject({ version: z.string(), toolset: z.string(), tools: z.array(z.string()) }));
+export const RETRIEVE_CONTEXT_INPUT = z.object(retrieveContextInput);
+export const SEMANTIC_SEARCH_INPUT = z.object(semanticSearchInput);
+export const ANSWER_INPUT = z.object(answerInput);
+export const ANSWER_OUTPUT = outcome(answerResultSchema);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { registerAgentTools } from './tools-agent.js';
 import { registerFullTools } from './tools-full.js';
 import { registerAnswerTool } from './tool-answer.js';
@@ -32,11 +33,19 @@ function cairnVersion(): string {
 
 export const CAIRN_VERSION = cairnVersion();
 
+/**
+ * Without one, every McpServer builds its own Ajv instance with all formats, and a stateless
+ * server is built per request. The server validates only what it asks of clients (elicitation,
+ * which Cairn never sends), so one shared instance carries no state between clients.
+ */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+
 export function createMcpServer(ctx: ToolContext): McpServer {
   const server = new McpServer({ name: 'cairn', title: 'Cairn', version: CAIRN_VERSION }, {
     instructions: INSTRUCTIONS,
     // logging/setLevel is part of the protocol clients expect; Cairn sends no log notifications yet.
     capabilities: { logging: {} },
+    jsonSchemaValidator: SHARED_VALIDATOR,
   });
   typeSdkToolErrors(server);
   registerAgentTools(server, ctx);

@@ -9,7 +9,7 @@ import { CairnError, toErrorBody } from '../errors.js';
 import { CONTENT_NOTE } from './render.js';
 import { success } from './results.js';
 import { guarded, type ToolContext } from './tool-context.js';
-import { answerInput, answerResultSchema, outcome } from './schemas.js';
+import { ANSWER_INPUT, ANSWER_OUTPUT } from './schemas.js';
 import { runSearch } from './search-call.js';
 import { chatComplete } from './generation.js';
 
@@ -27,8 +27,8 @@ export function registerAnswerTool(server: McpServer, ctx: ToolContext): void {
   server.registerTool('answer', {
     title: 'Answer from the indexed folders',
     description: `Answer a question from the indexed folders with a local model, citing the passages used as [n]. Prefer search when you want to read the sources yourself. ${CONTENT_NOTE}`,
-    inputSchema: answerInput,
-    outputSchema: outcome(answerResultSchema),
+    inputSchema: ANSWER_INPUT,
+    outputSchema: ANSWER_OUTPUT,
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, (args) => guarded(ctx, async () => {
     let hits: SearchHit[];

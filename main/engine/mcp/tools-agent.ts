@@ -1,10 +1,9 @@
 /** The `agent` toolset: `search` and `read`, the two tools every agent needs. */
-import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CONTENT_NOTE, renderRead, renderSearch } from './render.js';
 import { success } from './results.js';
 import { guarded, type ToolContext } from './tool-context.js';
-import { MAX_CHARS_DEFAULT, hitSchema, outcome, readInput, readResultSchema, searchInput } from './schemas.js';
+import { HITS_OUTPUT, MAX_CHARS_DEFAULT, READ_INPUT, READ_OUTPUT, SEARCH_INPUT } from './schemas.js';
 import { runSearch } from './search-call.js';
 import { containedPath } from './paths.js';
 
@@ -29,8 +28,8 @@ export function registerAgentTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Search the indexed folders',
       description: `${SEARCH_DESCRIPTION} Defaults: mode ${defaults.defaultMode}, top_k ${defaults.defaultTopK}.`,
-      inputSchema: searchInput,
-      outputSchema: outcome(z.array(hitSchema)),
+      inputSchema: SEARCH_INPUT,
+      outputSchema: HITS_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
@@ -44,8 +43,8 @@ export function registerAgentTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Read lines of an indexed file',
       description: READ_DESCRIPTION,
-      inputSchema: readInput,
-      outputSchema: outcome(readResultSchema),
+      inputSchema: READ_INPUT,
+      outputSchema: READ_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>

@@ -3,7 +3,6 @@
  * `semantic_search` for clients written against those names. Index tools act only on folders the
  * person already added: an agent can refresh an index but never widen what Cairn reads.
  */
-import { z } from 'zod';
 import { isAbsolute, resolve } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { EngineApi } from '../api.js';
@@ -14,8 +13,8 @@ import { guarded, type ToolContext } from './tool-context.js';
 import { toolNames } from './mount-config.js';
 import { runSearch } from './search-call.js';
 import {
-  MAX_CHARS_DEFAULT, folderStatusSchema, grepInput, grepResultSchema, hitSchema, indexDropInput,
-  indexUpdateInput, jobResultSchema, outcome, retrieveContextInput, semanticSearchInput,
+  EMPTY_INPUT, GREP_INPUT, GREP_OUTPUT, HITS_OUTPUT, INDEX_DROP_INPUT, INDEX_DROP_OUTPUT, INDEX_STATUS_OUTPUT,
+  INDEX_UPDATE_INPUT, JOB_OUTPUT, MAX_CHARS_DEFAULT, RETRIEVE_CONTEXT_INPUT, SEMANTIC_SEARCH_INPUT, SERVER_STATUS_OUTPUT,
 } from './schemas.js';
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
@@ -38,8 +37,8 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool('grep', {
     title: 'Exhaustive literal or regex search',
     description: `Find every line matching an exact string (or a regular expression with regex: true) in the indexed folders. Use it when you know the exact text or identifier; use search for meaning. Bounded by max_matches; no shell is involved. ${CONTENT_NOTE}`,
-    inputSchema: grepInput,
-    outputSchema: outcome(grepResultSchema),
+    inputSchema: GREP_INPUT,
+    outputSchema: GREP_OUTPUT,
     annotations: readOnly,
   }, (args) => guarded(ctx, async () => {
     const res = await engine.grep({ ...args, max_matches: args.max_matches ?? 200 });
@@ -49,8 +48,8 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool('index_status', {
     title: 'Index status',
     description: 'State, counts and freshness of every indexed folder, and the indexing jobs (poll a job started by index_update here).',
-    inputSchema: {},
-    outputSchema: outcome(z.object({ folders: z.array(folderStatusSchema), jobs: z.array(jobResultSchema) })),
+    inputSchema: EMPTY_INPUT,
+    outputSchema: INDEX_STATUS_OUTPUT,
     annotations: readOnly,
   }, () => guarded(ctx, async () => {
     const folders = await engine.folders();
@@ -62,8 +61,8 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool('index_update', {
     title: 'Update a folder\'s index',
     description: 'Create, update (apply changes) or rebuild the index of a folder the person already added. Returns a job id; poll index_status.',
-    inputSchema: indexUpdateInput,
-    outputSchema: outcome(jobResultSchema),
+    inputSchema: INDEX_UPDATE_INPUT,
+    outputSchema: JOB_OUTPUT,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   }, (args) => guarded(ctx, async () => {
     const folder = await configuredFolder(engine, args.path);
@@ -75,8 +74,8 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool('index_drop', {
     title: 'Drop a folder\'s index',
     description: 'Delete the index of an indexed folder (the files are untouched). Requires confirm: true. Search will not find the folder until it is indexed again.',
-    inputSchema: indexDropInput,
-    outputSchema: outcome(z.object({ dropped: z.string() })),
+    inputSchema: INDEX_DROP_INPUT,
+    outputSchema: INDEX_DROP_OUTPUT,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   }, (args) => guarded(ctx, async () => {
     const folder = await configuredFolder(engine, args.path);
@@ -87,8 +86,8 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool('server_status', {
     title: 'Server status',
     description: 'Cairn version, toolset, search defaults, model state and index totals.',
-    inputSchema: {},
-    outputSchema: outcome(z.looseObject({ version: z.string(), toolset: z.string(), tools: z.array(z.string()) })),
+    inputSchema: EMPTY_INPUT,
+    outputSchema: SERVER_STATUS_OUTPUT,
     annotations: readOnly,
   }, () => guarded(ctx, async () => {
     const s = await engine.status();
@@ -111,8 +110,8 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool('retrieve_context', {
     title: 'Retrieve context (hybrid)',
     description: `Hybrid (BM25 + vectors, fused with RRF) retrieval of passages for a query. filters.source: an indexed folder or a path glob; filters.tags: extensions or kinds. Same engine as search. ${CONTENT_NOTE}`,
-    inputSchema: retrieveContextInput,
-    outputSchema: outcome(z.array(hitSchema)),
+    inputSchema: RETRIEVE_CONTEXT_INPUT,
+    outputSchema: HITS_OUTPUT,
     annotations: readOnly,
   }, (args) => guarded(ctx, async () => {
     const source = args.filters?.source;
@@ -130,8 +129,8 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
   server.registerTool('semantic_search', {
     title: 'Semantic search (vectors only)',
     description: `Vector-only search by meaning; hits below the similarity threshold (default 0.7) are dropped. Prefer search, which also matches words. ${CONTENT_NOTE}`,
-    inputSchema: semanticSearchInput,
-    outputSchema: outcome(z.array(hitSchema)),
+    inputSchema: SEMANTIC_SEARCH_INPUT,
+    outputSchema: HITS_OUTPUT,
     annotations: readOnly,
   }, (args) => guarded(ctx, async () => {
     const res = await runSearch(engine, { query: args.vector_query, mode: 'vector', top_k: args.top_k, min_score: args.threshold ?? 0.7 }, ctx.mount);

@@ -24,8 +24,15 @@ export interface SearchDeps {
   contract(): { sparse: CairnError | null; embedding: CairnError | null };
   /** The query embedder and the model's vectors table; throws a typed error when unavailable. */
   vectors(): Promise<{ embedder: Embedder; table: Table; weight: number }>;
-  settings(): { fusion: 'weighted_rrf' | 'convex'; rrfK: number; vectorWeight: number | null; graphWeight: number };
+  settings(): SearchSettings;
   waitForFresh(folders: string[], timeoutMs: number): Promise<void>;
+}
+
+export interface SearchSettings {
+  fusion: 'weighted_rrf' | 'convex';
+  rrfK: number;
+  vectorWeight: number | null;
+  graphWeight: number;
 }
 
 const NEEDS: Record<SearchMode, RetrievalLeg[]> = {
@@ -50,15 +57,17 @@ export class Searcher {
     if (needs.includes('vector') && contract.embedding) throw contract.embedding;
     if (s.freshness === 'wait_for_fresh') await this.deps.waitForFresh(folders, WAIT_FOR_FRESH_MS);
 
+    // Read once per search: every settings read parses the settings file again.
+    const cfg = this.deps.settings();
     const where = whereClause(s, folders);
     const globs = globMatcher(s.globs);
     // Globs are applied after ranking, so ask each leg for more when they may drop results.
     const depth = Math.max(s.topK * 3, 60) * (globs ? 4 : 1);
-    const lists = await this.runLegs(s, needs, where, whereClause(s, folders, false), depth);
+    const lists = await this.runLegs(s, needs, where, whereClause(s, folders, false), depth, cfg);
     const filtered = globs ? lists.map((l) => keepGlobbed(l, globs)) : lists;
-    if (needs.includes('graph')) filtered.push(await graphLeg(this.deps, s, filtered, folders, where, globs, this.deps.settings().graphWeight));
+    if (needs.includes('graph')) filtered.push(await graphLeg(this.deps, s, filtered, folders, where, globs, cfg.graphWeight));
 
-    const fused = this.fuse(s.mode, filtered).filter((f) => s.minScore === null || f.score >= s.minScore).slice(0, s.topK);
+    const fused = this.fuse(s.mode, filtered, cfg).filter((f) => s.minScore === null || f.score >= s.minScore).slice(0, s.topK);
     const hits = await this.hydrate(fused, s);
     const freshness = Object.fromEntries(folders.map((f) => [f, this.deps.freshness(f)]));
     return { hits, mode: s.mode, legs_answered: needs, folders: freshness, took_ms: Math.round(performance.now() - started) };
@@ -72,7 +81,7 @@ export class Searcher {
     return s.folders.map((f) => f.replace(/[\\/]+$/, ''));
   }
 
-  private async runLegs(s: ValidSearch, needs: RetrievalLeg[], where: string | undefined, vectorWhere: string | undefined, depth: number): Promise<LegResult[]> {
+  private async runLegs(s: ValidSearch, needs: RetrievalLeg[], where: string | undefined, vectorWhere: string | undefined, depth: number, cfg: SearchSettings): Promise<LegResult[]> {
     const lists: LegResult[] = [];
     let vec: Awaited<ReturnType<SearchDeps['vectors']>> | null = null;
     if (needs.includes('vector')) {
@@ -86,7 +95,6 @@ export class Searcher {
         });
       }
     }
-    const cfg = this.deps.settings();
     const baseWeight = cfg.vectorWeight ?? vec?.weight ?? 0.2;
     for (const q of s.queries) {
       // Embeddings blur identifiers (`reconcileAccounts`): a query that is mostly code names leans on the exact legs.
@@ -125,10 +133,9 @@ export class Searcher {
     }
   }
 
-  private fuse(mode: SearchMode, lists: LegResult[]): Fused[] {
+  private fuse(mode: SearchMode, lists: LegResult[], cfg: SearchSettings): Fused[] {
     if (lists.length === 1) return single(lists[0]);
-    if (mode === 'sparse' || mode === 'vector') return weightedRrf(lists, this.deps.settings().rrfK);
-    const cfg = this.deps.settings();
+    if (mode === 'sparse' || mode === 'vector') return weightedRrf(lists, cfg.rrfK);
     return cfg.fusion === 'convex' ? convexMix(lists) : weightedRrf(lists, cfg.rrfK);
   }
 
