@@ -7,7 +7,8 @@ import { SEARCH_MODES, type SearchMode } from '../../main/common/search.js';
 import { corpusQueries } from '../corpus/synthetic.js';
 import { numberOption } from '../lib/args.js';
 import type { BenchContext, Benchmark } from '../lib/benchmark.js';
-import { fixtureSizes, indexedCorpus, openFixture } from '../lib/indexed-fixture.js';
+import { fixtureOptions, fixtureSizes, indexedCorpus, openFixture, vectorsNote } from '../lib/indexed-fixture.js';
+import { BagOfWordsVectors } from '../lib/synthetic-vectors.js';
 import { preEmbedQueries } from '../lib/query-embeddings.js';
 import { emptyOutput, target } from '../lib/results.js';
 import { round, roundSpread, spread, type Spread } from '../lib/stats.js';
@@ -25,11 +26,15 @@ export const latencyBenchmark: Benchmark = {
     const rows: (string | number)[][] = [];
     const figures: Record<string, unknown> = {};
     for (const size of sizes) {
-      const fx = await indexedCorpus(ctx.root, size, ctx.log);
+      const fx = await indexedCorpus(ctx.root, size, ctx.log, fixtureOptions(ctx.options));
+      const note = vectorsNote(fx);
+      if (note) out.notes.push(note);
       const engine = await openFixture(ctx.root, fx);
       try {
-        // Query vectors are computed first and served from memory, so the timings are the index's.
-        const embed = await preEmbedQueries(engine, queries);
+        // Query vectors are computed first and served from memory, so the timings are the index's;
+        // over synthetic document vectors the queries get synthetic vectors of the same kind.
+        const bag = fx.vectors === 'synthetic' ? new BagOfWordsVectors((await engine.embedder()).dimensions) : null;
+        const embed = await preEmbedQueries(engine, queries, bag ? (q) => bag.vector(q) : undefined);
         const warm = queries.slice(0, 20);
         for (const q of warm) for (const mode of SEARCH_MODES) await engine.search({ query: q, mode, top_k: 10, folders: [fx.dir] });
         const lat = new Map<SearchMode, number[]>(SEARCH_MODES.map((m) => [m, []]));
@@ -51,7 +56,7 @@ export const latencyBenchmark: Benchmark = {
           if (size === 100_000) out.targets.push(target(`p95-${mode}-100k`, `${mode} p95 at 100k chunks`, s.p95, '<=', LIMITS[mode], 'ms'));
         }
         const e = roundSpread(spread(embed.embedMs), 2);
-        figures[`${size}`] = { chunks: fx.chunks, files: fx.files, queries: queries.length, query_embedding_excluded: embed.excluded, query_embedding_ms: e, modes: per };
+        figures[`${size}`] = { chunks: fx.chunks, files: fx.files, vectors: fx.vectors, queries: queries.length, query_embedding_excluded: embed.excluded, query_embedding_ms: e, modes: per };
         rows.push([`${size / 1000}k (${fx.chunks})`, 'query embedding alone', e.p50, e.p95, `${e.min}–${e.max}`, '']);
       } finally {
         await engine.close();

@@ -10,7 +10,7 @@ import { corpusQueries } from '../corpus/synthetic.js';
 import { numberOption } from '../lib/args.js';
 import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
 import { startBenchServer, toolErrors } from '../lib/http-server.js';
-import { fixtureSizes, indexedCorpus, openFixture } from '../lib/indexed-fixture.js';
+import { fixtureOptions, fixtureSizes, indexedCorpus, openFixture, vectorsNote } from '../lib/indexed-fixture.js';
 import { autocannonCli, MCP_HEADERS, runAutocannon, sampleRss, searchCallBody } from '../lib/load.js';
 import { emptyOutput, target } from '../lib/results.js';
 import { round, roundSpread, spread } from '../lib/stats.js';
@@ -24,7 +24,9 @@ export const mcpBenchmark: Benchmark = {
     const size = Math.max(...fixtureSizes(ctx.quick, ctx.options));
     const n = numberOption(ctx.options, 'queries', ctx.quick ? 100 : 500);
     const durationS = numberOption(ctx.options, 'duration', ctx.quick ? 10 : 60);
-    const fx = await indexedCorpus(ctx.root, size, ctx.log);
+    const fx = await indexedCorpus(ctx.root, size, ctx.log, fixtureOptions(ctx.options));
+    const note = vectorsNote(fx);
+    if (note) out.notes.push(note);
     const engine = await openFixture(ctx.root, fx);
     try {
       const server = await startBenchServer(ctx.root, engine, fx.home);
@@ -70,6 +72,7 @@ export const mcpBenchmark: Benchmark = {
         ctx.log(`   32 clients × ${durationS} s: ${load.requests_per_s.toFixed(0)} req/s, p50 ${load.latency_ms.p50} ms, p99 ${load.latency_ms.p99} ms, failures ${failures}, RSS ${mem.first.toFixed(0)} → ${mem.last.toFixed(0)} MB`);
         out.figures = {
           chunks: fx.chunks,
+          vectors: fx.vectors,
           overhead_queries: queries.length,
           in_process_ms: roundSpread(a, 2),
           http_ms: roundSpread(b, 2),

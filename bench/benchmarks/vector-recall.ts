@@ -8,7 +8,7 @@ import { vectorLeg } from '../../main/engine/search/legs.js';
 import { maintain } from '../../main/engine/index/maintenance.js';
 import { numberOption } from '../lib/args.js';
 import type { BenchContext, Benchmark } from '../lib/benchmark.js';
-import { fixtureSizes, indexDir, indexedCorpus } from '../lib/indexed-fixture.js';
+import { fixtureOptions, fixtureSizes, indexDir, indexedCorpus, vectorsNote } from '../lib/indexed-fixture.js';
 import { createRng } from '../lib/prng.js';
 import { emptyOutput, target } from '../lib/results.js';
 import { round, roundSpread, spread } from '../lib/stats.js';
@@ -20,7 +20,9 @@ export const vectorRecallBenchmark: Benchmark = {
     const out = emptyOutput();
     const size = Math.max(...fixtureSizes(ctx.quick, ctx.options));
     const n = numberOption(ctx.options, 'queries', ctx.quick ? 50 : 200);
-    const fx = await indexedCorpus(ctx.root, size, ctx.log);
+    const fx = await indexedCorpus(ctx.root, size, ctx.log, fixtureOptions(ctx.options));
+    const note = vectorsNote(fx);
+    if (note) out.notes.push(note);
     const db = await lancedb.connect(indexDir(fx));
     try {
       const name = (await db.tableNames()).find((t) => t.startsWith('vectors__'));
@@ -53,7 +55,7 @@ export const vectorRecallBenchmark: Benchmark = {
         recalls.push(approx.ids.filter((id) => truth.has(id)).length / Math.max(1, truth.size));
       }
       const recall = recalls.reduce((s, r) => s + r, 0) / Math.max(1, recalls.length);
-      out.figures = { rows, queries: offsets.length, index_built_by_bench: built, index: ann.map((i) => ({ name: i.name, type: i.indexType })), recall_at_10: round(recall, 4), ann_ms: roundSpread(spread(annMs), 2), exact_ms: roundSpread(spread(exactMs), 2) };
+      out.figures = { rows, vectors: fx.vectors, queries: offsets.length, index_built_by_bench: built, index: ann.map((i) => ({ name: i.name, type: i.indexType })), recall_at_10: round(recall, 4), ann_ms: roundSpread(spread(annMs), 2), exact_ms: roundSpread(spread(exactMs), 2) };
       out.targets.push(target('recall10', `vector search recall@10 vs exact at ${rows} vectors`, recall, '>=', 0.95));
       out.tables.push({
         title: `Vector search at ${rows} vectors (${ann.length ? ann.map((i) => i.indexType).join(', ') : 'no ANN index: exact scan'})`,

@@ -3,7 +3,7 @@
  * and shared by the benchmarks that need the same size, because indexing 100k chunks with vectors
  * is the slowest step of the suite.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCorpus, type CorpusSummary } from '../corpus/synthetic.js';
@@ -42,4 +42,18 @@ export function sharedDir(name: string): string {
   const dir = join(baseDir(), name);
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/**
+ * The corpus written once into a kept folder (`--reuse-index`): rewriting the same bytes would
+ * still change every mtime and make a reused index re-read all its files.
+ */
+export function keptCorpusFolder(dir: string, chunks: number): CorpusFolder {
+  const marker = join(dir, '..', 'corpus-summary.json');
+  if (existsSync(marker)) return { dir, summary: JSON.parse(readFileSync(marker, 'utf8')) as CorpusSummary, chunks };
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const summary = writeCorpus(dir, { chunks, seed: 42 });
+  writeFileSync(marker, JSON.stringify(summary));
+  return { dir, summary, chunks };
 }

@@ -1,12 +1,15 @@
 /**
  * An engine home that has indexed a synthetic corpus (text and vectors), built once per run and
  * shared: latency, vector recall, MCP and start-up all need the same 10k/100k-chunk index, and
- * embedding 100k chunks is the slowest step of the suite.
+ * embedding 100k chunks is the slowest step of the suite. With `--reuse-index` it is kept under
+ * bench/.cache/fixtures and reused by later runs (an unchanged corpus costs one `update` pass).
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { corpusFolder, sharedDir } from './corpus-fixture.js';
-import { indexFolderAndWait, openBenchEngine } from './engine.js';
-import type { EngineApi } from '../../main/engine/api.js';
+import { corpusFolder, keptCorpusFolder, sharedDir, type CorpusFolder } from './corpus-fixture.js';
+import { indexFolderAndWait, openBenchEngine, type BenchEngine } from './engine.js';
+import { useSyntheticDocumentVectors, type FixtureVectors } from './synthetic-vectors.js';
 
 export interface IndexedCorpus {
   /** The indexed folder. */
@@ -17,10 +20,20 @@ export interface IndexedCorpus {
   chunks: number;
   embedded: number;
   bytes: number;
+  /** Seconds this run spent indexing (near 0 for a reused fixture). */
   index_s: number;
+  /** `synthetic`: document vectors are bag-of-words vectors at the model's dimension, not the model's. */
+  vectors: FixtureVectors;
+  reused: boolean;
 }
 
-const built = new Map<number, Promise<IndexedCorpus>>();
+export interface FixtureOptions {
+  vectors: FixtureVectors;
+  /** Keep the fixture in bench/.cache/fixtures across runs. */
+  keep: boolean;
+}
+
+const built = new Map<string, Promise<IndexedCorpus>>();
 
 /**
  * Fixture sizes: 10k and 100k chunks in a full run. Quick mode (CI) uses one small fixture
@@ -32,42 +45,76 @@ export function fixtureSizes(quick: boolean, options: Map<string, string>): numb
   return quick ? [2_000] : [10_000, 100_000];
 }
 
+/** `--fixture-vectors model|synthetic` (default model) and `--reuse-index`. */
+export function fixtureOptions(options: Map<string, string>): FixtureOptions {
+  const v = options.get('fixture-vectors') ?? 'model';
+  if (v !== 'model' && v !== 'synthetic') throw new Error(`--fixture-vectors must be model or synthetic, got ${v}`);
+  return { vectors: v, keep: options.has('reuse-index') };
+}
+
 /** Settings every benchmark engine uses: no watcher (a static corpus), logs quiet. */
 export const QUIET_SETTINGS = { 'watch.enabled': false };
 
-export function indexedCorpus(root: string, chunks: number, log: (l: string) => void): Promise<IndexedCorpus> {
-  let p = built.get(chunks);
+export function indexedCorpus(root: string, chunks: number, log: (l: string) => void, opts: FixtureOptions = { vectors: 'model', keep: false }): Promise<IndexedCorpus> {
+  const key = `${chunks}-${opts.vectors}-${opts.keep ? 'kept' : 'tmp'}`;
+  let p = built.get(key);
   if (!p) {
-    p = build(root, chunks, log);
-    built.set(chunks, p);
+    p = build(root, chunks, log, opts);
+    built.set(key, p);
     // A failed build must not be cached: the next benchmark retries and reports its own error.
-    p.catch(() => built.delete(chunks));
+    p.catch(() => built.delete(key));
   }
   return p;
 }
 
-async function build(root: string, chunks: number, log: (l: string) => void): Promise<IndexedCorpus> {
-  const corpus = corpusFolder(chunks);
-  const home = sharedDir(`home-${chunks}`);
-  log(`   building the ${chunks}-chunk fixture: ${corpus.summary.files} files, ${(corpus.summary.bytes / 2 ** 20).toFixed(1)} MB`);
+/** Changes to the generator or to the synthetic vectors make a new kept fixture, never a stale one. */
+function generatorKey(root: string): string {
+  const h = createHash('sha256');
+  for (const f of ['bench/corpus/synthetic.ts', 'bench/corpus/words.ts', 'bench/lib/synthetic-vectors.ts']) h.update(readFileSync(join(root, f)));
+  return h.digest('hex').slice(0, 12);
+}
+
+async function build(root: string, chunks: number, log: (l: string) => void, opts: FixtureOptions): Promise<IndexedCorpus> {
+  let corpus: CorpusFolder;
+  let home: string;
+  if (opts.keep) {
+    const base = join(root, 'bench/.cache/fixtures', `${chunks}-${opts.vectors}-${generatorKey(root)}`);
+    corpus = keptCorpusFolder(join(base, 'corpus'), chunks);
+    home = join(base, 'home');
+  } else {
+    corpus = corpusFolder(chunks);
+    home = sharedDir(`home-${chunks}-${opts.vectors}`);
+  }
+  log(`   ${opts.keep ? 'opening (building if needed) the kept' : 'building the'} ${chunks}-chunk fixture (${opts.vectors} vectors): ${corpus.summary.files} files, ${(corpus.summary.bytes / 2 ** 20).toFixed(1)} MB`);
   const engine = await openBenchEngine(root, home, QUIET_SETTINGS);
   try {
+    const reused = (await engine.folders()).some((f) => f.path === corpus.dir && f.chunks > 0);
+    if (opts.vectors === 'synthetic') await useSyntheticDocumentVectors(engine);
     const t0 = performance.now();
     const c = await indexFolderAndWait(engine, corpus.dir, { vectors: true, onProgress: log });
+    // The ANN index and compaction, as a person's engine would have them after its debounce.
+    await engine.runMaintenance();
     await engine.idle();
     const index_s = (performance.now() - t0) / 1000;
-    log(`   fixture ready: ${c.chunks} chunks, ${c.embedded} embedded, in ${index_s.toFixed(1)} s`);
-    return { dir: corpus.dir, home, files: c.files, chunks: c.chunks, embedded: c.embedded, bytes: corpus.summary.bytes, index_s };
+    log(`   fixture ready: ${c.chunks} chunks, ${c.embedded} embedded (${opts.vectors} vectors), ${reused ? 'reused' : 'built'} in ${index_s.toFixed(1)} s`);
+    return { dir: corpus.dir, home, files: c.files, chunks: c.chunks, embedded: c.embedded, bytes: corpus.summary.bytes, index_s, vectors: opts.vectors, reused };
   } finally {
     await engine.close();
   }
 }
 
 /** Opens the fixture's home with the benchmark settings. */
-export function openFixture(root: string, fx: IndexedCorpus): Promise<EngineApi> {
+export function openFixture(root: string, fx: IndexedCorpus): Promise<BenchEngine> {
   return openBenchEngine(root, fx.home, QUIET_SETTINGS);
 }
 
 export function indexDir(fx: IndexedCorpus): string {
   return join(fx.home, 'index');
+}
+
+/** The note a result carries when its fixture's vectors are not the model's. */
+export function vectorsNote(fx: IndexedCorpus): string | null {
+  return fx.vectors === 'synthetic'
+    ? `The ${fx.chunks}-chunk fixture holds synthetic document vectors (bag-of-words directions at the model's dimension, --fixture-vectors synthetic), not the model's: timings and memory depend on count and dimension, but vector recall on them does not predict recall on real embeddings.`
+    : null;
 }

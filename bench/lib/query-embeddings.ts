@@ -1,11 +1,9 @@
 /**
  * Serving query vectors from memory during a latency run, so search timings exclude the query's
  * embedding (issue 6 §3). The embedding time itself is measured here and reported beside them.
- * Needs the engine to expose its query embedder; when it does not, timings include the embedding
- * and the results say so.
  */
-import type { EngineApi } from '../../main/engine/api.js';
 import type { Embedder } from '../../main/engine/types.js';
+import type { BenchEngine } from './engine.js';
 
 export interface PreEmbedded {
   excluded: boolean;
@@ -13,24 +11,24 @@ export interface PreEmbedded {
   restore(): void;
 }
 
-/** The engine's loaded query embedder, if the composition root exposes one. */
-export async function engineEmbedder(engine: EngineApi): Promise<Embedder | null> {
-  // `embeddingsRef` is the composition root's (private) handle; a public `embeddings` is preferred.
-  const e = engine as unknown as Record<string, { get?: () => Promise<Embedder> } | undefined>;
-  const holder = e.embeddings ?? e.embeddingsRef;
-  if (typeof holder?.get !== 'function') return null;
-  return holder.get();
+/** The engine's query embedder (its configured model, loaded on first use). */
+export function engineEmbedder(engine: BenchEngine): Promise<Embedder> {
+  return engine.embedder();
 }
 
-export async function preEmbedQueries(engine: EngineApi, queries: readonly string[]): Promise<PreEmbedded> {
+/**
+ * `vectorOf` replaces the model's query vectors (a fixture with synthetic document vectors queries
+ * with vectors of the same kind); the model's own embedding time is measured either way.
+ */
+export async function preEmbedQueries(engine: BenchEngine, queries: readonly string[], vectorOf?: (q: string) => Float32Array): Promise<PreEmbedded> {
   const embedder = await engineEmbedder(engine);
-  if (!embedder) return { excluded: false, embedMs: [], restore: () => undefined };
   const cache = new Map<string, Float32Array>();
   const embedMs: number[] = [];
   for (const q of queries) {
     const t0 = performance.now();
-    cache.set(q, await embedder.embedQuery(q));
+    const v = await embedder.embedQuery(q);
     embedMs.push(performance.now() - t0);
+    cache.set(q, vectorOf ? vectorOf(q) : v);
   }
   const original = embedder.embedQuery.bind(embedder);
   const target = embedder as { embedQuery: (q: string) => Promise<Float32Array> };

@@ -25,6 +25,7 @@ import type { Job } from './jobs/job.js';
 import { EngineLock } from './lock.js';
 import { CHUNKER_VERSION } from './parse/index.js';
 import { Searcher } from './search/searcher.js';
+import type { Embedder } from './types.js';
 import { ENGINE_VERSION } from './version.js';
 
 export interface EngineOptions {
@@ -219,6 +220,14 @@ export class Engine implements EngineApi {
     const spec = this.folderSpecs().find((f) => f.path === p);
     if (!spec) throw new CairnError('not_found', `${path} is not an indexed folder`, { details: { path } });
     return spec;
+  }
+
+  /**
+   * The configured model, loaded on first use. Public for the benchmarks, which embed their queries
+   * ahead of a latency run so that timings are the index's alone.
+   */
+  embedder(): Promise<Embedder> {
+    return this.embeddingsRef.get();
   }
 
   // --- EngineApi -----------------------------------------------------------------------------
