@@ -55,6 +55,17 @@ describe('built-in model cairn/use-lite', () => {
     assert.ok(maxAbsDiff(q, reference.sentences[1].embedding) < 1e-5);
   });
 
+  test('a query in capitals finds what the same words in lower case find (shouting is folded)', async () => {
+    const docs = ['measurement of the dielectric constant of liquids with microwaves', 'a budget debate in the city council about road repairs'];
+    const [onTopic, offTopic] = await embedder.embedDocuments(docs);
+    const shouted = await embedder.embedQuery('MEASUREMENT OF DIELECTRIC CONSTANT OF LIQUIDS');
+    const plain = await embedder.embedQuery('measurement of dielectric constant of liquids');
+    assert.ok(maxAbsDiff(shouted, plain) < 1e-5, 'the shouted query is embedded as its lower-case form');
+    assert.ok(cosine(shouted, onTopic) > cosine(shouted, offTopic) + 0.1, `on ${cosine(shouted, onTopic)} vs off ${cosine(shouted, offTopic)}`);
+    // An acronym alone is meant as written and stays as it is.
+    assert.ok(maxAbsDiff(await embedder.embedQuery('NASA'), await embedder.embedQuery('nasa')) > 1e-3);
+  });
+
   test('batching and padding do not change the vectors', async () => {
     const texts = reference.sentences.map((s) => s.text);
     const together = await embedder.embedDocuments(texts);

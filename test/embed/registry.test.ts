@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MODELS, findLocalModel, listModels, resolveModel } from '../../main/engine/embed/registry.js';
-import { withPrefix } from '../../main/engine/embed/prefixes.js';
+import { foldShouting, withPrefix } from '../../main/engine/embed/prefixes.js';
 import { buildUseLiteInto } from '../../main/engine/embed/builtin/build.js';
 import { createEmbedder } from '../../main/engine/embed/embedder.js';
 import { CairnError } from '../../main/engine/errors.js';
@@ -94,4 +94,11 @@ test('a hub model already on disk loads offline, without asking the hub', async 
   assert.equal(embedder.dimensions, 512, 'dimensions read from the cached config');
   const v = await embedder.embedQuery('offline');
   assert.equal(v.length, 512);
+});
+
+test('text in capitals is folded to lower case for the model; short acronyms and mixed case are not', () => {
+  assert.equal(foldShouting('MEASUREMENT OF DIELECTRIC CONSTANT'), 'measurement of dielectric constant');
+  assert.equal(foldShouting('Élan VITAL À PARIS ÉTÉ'), 'élan vital à paris été');
+  for (const same of ['NASA', 'TODO fix', 'The NASA report on DNA', 'SELECT name, COUNT(*) FROM users WHERE created_at > NOW()', '東京 2024', '']) assert.equal(foldShouting(same), same);
+  assert.deepEqual(withPrefix(resolveModel('cairn/use-lite'), 'query', ['HOW DO I RESET MY PASSWORD']), ['how do i reset my password']);
 });
