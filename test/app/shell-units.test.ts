@@ -1,6 +1,6 @@
 // The Electron shell's pure parts, run in plain Node (the Electron binary cannot run here):
 // the app:// path guard, the IPC sender check, the external-link allow-list, the encrypted API
-// key store, and the preload/main channel lists agreeing.
+// key store, the preload/main channel lists agreeing, and the tray's menu.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
@@ -11,6 +11,8 @@ import { isTrustedSenderUrl } from '../../main/app/trusted-sender.js';
 import { isAllowedExternal } from '../../main/app/external-links.js';
 import { ApiKeyStore, type SecretCipher } from '../../main/app/api-key-store.js';
 import { CHANNELS } from '../../main/app/channels.js';
+import { trayMenu, trayStatus, type TrayActions, type TrayModel } from '../../main/app/tray-menu.js';
+import type { MenuItemConstructorOptions } from 'electron';
 
 test('app:// paths stay inside the renderer folder', () => {
   const root = '/opt/cairn/renderer/dist';
@@ -69,4 +71,37 @@ test('the preload invokes exactly the channels main/app handles', () => {
   const used = [...preload.matchAll(/ipcRenderer\.invoke\('([^']+)'/g)].map((m) => m[1]).sort();
   assert.deepEqual(used, Object.values(CHANNELS).sort());
   assert.doesNotMatch(preload, /exposeInMainWorld\([^)]*ipcRenderer\s*\)/, 'ipcRenderer itself must not be exposed');
+});
+
+test('the tray menu: status line, pause/resume all indexing by the engine-wide state, start at login', () => {
+  const calls: string[] = [];
+  const actions: TrayActions = {
+    openWorkbench: () => calls.push('open'),
+    setPaused: (p) => calls.push(`paused=${p}`),
+    setOpenAtLogin: (v) => calls.push(`login=${v}`),
+    restartEngine: () => calls.push('restart'),
+    quit: () => calls.push('quit'),
+  };
+  const model: TrayModel = { engine: 'running', folders: 2, indexing: true, paused: false, openAtLogin: false };
+  const click = (items: MenuItemConstructorOptions[], label: string, checked = false) => {
+    const item = items.find((i) => i.label === label);
+    assert.ok(item?.click, `${label} in ${items.map((i) => i.label).join(' | ')}`);
+    (item.click as (i: { checked: boolean }) => void)({ checked });
+  };
+
+  let menu = trayMenu(model, actions);
+  assert.equal(menu[0].label, 'Engine running: 2 folders, indexing');
+  click(menu, 'Pause indexing');
+  menu = trayMenu({ ...model, paused: true }, actions);
+  assert.equal(trayStatus({ ...model, paused: true }), 'Engine running: 2 folders, indexing paused');
+  assert.equal(menu.some((i) => i.label === 'Pause indexing'), false);
+  click(menu, 'Resume indexing');
+  click(menu, 'Start at login', true);
+  assert.deepEqual(calls, ['paused=true', 'paused=false', 'login=true']);
+
+  const stopped = trayMenu({ ...model, engine: 'failed' }, actions);
+  assert.equal(stopped[0].label, 'Engine keeps failing');
+  assert.equal(stopped.find((i) => i.label === 'Pause indexing')?.enabled, false, 'no pausing an engine that is not running');
+  click(stopped, 'Restart engine');
+  assert.equal(calls.at(-1), 'restart');
 });
