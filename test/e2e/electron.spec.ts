@@ -25,7 +25,7 @@ if (!bin.path) console.log(`[electron.spec] SKIPPED: Electron cannot run here: $
 test.describe('desktop app (Electron)', () => {
   test.skip(!bin.path, `Electron cannot run here: ${bin.reason}`);
 
-  test('window is locked down: app:// origin, no Node, named bridge only, navigation and window.open denied', async () => {
+  test('window is locked down: app:// origin, no Node, named bridge only, the MCP key with the shell, navigation and window.open denied', async () => {
     const userData = mkdtempSync(join(tmpdir(), 'cairn-electron-'));
     const app = await electron.launch({ executablePath: bin.path, args: [repoRoot, `--user-data-dir=${userData}`], env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' } });
     try {
@@ -41,6 +41,13 @@ test.describe('desktop app (Electron)', () => {
       expect(page.bridge).toEqual(['engineAddress', 'getApiKey', 'isDesktop', 'openExternal', 'pickFolder', 'revealFile', 'setApiKey']);
       // The supervised engine comes up and the workbench connects to it.
       await expect(win.getByTestId('mcp-state')).toHaveText('running', { timeout: 60_000 });
+      // The MCP key generated through the admin API is kept by the shell (safeStorage), not in the engine's data folder.
+      const addr = await win.evaluate(() => (window as unknown as { cairn: { engineAddress(): Promise<{ baseUrl: string; adminToken: string }> } }).cairn.engineAddress());
+      const res = await fetch(`${addr.baseUrl}/api/mcp/api-key`, { method: 'POST', headers: { authorization: `Bearer ${addr.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ action: 'generate' }) });
+      const generated = (await res.json()) as { key: string };
+      expect(res.status).toBe(200);
+      expect(await win.evaluate(() => (window as unknown as { cairn: { getApiKey(): Promise<string | null> } }).cairn.getApiKey())).toBe(generated.key);
+      expect(existsSync(join(userData, 'engine', 'mcp-api-key'))).toBe(false);
       // Navigation away and window.open are denied by the shell.
       await win.evaluate(() => {
         window.location.href = 'https://example.com/';
