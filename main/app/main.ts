@@ -13,6 +13,7 @@ import { importEngineKeyFile, keyChanged, serveKeyRequests, type EnginePort } fr
 import { EngineSupervisor, type EngineChild } from './engine-supervisor.js';
 import { denyPermissions, hardenWebContents } from './hardening.js';
 import { registerIpc } from './ipc.js';
+import { isOpenAtLogin, setOpenAtLogin, type LoginItemDeps } from './login-item.js';
 import { shellPaths } from './paths.js';
 import { handleAppScheme, registerAppScheme } from './protocol.js';
 import { CairnTray, type TrayModel } from './tray.js';
@@ -83,7 +84,14 @@ async function main(): Promise<void> {
 
   registerIpc({ engineAddress: () => supervisor.address(), apiKeys, onApiKeyChanged: () => keyChanged(enginePort), openExternal: (url) => shell.openExternal(url) });
 
-  const model: TrayModel = { engine: 'idle', folders: 0, indexing: false, paused: false, openAtLogin: state.openAtLogin() };
+  const loginItem: LoginItemDeps = {
+    platform: process.platform,
+    getNative: () => app.getLoginItemSettings().openAtLogin,
+    setNative: (openAtLogin) => app.setLoginItemSettings({ openAtLogin }),
+    command: app.isPackaged ? [process.env.APPIMAGE || process.execPath] : [process.execPath, app.getAppPath()],
+  };
+  // The OS's word, not our last write: the user may have changed it in the system settings.
+  const model: TrayModel = { engine: 'idle', folders: 0, indexing: false, paused: false, openAtLogin: isOpenAtLogin(loginItem) };
   let quitting = false;
   // A pause (from the tray or the workbench) outlives an engine restart: a new engine starts unpaused.
   let wantPaused = false;
@@ -96,7 +104,7 @@ async function main(): Promise<void> {
       if (addr) void setIndexingPaused(addr, paused).then(refreshTray, refreshTray);
     },
     setOpenAtLogin: (v) => {
-      app.setLoginItemSettings({ openAtLogin: v });
+      setOpenAtLogin(v, loginItem);
       state.setOpenAtLogin(v);
       model.openAtLogin = v;
       tray.update(model);
