@@ -1,4 +1,5 @@
 import { mkdir, rename, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ValidationIssue } from '../common/admin.js';
 import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchMode, SearchRequest, SearchResponse } from '../common/search.js';
@@ -98,6 +99,10 @@ export class Engine implements EngineApi {
   }
 
   static async open(opts: EngineOptions): Promise<Engine> {
+    // LanceDB's full-text index writer deadlocks (every thread parked, for good) when its CPU pool
+    // has one thread, which is what it picks on two cores or fewer (lancedb/lancedb#3568): here a
+    // 100k-chunk folder hung in its first compaction. Read when the pool starts, so set it first.
+    if (!process.env.LANCE_CPU_THREADS && availableParallelism() <= 2) process.env.LANCE_CPU_THREADS = '2';
     const paths = dataPaths(resolve(opts.home));
     await mkdir(paths.root, { recursive: true });
     const settings = new SettingsStore(paths.root);
