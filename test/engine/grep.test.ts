@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { GrepMatch, GrepRequest } from '../../main/common/search.js';
 import type { FolderSpec } from '../../main/common/settings.js';
 import { grepFolders } from '../../main/engine/files/grep.js';
+import { GrepPool } from '../../main/engine/files/grep-pool.js';
 import { decodeText } from '../../main/engine/parse/index.js';
 import { globMatcher } from '../../main/engine/search/filters.js';
 import { walkFolder, type WalkOptions } from '../../main/engine/sources/index.js';
@@ -110,7 +111,8 @@ test('grep gives what the plain algorithm gives, for literal and regex, either c
       for (const case_sensitive of [true, false]) {
         const req: GrepRequest = { pattern, regex, case_sensitive, max_matches: 5000 };
         const want = await oracle(req, spec);
-        assert.deepEqual(await grepFolders(req, [spec], walk), want, JSON.stringify(req));
+        assert.deepEqual(await grepFolders(req, [spec], walk), want, `workers: ${JSON.stringify(req)}`);
+        assert.deepEqual(await grepFolders(req, [spec], walk, null), want, `main thread: ${JSON.stringify(req)}`);
         total += want.matches.length;
       }
     }
@@ -130,10 +132,28 @@ test('grep stops at max_matches in walk order, and honours globs, as the plain a
   ] satisfies GrepRequest[]) {
     const want = await oracle(req, spec);
     assert.deepEqual(await grepFolders(req, [spec], walk), want, JSON.stringify(req));
+    assert.deepEqual(await grepFolders(req, [spec], walk, null), want, JSON.stringify(req));
   }
   const capped = await grepFolders({ pattern: 'retry the', max_matches: 7 }, [spec], walk);
   assert.equal(capped.truncated, true);
   assert.equal(capped.matches.length, 7);
+});
+
+test('a worker that stops mid-grep costs speed, not results: its batches are searched on the main thread', async () => {
+  const spec = { path: join(root, 'mixed') };
+  const req: GrepRequest = { pattern: 'retry the', max_matches: 5000 };
+  const want = await oracle(req, spec);
+  const pool = new GrepPool(2);
+  try {
+    // grepFolders sends its first batches before it first waits; the workers die with them queued.
+    const running = grepFolders(req, [spec], walk, pool);
+    pool.close();
+    assert.deepEqual(await running, want);
+    // And the pool starts new workers for the next grep.
+    assert.deepEqual(await grepFolders(req, [spec], walk, pool), want);
+  } finally {
+    pool.close();
+  }
 });
 
 function rgVersion(): string | null {

@@ -6,10 +6,14 @@ import { FolderFilter, type WalkOptions } from '../sources/index.js';
 import { IGNORE_FILE_NAMES, loadIgnoreLevelSync, type IgnoreLevel } from '../sources/ignore-files.js';
 import { isInside } from '../sources/inspect.js';
 
-/** One file of the walk with its bytes; `bytes` is only valid until the generator resumes. */
-export interface GrepFile {
+/** One file the walk accepts by name and type; size and content are judged when it is read. */
+export interface WalkedFile {
   path: string;
   rel: string;
+}
+
+/** One file of the walk with its bytes; `bytes` is only valid until the generator resumes. */
+export interface GrepFile extends WalkedFile {
   bytes: Buffer;
 }
 
@@ -25,12 +29,12 @@ interface Frame {
  * Reads whole files into one growing buffer, reused from file to file: grep looks at each file once
  * and keeps only strings, so a fresh allocation per file would only feed the garbage collector.
  */
-class Reader {
+export class FileReader {
   private scratch = Buffer.allocUnsafe(1 << 16);
 
-  constructor(private readonly maxFileBytes: number) {}
+  constructor(readonly maxFileBytes: number) {}
 
-  /** The file's bytes, or null when the walk would leave it out (not a regular file, too large, binary) or it cannot be read. */
+  /** The file's bytes (valid until the next read), or null when the walk would leave it out (not a regular file, too large, binary) or it cannot be read. */
   read(abs: string, rel: string): Buffer | null {
     let fd: number;
     try {
@@ -85,17 +89,31 @@ function listDir(abs: string): Dirent[] | null {
   }
 }
 
+/** The files `walkFolder` yields for a folder with their bytes: `walkFiles` and a `FileReader` in one. */
+export function* walkAndRead(spec: FolderSpec, opts: WalkOptions, want: ((rel: string) => boolean) | null): Generator<GrepFile | null> {
+  const reader = new FileReader(opts.maxFileBytes);
+  for (const f of walkFiles(spec, opts, want)) {
+    if (!f) {
+      yield null;
+      continue;
+    }
+    const bytes = reader.read(f.path, f.rel);
+    if (bytes) yield { ...f, bytes };
+  }
+}
+
 /**
  * The files `walkFolder` yields for a folder, in the same order and by the same rules (built-in
- * excludes, globs, ignore files, symlink containment and loops, regular file, size, NUL sniff),
- * each read once. Synchronous on purpose: grep is bound by per-file syscalls, and a thread-pool
- * round trip per open/stat/read/close made it ten times slower than ripgrep; the caller slices the
- * work so the event loop still breathes. `want` drops files by folder-relative path before any
- * read. Errors and skips are silent, as grep never reported them. Yields null once per directory
- * so the caller can pause even where no file is accepted. test/engine/grep-walk.test.ts holds it
- * to `walkFolder`, so a change to the walk's rules that is not made here too fails there.
+ * excludes, globs, ignore files, symlink containment and loops, regular file), except the checks
+ * that need the file's content (size, NUL sniff): `FileReader` makes those as it reads. Synchronous
+ * on purpose: grep is bound by per-file syscalls, and a thread-pool round trip per
+ * open/stat/read/close made it ten times slower than ripgrep; callers slice the work so the event
+ * loop still breathes. `want` drops files by folder-relative path. Errors and skips are silent, as
+ * grep never reported them. Yields null once per directory so the caller can pause even where no
+ * file is accepted. test/engine/grep-walk.test.ts holds it to `walkFolder`, so a change to the
+ * walk's rules that is not made here too fails there.
  */
-export function* walkAndRead(spec: FolderSpec, opts: WalkOptions, want: ((rel: string) => boolean) | null): Generator<GrepFile | null> {
+export function* walkFiles(spec: FolderSpec, opts: WalkOptions, want: ((rel: string) => boolean) | null): Generator<WalkedFile | null> {
   const filter = new FolderFilter(spec, opts);
   let rootReal: string;
   try {
@@ -104,11 +122,10 @@ export function* walkAndRead(spec: FolderSpec, opts: WalkOptions, want: ((rel: s
   } catch {
     return;
   }
-  const reader = new Reader(opts.maxFileBytes);
-  yield* walkDir(filter, reader, want, rootReal, { abs: normalize(spec.path), rel: '', real: rootReal, chain: new Set([rootReal]), levels: [] });
+  yield* walkDir(filter, want, rootReal, { abs: normalize(spec.path), rel: '', real: rootReal, chain: new Set([rootReal]), levels: [] });
 }
 
-function* walkDir(filter: FolderFilter, reader: Reader, want: ((rel: string) => boolean) | null, rootReal: string, frame: Frame): Generator<GrepFile | null> {
+function* walkDir(filter: FolderFilter, want: ((rel: string) => boolean) | null, rootReal: string, frame: Frame): Generator<WalkedFile | null> {
   yield null;
   const entries = listDir(frame.abs);
   if (!entries) return;
@@ -139,12 +156,11 @@ function* walkDir(filter: FolderFilter, reader: Reader, want: ((rel: string) => 
       if (filter.rejectEntry(rel, true, levels)) continue;
       real ??= child(frame.real, entry.name);
       if (frame.chain.has(real)) continue;
-      yield* walkDir(filter, reader, want, rootReal, { abs, rel, real, chain: new Set(frame.chain).add(real), levels });
+      yield* walkDir(filter, want, rootReal, { abs, rel, real, chain: new Set(frame.chain).add(real), levels });
       continue;
     }
     if (!isFile || filter.rejectEntry(rel, false, levels)) continue;
     if (want && !want(rel)) continue;
-    const bytes = reader.read(abs, rel);
-    if (bytes) yield { path: abs, rel, bytes };
+    yield { path: abs, rel };
   }
 }
