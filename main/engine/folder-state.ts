@@ -18,6 +18,16 @@ interface Counts {
 
 const SHOWN_ERRORS = 50;
 
+interface Row {
+  path: string;
+  chunks: number;
+  embedded: boolean;
+  error_code: string;
+  error_message: string;
+  indexed_at: number;
+  mtime: number;
+}
+
 /**
  * Per-folder truth for status and for every hit's freshness: counts come from the `files` table
  * (refreshed after each write), state from the running jobs, pending watcher changes and the
@@ -34,21 +44,28 @@ export class FolderStates {
 
   constructor(private readonly store: IndexStore, private readonly jobs: JobQueue) {}
 
+  /**
+   * Counts a folder's rows batch by batch as the table streams them: a folder of any size costs one
+   * Arrow batch here, also while a job calls this every second.
+   */
   async refresh(folder: string): Promise<void> {
-    const rows = (await this.store.files.query().where(sqlIn('folder', [folder])).select(['path', 'chunks', 'embedded', 'error_code', 'error_message', 'indexed_at', 'mtime']).toArray()) as { path: string; chunks: number; embedded: boolean; error_code: string; error_message: string; indexed_at: number; mtime: number }[];
-    const c: Counts = { files: 0, chunks: 0, embedded: 0, errors: [], errorCount: 0, updatedAt: null, rows: rows.length };
-    for (const r of rows) {
-      // An intent row (mtime -1) only records that a file's chunks are being written: not indexed yet.
-      if (r.mtime === -1 && !r.error_code) continue;
-      if (r.error_code) {
-        c.errorCount++;
-        if (c.errors.length < SHOWN_ERRORS) c.errors.push({ path: r.path, code: r.error_code, message: r.error_message });
-        continue;
+    const c: Counts = { files: 0, chunks: 0, embedded: 0, errors: [], errorCount: 0, updatedAt: null, rows: 0 };
+    const query = this.store.files.query().where(sqlIn('folder', [folder])).select(['path', 'chunks', 'embedded', 'error_code', 'error_message', 'indexed_at', 'mtime']);
+    for await (const batch of query) {
+      for (const r of batch.toArray() as unknown as Row[]) {
+        c.rows++;
+        // An intent row (mtime -1) only records that a file's chunks are being written: not indexed yet.
+        if (Number(r.mtime) === -1 && !r.error_code) continue;
+        if (r.error_code) {
+          c.errorCount++;
+          if (c.errors.length < SHOWN_ERRORS) c.errors.push({ path: String(r.path), code: String(r.error_code), message: String(r.error_message) });
+          continue;
+        }
+        c.files++;
+        c.chunks += Number(r.chunks);
+        if (r.embedded) c.embedded += Number(r.chunks);
+        c.updatedAt = Math.max(c.updatedAt ?? 0, Number(r.indexed_at));
       }
-      c.files++;
-      c.chunks += r.chunks;
-      if (r.embedded) c.embedded += r.chunks;
-      c.updatedAt = Math.max(c.updatedAt ?? 0, r.indexed_at);
     }
     this.counts.set(folder, c);
   }

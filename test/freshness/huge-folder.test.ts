@@ -1,6 +1,7 @@
-// A big folder with bounded memory: a sync streams the walk in batches (compared with their own
-// stored rows, ingested, then dropped) and prunes from a stream of stored paths, so what it holds is
-// one batch of files whatever the folder's size. The job exposes the most files a scan held at once.
+// A big folder with bounded memory: a sync streams the walk, keeps only changed files, in batches
+// (compared with a compact digest of the stored rows read once as a stream, ingested, then dropped)
+// and prunes from a stream of stored paths, so what it holds is one batch of files whatever the
+// folder's size. The job exposes the most files a scan held at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';

@@ -10,7 +10,7 @@ import { inspectPath, readSourceFile, walkFolder } from '../sources/index.js';
 import type { SourceFile } from '../types.js';
 import type { Embeddings } from './embeddings.js';
 import { embedPending } from './embed-phase.js';
-import { movedSince, SeenPaths, storedPaths, storedRows } from './scan.js';
+import { movedSince, StoredStats, storedPaths, storedRows } from './scan.js';
 import { fileRow, rowsFor, sha1, type FileRows } from './rows.js';
 
 export interface IndexerOptions {
@@ -57,27 +57,29 @@ export class Indexer {
   }
 
   /**
-   * Streams the walk: every SCAN_BATCH files are compared with their stored rows and ingested
-   * before the walk goes on, so a folder of any size costs a batch of files plus a set of path
-   * digests (for pruning), never the whole listing or every stored row.
+   * Streams the walk: files whose size or mtime differ from the stored ones are gathered into
+   * batches of SCAN_BATCH, ingested, and dropped before the walk goes on; unchanged files are not
+   * kept at all. A folder of any size costs one batch plus a compact digest of its stored rows
+   * (StoredStats), never the whole listing or every stored row.
    */
   async sync(spec: FolderSpec, job: Job, rebuild: boolean): Promise<void> {
     try {
       job.phase('scanning');
-      const seen = new SeenPaths();
+      const stored = await StoredStats.load(this.store, spec.path);
       let files: SourceFile[] = [];
+      /** Paths of `files` the index has rows for: only their rows are looked up, for the hashes. */
+      let known: string[] = [];
       let errors: FileRow[] = [];
+      let walked = 0;
       const settle = async () => {
         // A pause holds here, before the batch shows as progress: a paused job stands still.
         await job.checkpoint();
         job.scanPeak = Math.max(job.scanPeak, files.length + errors.length);
-        const existing = await storedRows(this.store, files.map((f) => f.path));
-        const changed = files.filter((f) => {
-          const prev = existing.get(f.path);
-          return rebuild || !prev || prev.error_code !== '' || prev.size !== f.size || prev.mtime !== f.mtimeMs;
-        });
-        job.addFiles(changed.length);
+        const existing = known.length > 0 ? await storedRows(this.store, known) : new Map<string, FileRow>();
+        const changed = files;
         files = [];
+        known = [];
+        job.addFiles(changed.length);
         if (changed.length > 0) {
           job.phase('parsing');
           await this.ingestStable(spec.path, changed, existing, rebuild, job);
@@ -88,18 +90,21 @@ export class Indexer {
       };
       for await (const item of walkFolder(spec, { ...this.options() })) {
         if ('file' in item) {
-          files.push(item.file);
-          seen.add(item.file.path);
+          const seen = stored.see(item.file.path, item.file);
+          if (rebuild || !seen.unchanged) {
+            files.push(item.file);
+            if (seen.known) known.push(item.file.path);
+          }
         } else if ('error' in item) {
           if (item.error.path === spec.path) throw new Error(`${spec.path}: ${item.error.message}`);
+          stored.see(item.error.path);
           errors.push(fileRow(spec.path, { path: item.error.path, rel: relOf(spec.path, item.error.path), size: 0, mtimeMs: 0 }, '', 0, item.error.code, item.error.message));
-          seen.add(item.error.path);
         }
         if (files.length + errors.length >= SCAN_BATCH) await settle();
-        else if ((seen.size & 1023) === 0) await job.checkpoint();
+        else if ((++walked & 1023) === 0) await job.checkpoint();
       }
       await settle();
-      await this.prune(spec.path, seen);
+      await this.prune(spec.path, stored);
       await this.embed(spec.path, job);
     } catch (err) {
       throw asIndexWriteError(err, this.store.dir);
@@ -161,10 +166,10 @@ export class Indexer {
   }
 
   /** Removes what the walk did not see (deleted, newly ignored), reading stored paths as a stream. */
-  private async prune(folder: string, seen: SeenPaths): Promise<void> {
+  private async prune(folder: string, stored: StoredStats): Promise<void> {
     let gone: string[] = [];
     for await (const paths of storedPaths(this.store, folder)) {
-      for (const p of paths) if (!seen.has(p)) gone.push(p);
+      for (const p of paths) if (stored.gone(p)) gone.push(p);
       // Deleting while reading is safe: the read holds the table version it started on.
       if (gone.length >= REMOVE_BATCH) {
         await this.remove(folder, gone);
@@ -173,6 +178,7 @@ export class Indexer {
     }
     await this.remove(folder, gone);
   }
+
 
   private async ingest(folder: string, files: SourceFile[], existing: Map<string, FileRow>, rebuild: boolean, job: Job): Promise<void> {
     const emb = this.embeddings();

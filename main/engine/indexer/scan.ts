@@ -8,29 +8,65 @@ import type { SourceFile } from '../types.js';
 /** Paths per `IN (...)` lookup of stored rows: one scan of the `files` table answers this many. */
 const LOOKUP_PATHS = 1000;
 
+/** 72 bits of a path's SHA-1: two paths of one folder collide with odds near n²/2⁷³ (1e-11 at a million files). */
+function digest(path: string): string {
+  return createHash('sha1').update(path).digest('base64').slice(0, 12);
+}
+
 /**
- * The paths a scan has walked, as 72-bit digests (about 50 bytes a path in a JS Set, instead of the
- * path and its row): what the walk did not see is pruned afterwards. Two paths of one folder share
- * a digest with odds near n²/2⁷³ (1e-11 at a million files); that would only keep a deleted file's
- * rows until it changes again, never lose anything.
+ * What a scan needs of the stored rows, read once as a stream: per path digest, the size and mtime
+ * the file had when indexed and whether it was indexed without error, plus whether the walk has seen
+ * it. About 90 bytes a file instead of whole rows, and one pass over the table instead of a lookup
+ * per batch (a lookup scans the table: ~0.3 s per 2000 paths at 200k rows, measured). A digest
+ * collision could only keep a deleted file's rows or re-read an unchanged file, never lose anything.
  */
-export class SeenPaths {
-  private readonly set = new Set<string>();
+export class StoredStats {
+  private readonly at = new Map<string, number>();
+  private size = new Float64Array(1024);
+  private mtime = new Float64Array(1024);
+  /** Bit 1: indexed without error. Bit 2: seen by this walk. */
+  private flags = new Uint8Array(1024);
 
-  private key(path: string): string {
-    return createHash('sha1').update(path).digest('base64').slice(0, 12);
+  static async load(store: IndexStore, folder: string): Promise<StoredStats> {
+    const stats = new StoredStats();
+    for await (const batch of store.files.query().where(sqlIn('folder', [folder])).select(['path', 'size', 'mtime', 'error_code'])) {
+      for (const r of batch.toArray() as unknown as { path: string; size: number; mtime: number; error_code: string }[]) {
+        stats.put(String(r.path), Number(r.size), Number(r.mtime), !r.error_code);
+      }
+    }
+    return stats;
   }
 
-  add(path: string): void {
-    this.set.add(this.key(path));
+  private put(path: string, size: number, mtime: number, ok: boolean): void {
+    const i = this.at.size;
+    if (i === this.size.length) {
+      const grow = <T extends Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+        const b = make(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.size = grow(this.size, (n) => new Float64Array(n));
+      this.mtime = grow(this.mtime, (n) => new Float64Array(n));
+      this.flags = grow(this.flags, (n) => new Uint8Array(n));
+    }
+    this.at.set(digest(path), i);
+    this.size[i] = size;
+    this.mtime[i] = mtime;
+    this.flags[i] = ok ? 1 : 0;
   }
 
-  has(path: string): boolean {
-    return this.set.has(this.key(path));
+  /** Marks a walked path seen; true when the index holds it unchanged (same size and mtime, no error). */
+  see(path: string, file?: SourceFile): { known: boolean; unchanged: boolean } {
+    const i = this.at.get(digest(path));
+    if (i === undefined) return { known: false, unchanged: false };
+    this.flags[i] |= 2;
+    return { known: true, unchanged: file !== undefined && (this.flags[i] & 1) === 1 && this.size[i] === file.size && this.mtime[i] === file.mtimeMs };
   }
 
-  get size(): number {
-    return this.set.size;
+  /** Stored before the walk and not seen by it: deleted, or ignored now. Rows written since are not known here, and stay. */
+  gone(path: string): boolean {
+    const i = this.at.get(digest(path));
+    return i !== undefined && (this.flags[i] & 2) === 0;
   }
 }
 
