@@ -20,6 +20,8 @@ export const ADMIN_ROUTES = {
   jobAction: 'POST /api/jobs/action',
   /** Engine-wide pause/resume of indexing (the tray's and the index panel's switch). */
   setPaused: 'POST /api/jobs/paused',
+  /** The models Cairn knows, and whether each is on this computer. */
+  models: 'GET /api/models',
   /** Loads the configured embedding model now (a hub model downloads; status shows the bytes). */
   loadModel: 'POST /api/model/load',
   search: 'POST /api/search',

@@ -57,6 +57,8 @@ test('switch to a hub model: download progress, then re-index every folder with 
   await page.goto(engine.workbenchUrl);
   const model = page.getByTestId('model');
   await expect(model.getByTestId('model-state')).toHaveText('ready');
+  // The known models are offered, each saying whether it needs a download.
+  await expect(model.getByTestId('model-choices')).toContainText('Xenova/bge-small-en-v1.5: 34 MB download');
   await model.getByLabel('Change model').fill('someone/served-model');
   let confirmText = '';
   page.once('dialog', (d) => {

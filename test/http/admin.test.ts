@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EngineStatus, JobInfo, McpStatus, ProbeResult } from '../../main/common/status.js';
+import type { EngineStatus, JobInfo, McpStatus, ModelInfo, ProbeResult } from '../../main/common/status.js';
 import { setIndexingPaused } from '../../main/app/admin-client.js';
 import { startFixture, type Fixture } from '../mcp/fixtures.js';
 
@@ -196,6 +196,20 @@ test('pause/resume all indexing: jobs queued while paused wait, status says paus
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'invalid_argument');
   }
   assert.equal((await fx.admin('DELETE', '/api/folders', { path: folder })).status, 200);
+});
+
+test('the known models, with whether each is on this computer', async () => {
+  const res = await fx.admin('GET', '/api/models');
+  assert.equal(res.status, 200);
+  const models = (await res.json()) as ModelInfo[];
+  assert.equal(models[0].id, 'cairn/use-lite');
+  assert.deepEqual([models[0].builtin, models[0].available, models[0].dimensions], [true, true, 512]);
+  const hub = models.filter((m) => !m.builtin);
+  assert.ok(hub.length >= 3);
+  for (const m of hub) {
+    assert.equal(m.available, false, `${m.id} is not downloaded in a fresh data folder`);
+    assert.ok(m.size_mb > 0 && m.description, m.id);
+  }
 });
 
 test('probe: a contract mismatch is a typed 409 with its remedy', async () => {

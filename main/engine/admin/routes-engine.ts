@@ -2,6 +2,7 @@
 import type { FolderSpec } from '../../common/settings.js';
 import type { IndexFolderRequest, JobActionRequest, RemoveFolderRequest, SetPausedRequest, SetPausedResponse, SettingsPatch } from '../../common/admin.js';
 import type { SearchRequest } from '../../common/search.js';
+import { listModels } from '../embed/registry.js';
 import { CairnError } from '../errors.js';
 import { json, typedError } from '../http/responses.js';
 import { runSearch } from '../mcp/search-call.js';
@@ -83,6 +84,9 @@ export const engineRoutes: Record<string, Handler> = {
     ctx.engine.setPaused(body.paused);
     return json(200, { paused: (await ctx.engine.status()).paused } satisfies SetPausedResponse);
   },
+
+  // Same lookup as the engine's: models shipped with the app, then the data folder.
+  'GET /api/models': async (_req, ctx) => json(200, listModels(ctx.engine.dataDir, { bundledModelsDir: process.env.CAIRN_MODELS_DIR || undefined })),
 
   // Answers at once: a download can take minutes; the workbench follows it in GET /api/status.
   'POST /api/model/load': async (_req, ctx) => {

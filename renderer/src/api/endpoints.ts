@@ -10,6 +10,7 @@ import type {
   JobActionRequest,
   JobInfo,
   McpStatus,
+  ModelInfo,
   ProbeResult,
   SetPausedRequest,
   SetPausedResponse,
@@ -47,6 +48,7 @@ export const api = {
   jobAction: (body: JobActionRequest) => request<JobInfo>('POST', '/api/jobs/action', body),
   setPaused: (paused: boolean) => request<SetPausedResponse>('POST', '/api/jobs/paused', { paused } satisfies SetPausedRequest),
 
+  models: () => request<ModelInfo[]>('GET', '/api/models'),
   loadModel: () => request<EngineStatus['model']>('POST', '/api/model/load', {}),
   search: (req: AdminSearchRequest) => request<AdminSearchResponse>('POST', '/api/search', req),
 

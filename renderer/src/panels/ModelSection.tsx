@@ -11,6 +11,7 @@ import { api } from '../api/endpoints';
 import { ErrorNote } from '../components/ErrorNote';
 import { useEngine } from '../hooks/engine-context';
 import { useAction } from '../hooks/useAsync';
+import { MODEL_CHOICES_ID, ModelChoices } from './ModelChoices';
 
 export function ModelSection({ engine }: { engine: EngineStatus }) {
   const { refresh } = useEngine();
@@ -83,11 +84,12 @@ export function ModelSection({ engine }: { engine: EngineStatus }) {
       ) : null}
       <form className="row" onSubmit={change}>
         <label htmlFor="model-next">Change model</label>
-        <input id="model-next" className="mono" value={next} onChange={(e) => setNext(e.target.value)} placeholder="registry id, hub id or local folder" data-testid="model-next" />
+        <input id="model-next" className="mono" list={MODEL_CHOICES_ID} value={next} onChange={(e) => setNext(e.target.value)} placeholder="registry id, hub id or local folder" data-testid="model-next" />
         <button type="submit" className="btn" disabled={!next.trim() || action.busy} data-testid="model-change">
           Change…
         </button>
       </form>
+      <ModelChoices current={m.id} state={m.state} />
       {n ? <p className="hint">A change requires re-indexing {n === 1 ? 'the folder' : `all ${n} folders`} (vectors of different models do not mix).</p> : null}
       {action.error ? <ErrorNote error={action.error} /> : null}
     </div>
