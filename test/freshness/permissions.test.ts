@@ -1,6 +1,6 @@
-// Permission changes while the engine serves: a file chmod-ed to 000 becomes a per-file error and
-// its old chunks stop answering (the person locked it away, and we can no longer vouch for what it
-// holds); restoring the permission brings it back. CI runs as root, for whom chmod 000 stops no read,
+// Permission changes while the engine serves: a file (or a folder) chmod-ed to 000 becomes a
+// per-file error and its old chunks stop answering (the person locked it away, and we can no longer
+// vouch for what it holds); restoring the permission brings it back. CI runs as root, for whom chmod 000 stops no read,
 // so the serving engine runs as `nobody` (uid 65534), as in the unreadable-file test of faults.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ import { eventually, FolderModel, REPO, token } from './lib.js';
 const NOBODY = 65534;
 const TOKEN = 'permissions-admin-token-0123456789abcdef';
 
-test('a file made unreadable while serving becomes a per-file error and stops answering; readable again, it is back', { timeout: 300_000 }, async () => {
+test('a file or folder made unreadable while serving becomes a per-file error and stops answering; readable again, it is back', { timeout: 300_000 }, async () => {
   const home = await tempDir('perm-live-home');
   const folder = await tempDir('perm-live-folder');
   const model = new FolderModel(folder.dir);
@@ -78,11 +78,33 @@ test('a file made unreadable while serving becomes a per-file error and stops an
     assert.equal(back.file_errors, 0, JSON.stringify(back.errors));
     assert.equal(back.files, model.files.size);
     assert.equal(back.state, 'fresh');
+
+    // A whole folder locked: one error for it, none of its files answer, and all come back.
+    const dir = join(folder.dir, 'docs');
+    const inside = other.filter(([p]) => p.startsWith(dir + '/'));
+    const outside = other.filter(([p]) => !p.startsWith(dir + '/'));
+    assert.ok(inside.length > 0 && outside.length > 0);
+    await chmod(dir, 0o000);
+    const dst = await eventually('the locked folder as an error', async () => {
+      const s = await status();
+      return s.file_errors === 1 && s.state === 'fresh' ? s : undefined;
+    }, 60_000, 100);
+    assert.deepEqual(dst.errors.map((e) => [e.path, e.code]), [[dir, 'forbidden']]);
+    assert.equal(dst.files, outside.length);
+    for (const [, tok] of [...inside, [locked, lockedTok] as const]) assert.deepEqual(await found(tok), [], `${tok} answers from a locked folder`);
+    for (const [path, tok] of outside) assert.deepEqual(await found(tok), [path]);
+    await chmod(dir, 0o755);
+    await eventually('the folder back once readable', async () => {
+      const s = await status();
+      return s.file_errors === 0 && s.files === model.files.size ? true : undefined;
+    }, 60_000, 100);
+    for (const [path, tok] of [...other, [locked, lockedTok] as const]) assert.deepEqual(await found(tok), [path]);
     assert.equal(child.exitCode, null, `the engine exited: ${err}`);
   } finally {
     child.kill('SIGTERM');
     await exited;
     await chmod(locked, 0o644).catch(() => undefined);
+    await chmod(join(folder.dir, 'docs'), 0o755).catch(() => undefined);
     await home.cleanup();
     await folder.cleanup();
   }
