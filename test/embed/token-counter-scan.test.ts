@@ -1,0 +1,36 @@
+// The counter scans characters itself (no regex per call): it must count exactly as the regex
+// definition it replaced, for every kind of whitespace `\s` knows.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CachedTokenCounter } from '../../main/engine/embed/token-counter.js';
+
+/** The definition: runs of whitespace cost 3 (with a newline or tab) or 1 (spaces), plus the words. */
+function reference(text: string, countWord: (w: string) => number): number {
+  let total = 0;
+  for (const run of text.match(/\s+/g) ?? []) if (run !== ' ') total += /[^ ]/.test(run) ? 3 : 1;
+  if (text.startsWith(' ')) total += 1;
+  if (text.endsWith(' ')) total += 1;
+  for (const word of text.split(/\s+/)) if (word.length > 0) total += countWord(word);
+  return total;
+}
+
+test('the scanning counter agrees with the regex definition on random whitespace soups', () => {
+  const countWord = (w: string) => (w.length % 5) + 1;
+  const c = new CachedTokenCounter(countWord);
+  const alphabet = [' ', ' ', '\n', '\t', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff', '\u200b', '\u0085', '\u180e', 'a', 'b', 'é', '😀', '-'];
+  let seed = 1;
+  for (let k = 0; k < 20_000; k++) {
+    let s = '';
+    for (let j = 0; j < k % 16; j++) s += alphabet[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % alphabet.length];
+    assert.equal(c.count(s), reference(s, countWord), JSON.stringify(s));
+  }
+});
+
+test('learned counts are used instead of asking the tokenizer', () => {
+  const asked: string[] = [];
+  const c = new CachedTokenCounter((w) => (asked.push(w), 1));
+  assert.deepEqual(c.unknownWords(['alpha', 'beta', 'alpha', '']), ['alpha', 'beta']);
+  c.learn(['alpha', 'beta'], [4, 5]);
+  assert.equal(c.count('alpha beta gamma'), 10);
+  assert.deepEqual(asked, ['gamma']);
+});
