@@ -15,6 +15,11 @@ export interface FileWrite {
   chunks: ChunkRow[];
   nodes: NodeRow[];
   edges: EdgeRow[];
+  /**
+   * True when no table holds any row of this path yet (a file the index has never seen): its rows
+   * can be appended instead of merged, which skips a join over the whole table per write.
+   */
+  fresh?: boolean;
 }
 
 /**
@@ -130,22 +135,25 @@ export class IndexStore {
     const inPaths = sqlIn('path', paths);
     const chunks = writes.flatMap((w) => w.chunks);
     for (const w of writes) missing.set(w.file.path, w.chunks.length);
-    await retryOnConflict(() => replaceWhere(this.chunks, 'id', chunks, inPaths));
+    // A batch of files the index has never seen has nothing to replace or delete: appends only.
+    const fresh = writes.every((w) => w.fresh === true);
+    const put = (table: lancedb.Table, rows: unknown[]) => (fresh ? appendRows(table, rows) : replaceWhere(table, 'id', rows, inPaths));
+    await retryOnConflict(() => put(this.chunks, chunks));
     await this.ensureFtsIndex(this.chunks, 'search_text');
     await this.foldIntoFts(this.chunks);
     const docs = writes.flatMap((w) => (w.doc ? [w.doc] : []));
-    await retryOnConflict(() => replaceWhere(this.docs, 'id', docs, inPaths));
+    await retryOnConflict(() => put(this.docs, docs));
     await this.ensureFtsIndex(this.docs, 'text');
     await this.foldIntoFts(this.docs);
     if (vectors) {
       const have = await carryOverVectors(vectors, chunks);
       for (const c of chunks) if (have.has(c.id)) missing.set(c.path, (missing.get(c.path) ?? 1) - 1);
       const keep = chunks.map((c) => c.id);
-      await retryOnConflict(() => vectors.delete(keep.length ? `${inPaths} AND NOT ${sqlIn('id', keep)}` : inPaths));
+      if (!fresh) await retryOnConflict(() => vectors.delete(keep.length ? `${inPaths} AND NOT ${sqlIn('id', keep)}` : inPaths));
     }
     const nodes = writes.flatMap((w) => w.nodes);
-    await retryOnConflict(() => replaceWhere(this.nodes, 'id', nodes, inPaths));
-    await retryOnConflict(() => this.edges.delete(inPaths));
+    await retryOnConflict(() => put(this.nodes, nodes));
+    if (!fresh) await retryOnConflict(() => this.edges.delete(inPaths));
     const edges = writes.flatMap((w) => w.edges);
     if (edges.length > 0) await retryOnConflict(() => this.edges.add(edges as unknown as Record<string, unknown>[]));
     const files = writes.map((w) => ({ ...w.file, embedded: (missing.get(w.file.path) ?? 0) === 0 }));
@@ -211,6 +219,10 @@ async function carryOverVectors(vectors: lancedb.Table, chunks: ChunkRow[]): Pro
 
 export function vectorRowFor(c: ChunkRow, vector: number[] | Float32Array): VectorRow {
   return { id: c.id, folder: c.folder, path: c.path, rel: c.rel, ext: c.ext, kind: c.kind, mtime: c.mtime, text_hash: c.text_hash, vector: Array.from(vector) };
+}
+
+async function appendRows(table: lancedb.Table, rows: unknown[]): Promise<void> {
+  if (rows.length > 0) await table.add(rows as Record<string, unknown>[]);
 }
 
 async function replaceWhere(table: lancedb.Table, key: string, rows: unknown[], scope: string): Promise<void> {

@@ -87,6 +87,11 @@ export class Embeddings {
     return this.state === 'downloading' && this.progress?.started ? this.progress.snapshot() : null;
   }
 
+  /** The model's folder on disk (tokenizer.json and config), once it is there. */
+  localDir(): string | null {
+    return findLocalModel(this.spec, this.opts.dataDir, { bundledModelsDir: this.opts.bundledModelsDir });
+  }
+
   /** Loaded embedder or null, without starting a load. */
   peek(): Embedder | null {
     return this.embedder;

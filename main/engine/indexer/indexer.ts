@@ -5,13 +5,14 @@ import { asIndexWriteError, retryOnConflict } from '../index/retry.js';
 import { sqlIn } from '../index/sql.js';
 import type { IndexStore } from '../index/store.js';
 import type { Job } from '../jobs/job.js';
-import { decodeText, parseFile } from '../parse/index.js';
-import { inspectPath, readSourceFile, walkFolder } from '../sources/index.js';
+import { inspectPath, walkFolder } from '../sources/index.js';
 import type { SourceFile } from '../types.js';
 import type { Embeddings } from './embeddings.js';
 import { embedPending } from './embed-phase.js';
 import { movedSince, StoredStats, storedPaths, storedRows } from './scan.js';
-import { fileRow, rowsFor, sha1, type FileRows } from './rows.js';
+import { ParseAhead } from './parse-ahead.js';
+import { parseSource } from './parse-source.js';
+import { fileRow, type FileRows } from './rows.js';
 
 export interface IndexerOptions {
   maxFileBytes: number;
@@ -19,9 +20,15 @@ export interface IndexerOptions {
   extraExcludes: string[];
 }
 
-/** A commit every few thousand chunks keeps commits large (fast) and progress visible. */
+/**
+ * A first commit after a few thousand chunks makes a new folder searchable early. Every commit
+ * then folds its rows into the full-text indexes, which costs about the size of the table, so
+ * later batches grow with what this ingest has written (a commit per doubling: folding stays
+ * linear in the folder's size instead of quadratic), up to a bound on the memory a batch holds.
+ */
 const BATCH_CHUNKS = 3000;
-const BATCH_FILES = 400;
+const MAX_BATCH_CHUNKS = 25_000;
+const BATCH_FILES = 2000;
 const REMOVE_BATCH = 500;
 /** Walked files compared with the index and ingested at once: what a scan holds in memory. */
 export const SCAN_BATCH = 2000;
@@ -182,14 +189,17 @@ export class Indexer {
 
   private async ingest(folder: string, files: SourceFile[], existing: Map<string, FileRow>, rebuild: boolean, job: Job): Promise<void> {
     const emb = this.embeddings();
-    const counter = await chunkBudget(emb);
+    const source = await parseSource(emb);
     const vectors = await emb.table(false);
     let batch: FileRows[] = [];
     let batchChunks = 0;
+    let written = 0;
     const flush = async () => {
       if (batch.length === 0) return;
+      written += batchChunks;
       job.phase('writing');
-      await this.recordIntent(batch.filter((w) => !existing.has(w.file.path)));
+      for (const w of batch) w.fresh = !existing.has(w.file.path);
+      await this.recordIntent(batch.filter((w) => w.fresh));
       await this.store.writeFiles(batch, vectors);
       for (const w of batch) this.graph.setFile(folder, w.file.path, w.file.rel, w.nodes, w.edges);
       job.advance(0, batchChunks);
@@ -200,21 +210,28 @@ export class Indexer {
       job.phase('parsing');
       await job.checkpoint();
     };
-    for (const src of files) {
-      // Between files, not only between batches: a pause or cancel takes effect at once, and an
-      // unflushed batch is simply parsed again later (nothing of it was written).
-      await job.checkpoint();
-      const rows = await this.readAndParse(folder, src, existing.get(src.path), rebuild, counter);
-      job.advance(1, 0);
-      if (rows === 'unchanged') continue;
-      if (rows.file.error_code) job.errors++;
-      batch.push(rows);
-      batchChunks += rows.chunks.length;
-      if (batchChunks >= BATCH_CHUNKS || batch.length >= BATCH_FILES) await flush();
-      // Parsing is CPU work on this thread: let queries in between files.
-      else await new Promise((r) => setImmediate(r));
+    // Workers parse ahead while this thread writes; what was parsed but not written when the job
+    // stops is dropped (nothing of it was written, so it is simply parsed again later).
+    let stopped = false;
+    const ahead = new ParseAhead(files, (src) => source.parse({ folder, src, prev: existing.get(src.path), rebuild }, () => stopped), source.ahead);
+    try {
+      for (let i = 0; i < files.length; i++) {
+        // Between files, not only between batches: a pause or cancel takes effect at once.
+        await job.checkpoint();
+        const rows = await ahead.take();
+        job.advance(1, 0);
+        if (rows === 'unchanged') continue;
+        if (rows.file.error_code) job.errors++;
+        batch.push(rows);
+        batchChunks += rows.chunks.length;
+        if (batchChunks >= Math.min(MAX_BATCH_CHUNKS, Math.max(BATCH_CHUNKS, written)) || batch.length >= BATCH_FILES) await flush();
+        // Parsing on this thread is CPU work: let queries in between files.
+        else if (source.yieldPerFile) await new Promise((r) => setImmediate(r));
+      }
+      await flush();
+    } finally {
+      stopped = true;
     }
-    await flush();
   }
 
   /**
@@ -227,28 +244,8 @@ export class Indexer {
   private async recordIntent(fresh: FileRows[]): Promise<void> {
     if (fresh.length === 0) return;
     const rows = fresh.map((w) => ({ ...w.file, hash: '', mtime: -1, chunks: 0, embedded: true, error_code: '', error_message: '' }));
-    await retryOnConflict(() => this.store.files.mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows as unknown as Record<string, unknown>[]));
-  }
-
-  private async readAndParse(folder: string, src: SourceFile, prev: FileRow | undefined, rebuild: boolean, budget: ChunkBudget): Promise<FileRows | 'unchanged'> {
-    let bytes: Buffer;
-    try {
-      bytes = await readSourceFile(src.path);
-    } catch (err) {
-      return { file: fileRow(folder, src, '', 0, (err as { code?: string }).code ?? 'unreadable', (err as Error).message), chunks: [], nodes: [], edges: [] };
-    }
-    const hash = sha1(bytes);
-    if (!rebuild && prev && prev.hash === hash && prev.error_code === '' && prev.mtime === src.mtimeMs) return 'unchanged';
-    // Same content with a new mtime (touch, checkout) is parsed again so that every row carries the
-    // new date for the modified filters; its vectors are kept, their chunk ids do not change.
-    try {
-      const parsed = await parseFile(src, bytes, budget);
-      const kind = parsed.chunks[0]?.kind;
-      const plain = kind === 'text' || kind === 'markdown' || kind === 'code' || kind === 'data' ? decodeText(bytes) : undefined;
-      return rowsFor(folder, src, hash, parsed, plain);
-    } catch (err) {
-      return { file: fileRow(folder, src, hash, 0, 'unparsable', (err as Error).message), chunks: [], nodes: [], edges: [] };
-    }
+    // Fresh paths have no row to update: an append, not a merge over the whole table.
+    await retryOnConflict(() => this.store.files.add(rows as unknown as Record<string, unknown>[]));
   }
 
   async remove(folder: string, paths: string[]): Promise<void> {
@@ -261,27 +258,6 @@ export class Indexer {
 
   async embed(folder: string, job: Job): Promise<void> {
     await embedPending(this.store, this.embeddings(), folder, job, () => this.committed(folder));
-  }
-}
-
-export interface ChunkBudget {
-  maxTokens: number;
-  countTokens: (text: string) => number;
-}
-
-/**
- * Chunks must fit the model's window, counted by the model's own tokenizer. When the model cannot
- * load, a deliberately pessimistic count keeps chunks inside the window anyway, so text indexing
- * never waits on the model.
- */
-async function chunkBudget(emb: Embeddings): Promise<ChunkBudget> {
-  // The title line added for embedding costs a few tokens of the window.
-  const maxTokens = Math.max(16, emb.spec.maxTokens - 16);
-  try {
-    const e = await emb.get();
-    return { maxTokens, countTokens: (t) => e.countTokens(t) };
-  } catch {
-    return { maxTokens, countTokens: (t) => Math.ceil((t.match(/\w+|[^\s\w]/g)?.length ?? 0) * 1.5) };
   }
 }
 

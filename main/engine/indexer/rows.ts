@@ -40,6 +40,8 @@ export interface FileRows {
   chunks: ChunkRow[];
   nodes: NodeRow[];
   edges: EdgeRow[];
+  /** No table holds a row of this path yet (see FileWrite.fresh). */
+  fresh?: boolean;
 }
 
 export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: ParsedFile, plainText?: string): FileRows {

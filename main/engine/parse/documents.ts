@@ -1,5 +1,5 @@
-import mammoth from 'mammoth';
-import { extractText, getDocumentProxy } from 'unpdf';
+// mammoth and unpdf (pdf.js) load on the first PDF or DOCX: a third of a second per parse worker
+// and per process, which folders of text and code never need.
 import { CairnError } from '../errors.js';
 import type { ChunkDraft, ParsedFile } from '../types.js';
 import { defaultOverlap, packParagraphs, toUnits, type TokenBudget } from './budget.js';
@@ -12,6 +12,7 @@ function corrupt(rel: string, what: string, err: unknown): CairnError {
 /** Text of each PDF page (index 0 = page 1). Throws CairnError for a file that is not a readable PDF. */
 export async function pdfPages(bytes: Uint8Array, rel: string): Promise<string[]> {
   try {
+    const { extractText, getDocumentProxy } = await import('unpdf');
     // pdf.js may detach the buffer it is given: hand it a copy.
     const doc = await getDocumentProxy(new Uint8Array(bytes));
     try {
@@ -41,6 +42,7 @@ export async function parsePdf(bytes: Uint8Array, rel: string, budget: TokenBudg
 /** Raw text of a DOCX (paragraphs separated by blank lines, as mammoth writes them). */
 export async function docxText(bytes: Uint8Array, rel: string): Promise<string> {
   try {
+    const { default: mammoth } = await import('mammoth');
     const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
     return value;
   } catch (err) {

@@ -3,7 +3,6 @@ import type { TokenBudget } from './budget.js';
 import { parseCode } from './code/index.js';
 import { decodeText } from './decode.js';
 import { parseDocx, parsePdf } from './documents.js';
-import { parseHtml } from './html.js';
 import { fileTypeOf } from './languages.js';
 import { parseMarkdown } from './markdown.js';
 import { parseText } from './text.js';
@@ -17,7 +16,6 @@ export const CHUNKER_VERSION = 2;
 export { kindOf, languageOf } from './languages.js';
 export type { TokenBudget } from './budget.js';
 export { pdfPages, docxText } from './documents.js';
-export { htmlUnits } from './html.js';
 export { decodeText } from './decode.js';
 
 export interface ParseOptions {
@@ -40,7 +38,8 @@ export async function parseFile(file: { path: string; rel: string }, bytes: Buff
     case 'docx':
       return parseDocx(bytes, file.rel, budget);
     case 'html':
-      return parseHtml(decodeText(bytes), budget);
+      // htmlparser2 loads on the first page, as the document readers do (see documents.ts).
+      return (await import('./html.js')).parseHtml(decodeText(bytes), budget);
     case 'markdown':
       return parseMarkdown(decodeText(bytes), budget);
     case 'code':
