@@ -29,7 +29,8 @@ options: --quick  small version of each benchmark (CI)
                   --setting k=v,k2=v2 --sweep 'search.vector_weight=0,0.1,0.2;search.rrf_k=20,60'
                   --reuse-index (keep the indexed sets in bench/.cache/quality for tuning runs)
          latency, vector-recall, mcp, startup: --fixture-chunks N[,M] --queries N --repeats N
-         mcp: --duration S   indexing: --chunks N --repeats N   freshness: --repeats N`;
+         mcp: --duration S   indexing: --chunks N --repeats N --text-only 1 (no end-to-end/raw runs)
+         freshness: --repeats N`;
 
 /** REPORT.md always; the README's table only from full runs, so a quick CI run never replaces it. */
 function regenerate(quick: boolean): void {
