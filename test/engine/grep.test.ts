@@ -145,8 +145,12 @@ test('a worker that stops mid-grep costs speed, not results: its batches are sea
   const want = await oracle(req, spec);
   const pool = new GrepPool(2);
   try {
-    // grepFolders sends its first batches before it first waits; the workers die with them queued.
-    const running = grepFolders(req, [spec], walk, pool);
+    let done = false;
+    const running = grepFolders(req, [spec], walk, pool).finally(() => (done = true));
+    // A fresh pool's workers take far longer to start than a turn of the event loop: the batch is
+    // still queued when they are stopped.
+    while (pool.pending === 0 && !done) await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(pool.pending > 0, 'no batch reached the workers');
     pool.close();
     assert.deepEqual(await running, want);
     // And the pool starts new workers for the next grep.

@@ -1,6 +1,6 @@
 import type { GrepRequest } from '../../common/search.js';
 import { CairnError } from '../errors.js';
-import { decodeText } from '../parse/index.js';
+import { decodeText } from '../parse/decode.js';
 import { bytePrefilter } from './grep-prefilter.js';
 
 const MAX_LINE_CHARS = 400;

@@ -38,6 +38,11 @@ export class GrepPool {
 
   constructor(readonly size: number) {}
 
+  /** Batches sent and not yet answered. */
+  get pending(): number {
+    return this.slots.reduce((n, s) => n + s.pending.size, 0);
+  }
+
   /** Reads and searches a batch of files on the least busy worker. */
   search(spec: MatchSpec, maxFileBytes: number, limit: number, files: WalkedFile[]): Promise<(LineHit[] | null)[]> {
     if (this.idleTimer) clearTimeout(this.idleTimer);

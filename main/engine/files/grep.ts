@@ -11,6 +11,8 @@ const DEFAULT_MATCHES = 200;
 const MAX_MATCHES = 5000;
 /** Files per batch sent to a worker: enough to amortize a message, few enough to spread the load. */
 const BATCH = 64;
+/** Batches searched on the main thread before the workers are used: a small folder never waits for them to start. */
+const LOCAL_BATCHES = 2;
 /** Longest stretch of synchronous work before the event loop gets a turn (see walkFiles). */
 const SLICE_MS = 10;
 
@@ -57,9 +59,10 @@ export async function grepFolders(req: GrepRequest, folders: FolderSpec[], walk:
     return false;
   };
   const inFlight: { files: WalkedFile[]; results: Promise<(LineHit[] | null)[]> }[] = [];
+  let sent = 0;
   const send = (files: WalkedFile[]) => {
     // A worker that fails a batch costs only speed: the batch is searched here instead.
-    const results = pool ? pool.search(spec, walk.maxFileBytes, limit, files).catch(() => searchHere(files)) : Promise.resolve(searchHere(files));
+    const results = pool && sent++ >= LOCAL_BATCHES ? pool.search(spec, walk.maxFileBytes, limit, files).catch(() => searchHere(files)) : Promise.resolve(searchHere(files));
     inFlight.push({ files, results });
   };
   const drain = async (keepInFlight: number): Promise<boolean> => {
