@@ -11,7 +11,7 @@ import type { Embeddings } from './embeddings.js';
 import { embedPending } from './embed-phase.js';
 import { movedSince, StoredStats, storedPaths, storedRows } from './scan.js';
 import { ParseAhead } from './parse-ahead.js';
-import { parseSource } from './parse-source.js';
+import { parseSource, warmParseWorkers } from './parse-source.js';
 import { fileRow, type FileRows } from './rows.js';
 
 export interface IndexerOptions {
@@ -72,6 +72,7 @@ export class Indexer {
   async sync(spec: FolderSpec, job: Job, rebuild: boolean): Promise<void> {
     try {
       job.phase('scanning');
+      warmParseWorkers();
       const stored = await StoredStats.load(this.store, spec.path);
       let files: SourceFile[] = [];
       /** Paths of `files` the index has rows for: only their rows are looked up, for the hashes. */

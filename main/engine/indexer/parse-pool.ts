@@ -63,7 +63,18 @@ export class ParsePool {
   /** The counters of the tasks in flight, by key, to answer the workers' questions. */
   private readonly counters = new Map<string, Counter>();
 
-  constructor(readonly size = Math.max(1, Math.min(4, availableParallelism()))) {}
+  /**
+   * One core is left to the main thread and LanceDB, which write while the workers parse (on two
+   * cores, a second worker only added its own start-up and contention: measured).
+   */
+  constructor(readonly size = Math.max(1, Math.min(4, availableParallelism() - 1))) {}
+
+  /** Starts the workers ahead of work (they load their modules while the walk runs). */
+  warm(): void {
+    if (this.startFailures >= MAX_START_FAILURES) return;
+    while (this.slots.size < this.size) this.spawn();
+    this.idle();
+  }
 
   parse(task: ParseTask, maxTokens: number, counter: Counter, dropped: () => boolean): Promise<FileRows | 'unchanged'> {
     if (this.startFailures >= MAX_START_FAILURES) return Promise.reject(new ParseWorkersUnavailable('parse workers fail to start'));

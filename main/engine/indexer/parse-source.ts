@@ -66,6 +66,11 @@ export async function parseSource(emb: Embeddings, useWorkers = true): Promise<P
   };
 }
 
+/** Starts the parse workers now, so that their start-up overlaps the walk instead of the first batch. */
+export function warmParseWorkers(): void {
+  pool().warm();
+}
+
 /** Stops the shared parse workers (tests that count threads; idle workers stop on their own). */
 export async function closeParseWorkers(): Promise<void> {
   const p = shared;
