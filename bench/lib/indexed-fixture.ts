@@ -92,6 +92,8 @@ async function build(root: string, chunks: number, log: (l: string) => void, opt
     // A kept corpus is never rewritten (see keptCorpusFolder), so a complete index under the same
     // contract is used as it is: no update pass, whose commits only add noise and versions.
     if (kept && !(await engine.status()).contract_mismatch) {
+      // A build interrupted after its vectors may lack the ANN index; with nothing pending this is quick.
+      await engine.runMaintenance();
       log(`   fixture reused: ${kept.chunks} chunks, ${kept.embedded_chunks} embedded (${opts.vectors} vectors)`);
       return { dir: corpus.dir, home, files: kept.files, chunks: kept.chunks, embedded: kept.embedded_chunks, bytes: corpus.summary.bytes, index_s: 0, vectors: opts.vectors, reused: true };
     }
@@ -99,9 +101,12 @@ async function build(root: string, chunks: number, log: (l: string) => void, opt
     if (opts.vectors === 'synthetic') await useSyntheticDocumentVectors(engine);
     const t0 = performance.now();
     const c = await indexFolderAndWait(engine, corpus.dir, { vectors: true, onProgress: log });
-    // The ANN index and compaction, as a person's engine would have them after its debounce.
-    await engine.runMaintenance();
+    // The ANN index and compaction, as a person's engine would have them after its debounce. The
+    // engine schedules its own pass 2 s after a job; one of ours beside it would race its cleanup
+    // (a commit then misses a transaction file the other pruned), so wait for it, then run one more.
+    await new Promise((r) => setTimeout(r, 2500));
     await engine.idle();
+    await engine.runMaintenance();
     const index_s = (performance.now() - t0) / 1000;
     log(`   fixture ready: ${c.chunks} chunks, ${c.embedded} embedded (${opts.vectors} vectors), ${reused ? 'reused' : 'built'} in ${index_s.toFixed(1)} s`);
     return { dir: corpus.dir, home, files: c.files, chunks: c.chunks, embedded: c.embedded, bytes: corpus.summary.bytes, index_s, vectors: opts.vectors, reused };
