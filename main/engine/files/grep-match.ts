@@ -33,7 +33,19 @@ export function compile(spec: MatchSpec): RegExp {
   }
 }
 
-/** The line search of one file's bytes: decoded, split on '\n', each line tested, as grep always did. */
+/**
+ * A file's lines as grep tools count them: split on '\n', where a final newline ends the last
+ * line rather than starting an empty one (so `^$` finds no phantom line, as in ripgrep), and an
+ * empty file has no lines.
+ */
+export function linesOf(text: string): string[] {
+  if (text.length === 0) return [];
+  const lines = text.split('\n');
+  if (text.endsWith('\n')) lines.pop();
+  return lines;
+}
+
+/** The line search of one file's bytes: decoded, split into lines, each line tested. */
 export class FileMatcher {
   private readonly re: RegExp;
   private readonly whole: RegExp;
@@ -54,7 +66,7 @@ export class FileMatcher {
     // Cheap whole-file test next: the line split below is the costly part.
     if (!this.whole.test(text)) return [];
     const hits: LineHit[] = [];
-    const lines = text.split('\n');
+    const lines = linesOf(text);
     for (let i = 0; i < lines.length && hits.length < limit; i++) {
       if (!this.re.test(lines[i])) continue;
       hits.push({ line: i + 1, text: lines[i].length > MAX_LINE_CHARS ? `${lines[i].slice(0, MAX_LINE_CHARS)}…` : lines[i] });
