@@ -10,6 +10,8 @@ export interface LegResult {
   rels?: string[];
   /** Absolute path of each chunk's file (for file-level fusion). */
   paths?: string[];
+  /** The chunks' rows when the leg read them from the chunks table already (saves the hydrating read). */
+  rows?: Map<string, Record<string, unknown>>;
 }
 
 export interface Fused {

@@ -29,8 +29,14 @@ export async function graphLeg(deps: SearchDeps, s: ValidSearch, lists: LegResul
   // text hits would only add the pages that mention the name, which the text legs already rank.
   const seeds = scored.size > 0 ? [] : seedIds(lists, SEEDS);
   if (seeds.length > 0) {
-    const rows = (await deps.chunks.query().where(sqlIn('id', seeds)).select(['id', 'folder', 'path', 'start_line', 'end_line']).toArray()) as ChunkRow[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    // Seeds the sparse leg already read need no second read (an id lookup scans the table).
+    const byId = new Map<string, ChunkRow>();
+    for (const l of lists) for (const [id, r] of l.rows ?? []) byId.set(id, r as unknown as ChunkRow);
+    const unread = seeds.filter((id) => !byId.has(id));
+    if (unread.length > 0) {
+      const rows = (await deps.chunks.query().where(sqlIn('id', unread)).select(['id', 'folder', 'path', 'start_line', 'end_line']).toArray()) as ChunkRow[];
+      for (const r of rows) byId.set(r.id, r);
+    }
     seeds.forEach((id, rank) => {
       const r = byId.get(id);
       if (!r) return;

@@ -7,7 +7,7 @@ import type { ChunkRow } from '../index/schema.js';
 import { sqlIn } from '../index/sql.js';
 import { dateClause, globMatcher, whereClause } from './filters.js';
 import { convexMix, single, weightedRrf, type Fused, type LegResult } from './fusion.js';
-import { DOC_WEIGHT, sparseLeg, vectorLeg } from './legs.js';
+import { DOC_WEIGHT, HIT_COLUMNS, sparseLeg, vectorLeg } from './legs.js';
 import { numberLines } from './snippet.js';
 import { validateSearch, type ValidSearch } from './validate.js';
 import { graphLeg } from './graph-leg.js';
@@ -68,7 +68,7 @@ export class Searcher {
     if (needs.includes('graph')) filtered.push(await graphLeg(this.deps, s, filtered, folders, where, globs, cfg.graphWeight));
 
     const fused = this.fuse(s.mode, filtered, cfg).filter((f) => s.minScore === null || f.score >= s.minScore).slice(0, s.topK);
-    const hits = await this.hydrate(fused, s);
+    const hits = await this.hydrate(fused, s, filtered);
     const freshness = Object.fromEntries(folders.map((f) => [f, this.deps.freshness(f)]));
     return { hits, mode: s.mode, legs_answered: needs, folders: freshness, took_ms: Math.round(performance.now() - started) };
   }
@@ -139,10 +139,16 @@ export class Searcher {
     return cfg.fusion === 'convex' ? convexMix(lists) : weightedRrf(lists, cfg.rrfK);
   }
 
-  private async hydrate(fused: Fused[], s: ValidSearch): Promise<SearchHit[]> {
+  private async hydrate(fused: Fused[], s: ValidSearch, lists: LegResult[]): Promise<SearchHit[]> {
     if (fused.length === 0) return [];
-    const rows = (await this.deps.chunks.query().where(sqlIn('id', fused.map((f) => f.id))).select(['id', 'folder', 'path', 'rel', 'kind', 'language', 'start_line', 'end_line', 'page', 'text', 'symbol', 'heading', 'mtime']).toArray()) as ChunkRow[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    // Rows a leg already read from the chunks table (in this search) are used as they are.
+    const byId = new Map<string, ChunkRow>();
+    for (const l of lists) for (const [id, r] of l.rows ?? []) byId.set(id, r as unknown as ChunkRow);
+    const missing = fused.map((f) => f.id).filter((id) => !byId.has(id));
+    if (missing.length > 0) {
+      const rows = (await this.deps.chunks.query().where(sqlIn('id', missing)).select(HIT_COLUMNS).toArray()) as ChunkRow[];
+      for (const r of rows) byId.set(r.id, r);
+    }
     const budget = s.maxChars ? Math.max(200, Math.floor(s.maxChars / Math.max(1, fused.length))) : undefined;
     const hits: SearchHit[] = [];
     for (const f of fused) {
