@@ -110,6 +110,8 @@ export class ParsePool {
   /** No work left: workers no longer hold the process, and stop if none comes for a while. */
   private idle(): void {
     if (this.queue.length > 0 || [...this.slots].some((s) => s.job)) return;
+    // No worker can ask now; a closed engine's tokenizer is not kept alive by this process-wide pool.
+    this.counters.clear();
     for (const s of this.slots) s.worker.unref();
     this.idleTimer ??= setTimeout(() => void this.close(), IDLE_STOP_MS);
     this.idleTimer.unref();
