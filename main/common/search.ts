@@ -10,7 +10,8 @@ export const FRESHNESS_POLICIES = ['eventual', 'wait_for_fresh'] as const;
 export type FreshnessPolicy = (typeof FRESHNESS_POLICIES)[number];
 
 export const TOP_K_MIN = 1;
-export const TOP_K_MAX = 50;
+/** 100, so an agent (and the benchmark's Recall@100) can ask for as many hits as retrieval tests score. */
+export const TOP_K_MAX = 100;
 
 export interface SearchRequest {
   /** One query. Either `query` or `queries` must be given. */

@@ -30,7 +30,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'mcp.allowed_hosts', default: ['localhost:*', '127.0.0.1:*', '[::1]:*'], schema: { type: 'array', items: hostPattern, maxItems: 100 }, description: 'Allowed Host header values; `*` is a wildcard.' },
   { key: 'mcp.allowed_origins', default: ['http://localhost:*', 'http://127.0.0.1:*'], schema: { type: 'array', items: originPattern, maxItems: 100 }, description: 'Allowed Origin header values; `*` is a wildcard.' },
   { key: 'mcp.require_api_key', default: false, schema: { type: 'boolean' }, description: 'Require `Authorization: Bearer <key>` on every MCP request.' },
-  { key: 'mcp.default_top_k', default: 20, schema: { type: 'integer', minimum: 1, maximum: 50 }, description: 'top_k when a search call gives none.' },
+  { key: 'mcp.default_top_k', default: 20, schema: { type: 'integer', minimum: 1, maximum: 100 }, description: 'top_k when a search call gives none.' },
   { key: 'mcp.default_mode', default: 'tribrid', schema: { enum: ['vector', 'sparse', 'hybrid', 'tribrid'] }, description: 'Search mode when a call gives none.' },
   { key: 'mcp.toolset', default: 'agent', schema: { enum: ['agent', 'full'] }, description: '`agent`: search and read. `full`: adds grep, index and status tools.' },
   { key: 'mcp.max_body_bytes', default: 1048576, schema: { type: 'integer', minimum: 1024, maximum: 67108864 }, description: 'Largest request body accepted (413 above).' },

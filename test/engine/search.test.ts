@@ -164,7 +164,7 @@ describe('typed errors', () => {
       [{ query: '' }, 'query'],
       [{ query: 'x', mode: 'bogus' }, 'mode'],
       [{ query: 'x', top_k: 0 }, 'top_k'],
-      [{ query: 'x', top_k: 51 }, 'top_k'],
+      [{ query: 'x', top_k: 101 }, 'top_k'],
       [{ query: 'x', top_k: 2.5 }, 'top_k'],
       [{ query: 'x', modified_after: 'yesterday' }, 'modified_after'],
       [{ query: 'x', freshness: 'now' }, 'freshness'],

@@ -61,7 +61,7 @@ export const searchInput = {
   query: z.string().min(1).max(2000).optional().describe('What you are looking for, in words. Give `query` or `queries`.'),
   queries: z.array(z.string().min(1).max(2000)).min(1).max(8).optional().describe('Several phrasings of one need; their results are fused.'),
   mode: z.enum(SEARCH_MODES).optional().describe('vector (meaning), sparse (words, BM25), hybrid (both), tribrid (both plus the link/import graph). Default: the server setting.'),
-  top_k: topK.optional().describe('How many hits (1..50). Default: the server setting.'),
+  top_k: topK.optional().describe('How many hits (1..100). Default: the server setting.'),
   folders: pathList.optional().describe('Absolute folder paths to search (as indexed); default: all.'),
   globs: z.array(z.string().min(1)).max(50).optional().describe('Path globs relative to the folder; a leading ! excludes.'),
   file_types: z.array(z.string().min(1)).max(50).optional().describe('Extensions without the dot (md, ts) or kinds (code, pdf).'),
@@ -138,7 +138,7 @@ export const retrieveContextInput = {
       tags: z.array(z.string().min(1)).max(50).optional().describe('File extensions or kinds (md, ts, code, pdf).'),
     })
     .optional(),
-  top_k: topK.optional().describe('1..50, default 10.'),
+  top_k: topK.optional().describe('1..100, default 10.'),
 };
 
 export const semanticSearchInput = {

@@ -47,7 +47,7 @@ export function DefaultsPanel() {
           ))}
         </select>
         <label htmlFor="default-top-k">Default top_k</label>
-        <input id="default-top-k" type="number" min={1} max={50} value={topK} onChange={(e) => setTopK(Number(e.target.value))} data-testid="default-top-k" />
+        <input id="default-top-k" type="number" min={1} max={100} value={topK} onChange={(e) => setTopK(Number(e.target.value))} data-testid="default-top-k" />
         <label htmlFor="toolset">Toolset</label>
         <select id="toolset" value={toolset} onChange={(e) => setToolset(e.target.value as 'agent' | 'full')} data-testid="toolset-select">
           <option value="agent">agent: search and read</option>

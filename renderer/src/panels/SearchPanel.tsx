@@ -42,7 +42,7 @@ export function SearchPanel() {
           ))}
         </select>
         <label htmlFor="search-top-k">top_k</label>
-        <input id="search-top-k" type="number" min={1} max={50} value={topK} onChange={(e) => setTopK(Number(e.target.value))} className="narrow" />
+        <input id="search-top-k" type="number" min={1} max={100} value={topK} onChange={(e) => setTopK(Number(e.target.value))} className="narrow" />
         <button type="submit" className="btn primary" disabled={!query.trim() || action.busy} data-testid="search-run">
           {action.busy ? 'Searching…' : 'Search'}
         </button>
