@@ -43,7 +43,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'embedding.model', default: 'cairn/use-lite', schema: { type: 'string', minLength: 1 }, description: 'Embedding model: a registry id, a hub id, or a local model folder.' },
   { key: 'embedding.batch_size', default: 16, schema: { type: 'integer', minimum: 1, maximum: 256 }, description: 'Chunks per embedding batch.' },
   { key: 'embedding.threads', default: 0, schema: { type: 'integer', minimum: 0, maximum: 64 }, description: 'Embedding worker threads (0: one per core).' },
-  { key: 'search.fusion', default: 'convex', schema: { enum: ['weighted_rrf', 'convex'] }, description: 'How legs are fused: a weighted mix of min-max normalised scores (`convex`, measured best: SciFact hybrid 0.691 vs sparse 0.683, Cranfield 0.380 vs 0.373) or weighted reciprocal rank fusion.' },
+  { key: 'search.fusion', default: 'convex', schema: { enum: ['weighted_rrf', 'convex'] }, description: 'How legs are fused: a weighted mix of min-max normalised scores (`convex`, measured best: hybrid above sparse on all five test sets of `npm run bench`, e.g. SciFact 0.690 vs 0.684) or weighted reciprocal rank fusion.' },
   { key: 'search.rrf_k', default: 60, schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'The k of reciprocal rank fusion.' },
   { key: 'search.vector_weight', default: null, schema: { type: ['number', 'null'], minimum: 0, maximum: 1 }, description: 'Override of the dense leg weight (null: the model registry\'s measured weight).' },
   { key: 'search.graph_weight', default: 0.15, schema: { type: 'number', minimum: 0, maximum: 1 }, description: 'Weight of the graph leg in tribrid fusion.' },
