@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { CairnError } from '../errors.js';
 import type { FromWorker, ToWorker, WorkerConfig } from './protocol.js';
+import { workerScript } from '../worker-script.js';
 
 interface Job {
   id: number;
@@ -28,20 +29,6 @@ export interface PoolOptions {
   onProgress?: (p: { file: string; loaded: number; total: number }) => void;
 }
 
-/**
- * The worker's script. Compiled (dist/), a plain .js file next to this one. From TypeScript
- * sources (tests and the CLI run through `node --import tsx`), a .ts worker: Node 20 does not
- * apply the parent's tsx hooks to a worker's entry module even with the inherited execArgv
- * ("Unknown file extension .ts"), so a small bootstrap registers tsx in the worker first.
- */
-function workerScript(): { script: string | URL; eval: boolean } {
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  const url = new URL(`./worker${ext}`, import.meta.url);
-  if (ext === '.js') return { script: url, eval: false };
-  const api = import.meta.resolve('tsx/esm/api');
-  const code = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
-  return { script: code, eval: true };
-}
 
 /** How long a worker may take to finish its batch and exit before it is terminated anyway. */
 const CLOSE_GRACE_MS = 15_000;
@@ -115,7 +102,7 @@ export class WorkerPool {
   }
 
   private spawn(onReady?: () => void, onFail?: (err: Error) => void): void {
-    const { script, eval: isEval } = workerScript();
+    const { script, eval: isEval } = workerScript(import.meta.url, 'worker');
     const config = this.opts.config();
     const worker = new Worker(script, { eval: isEval, workerData: config });
     const slot: Slot = { worker, ready: false, job: null };

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { LineHit, MatchSpec } from './grep-match.js';
 import type { FromGrepWorker, ToGrepWorker } from './grep-worker.js';
 import type { WalkedFile } from './grep-walk.js';
+import { workerScript } from '../worker-script.js';
 
 const IDLE_STOP_MS = 20_000;
 
@@ -22,14 +23,6 @@ interface Slot {
   pending: Map<number, Pending>;
 }
 
-/** As embed/pool.ts: compiled, a .js worker; from sources (tsx), a bootstrap that registers tsx first. */
-function workerScript(): { script: string | URL; eval: boolean } {
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  const url = new URL(`./grep-worker${ext}`, import.meta.url);
-  if (ext === '.js') return { script: url, eval: false };
-  const api = import.meta.resolve('tsx/esm/api');
-  return { script: `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, eval: true };
-}
 
 export class GrepPool {
   private readonly slots: Slot[] = [];
@@ -64,7 +57,7 @@ export class GrepPool {
   }
 
   private spawn(): void {
-    const { script, eval: isEval } = workerScript();
+    const { script, eval: isEval } = workerScript(import.meta.url, 'grep-worker');
     const worker = new Worker(script, { eval: isEval });
     const slot: Slot = { worker, pending: new Map() };
     this.slots.push(slot);

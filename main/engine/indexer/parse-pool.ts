@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { ANSWERED, COUNT, type CounterSpec, type FromParseWorker, type ToParseWorker } from './parse-protocol.js';
 import type { ParseTask } from './parse-task.js';
 import type { FileRows } from './rows.js';
+import { workerScript } from '../worker-script.js';
 
 export interface Counter {
   spec: CounterSpec;
@@ -45,14 +46,6 @@ interface Slot {
 const IDLE_STOP_MS = 20_000;
 const MAX_START_FAILURES = 3;
 
-/** As embed/pool.ts: compiled, a .js worker; from sources (tsx), a bootstrap that registers tsx first. */
-function workerScript(): { script: string | URL; eval: boolean } {
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  const url = new URL(`./parse-worker${ext}`, import.meta.url);
-  if (ext === '.js') return { script: url, eval: false };
-  const api = import.meta.resolve('tsx/esm/api');
-  return { script: `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, eval: true };
-}
 
 export class ParsePool {
   private readonly slots = new Set<Slot>();
@@ -139,7 +132,7 @@ export class ParsePool {
   }
 
   private spawn(): void {
-    const { script, eval: isEval } = workerScript();
+    const { script, eval: isEval } = workerScript(import.meta.url, 'parse-worker');
     const shared = new SharedArrayBuffer(8);
     const worker = new Worker(script, { eval: isEval, workerData: { shared } });
     const slot: Slot = { worker, cell: new Int32Array(shared), ready: false, job: null };
