@@ -61,7 +61,7 @@ test('typed errors: JSON on stdout, documented exit codes', async () => {
   const badMode = await cairn(['search', 'x', '--mode', 'bogus', '--json'], env);
   assert.equal(badMode.code, 2);
   assert.equal(JSON.parse(badMode.stdout).error.code, 'invalid_argument');
-  const badK = await cairn(['search', 'x', '--top-k', '99', '--json'], env);
+  const badK = await cairn(['search', 'x', '--top-k', '101', '--json'], env);
   assert.equal(badK.code, 2);
   const noQuery = await cairn(['search'], env);
   assert.equal(noQuery.code, 2);
