@@ -105,7 +105,7 @@ test('search: hits, freshness first, grouped by file with numbered lines, bounde
 });
 
 test('search: typed invalid_argument for bad arguments, from the SDK validation and from our checks', async () => {
-  await expectError('search', { query: 'x', top_k: 99 }, 'invalid_argument');
+  await expectError('search', { query: 'x', top_k: 101 }, 'invalid_argument');
   await expectError('search', { query: 'x', mode: 'telepathy' }, 'invalid_argument');
   await expectError('search', {}, 'invalid_argument');
   await expectError('search', { query: 'x', modified_after: 'yesterday-ish' }, 'invalid_argument');
