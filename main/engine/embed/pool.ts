@@ -29,7 +29,6 @@ export interface PoolOptions {
   onProgress?: (p: { file: string; loaded: number; total: number }) => void;
 }
 
-
 /** How long a worker may take to finish its batch and exit before it is terminated anyway. */
 const CLOSE_GRACE_MS = 15_000;
 

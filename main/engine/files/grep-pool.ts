@@ -23,7 +23,6 @@ interface Slot {
   pending: Map<number, Pending>;
 }
 
-
 export class GrepPool {
   private readonly slots: Slot[] = [];
   private nextId = 1;

@@ -46,7 +46,6 @@ interface Slot {
 const IDLE_STOP_MS = 20_000;
 const MAX_START_FAILURES = 3;
 
-
 export class ParsePool {
   private readonly slots = new Set<Slot>();
   private readonly queue: Pending[] = [];
