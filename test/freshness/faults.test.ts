@@ -4,11 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { chmod, chown, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine } from '../../main/engine/engine.js';
 import { CairnError } from '../../main/engine/errors.js';
+import { vectorTableName } from '../../main/engine/indexer/embeddings.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
 import { cairn, eventually, FolderModel, REPO, token } from './lib.js';
 
@@ -163,6 +164,43 @@ test('a file that cannot be read is a per-file error, not a crash', { timeout: 3
     } finally {
       await after.close();
     }
+  } finally {
+    await home.cleanup();
+    await folder.cleanup();
+  }
+});
+
+// A SIGKILL while LanceDB creates a table leaves its folder with no committed version (the crash
+// test hit it once in CI: `cairn index` then failed for good with "Table ... was not found").
+test('a table folder left without a committed version by a kill during its creation counts as absent', { timeout: 300_000 }, async () => {
+  const home = await tempDir('faults-uncommitted-home');
+  const folder = await tempDir('faults-uncommitted-folder');
+  try {
+    const model = new FolderModel(folder.dir);
+    for (let i = 0; i < 3; i++) await model.add();
+    const index = join(home.dir, 'index');
+    for (const table of ['chunks', vectorTableName('cairn/use-lite', 512)]) await mkdir(join(index, `${table}.lance`, '_versions'), { recursive: true });
+    const engine = await openEngine({ home: home.dir });
+    try {
+      await engine.addFolder({ path: folder.dir });
+      await indexNow(engine, folder.dir, 'create');
+      const [st] = await engine.folders();
+      assert.equal(st.state, 'fresh', JSON.stringify(st));
+      assert.equal(st.freshness.vector_coverage, 1);
+      for (const [rel, f] of model.files) {
+        const res = await engine.search({ query: token(f.id, f.version), mode: 'sparse' });
+        assert.deepEqual(res.hits.map((h) => h.path), [model.abs(rel)]);
+      }
+      const vec = await engine.search({ query: 'notes', mode: 'vector', top_k: 3 });
+      assert.equal(vec.hits.length, 3);
+    } finally {
+      await engine.close();
+    }
+    // A table that did commit versions and then lost them is damage, not an unfinished creation.
+    const chunks = join(index, 'chunks.lance');
+    await rm(join(chunks, '_versions'), { recursive: true });
+    assert.ok((await readdir(join(chunks, 'data'))).length > 0);
+    await assert.rejects(openEngine({ home: home.dir }), (err: unknown) => err instanceof CairnError && err.code === 'index_corrupt');
   } finally {
     await home.cleanup();
     await folder.cleanup();

@@ -1,6 +1,7 @@
 import * as lancedb from '@lancedb/lancedb';
 import type { Schema } from 'apache-arrow';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { CairnError } from '../errors.js';
 import { FTS_SETTINGS } from './contract.js';
 import { chunkSchema, docSchema, edgeSchema, fileSchema, nodeSchema, vectorSchema } from './schema.js';
@@ -46,8 +47,7 @@ export class IndexStore {
     try {
       const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
       const names = new Set(await db.tableNames());
-      const table = async (name: string, schema: () => Schema) =>
-        names.has(name) ? db.openTable(name) : db.createEmptyTable(name, schema(), { existOk: true });
+      const table = async (name: string, schema: () => Schema) => (await openOrCreate(db, dir, names, name, schema))!;
       const store = new IndexStore(dir, db, await table('chunks', chunkSchema), await table('docs', docSchema), await table('files', fileSchema), await table('graph_nodes', nodeSchema), await table('graph_edges', edgeSchema));
       // Touch every table once so that a damaged one is found now, not at the first query.
       await Promise.all([store.chunks.countRows(), store.docs.countRows(), store.files.countRows(), store.nodes.countRows(), store.edges.countRows()]);
@@ -106,9 +106,7 @@ export class IndexStore {
     const cached = this.vectorTables.get(tableName);
     if (cached) return cached;
     const names = new Set(await this.db.tableNames());
-    let t: lancedb.Table | null = null;
-    if (names.has(tableName)) t = await this.db.openTable(tableName);
-    else if (create) t = await this.db.createEmptyTable(tableName, vectorSchema(dimensions), { existOk: true });
+    const t = await openOrCreate(this.db, this.dir, names, tableName, create ? () => vectorSchema(dimensions) : null);
     if (t) this.vectorTables.set(tableName, t);
     return t;
   }
@@ -169,8 +167,10 @@ export class IndexStore {
     await this.foldIntoFts(this.docs);
     // Every model's vectors, not only the tables this process has opened: a `cairn remove` in a
     // fresh process must not leave vectors behind to take top-k slots.
-    for (const name of await this.vectorTableNames()) {
-      const v = this.vectorTables.get(name) ?? (await this.db.openTable(name));
+    const names = await this.vectorTableNames();
+    for (const name of names) {
+      const v = this.vectorTables.get(name) ?? (await openOrCreate(this.db, this.dir, new Set(names), name, null));
+      if (!v) continue;
       this.vectorTables.set(name, v);
       await retryOnConflict(() => v.delete(filter));
     }
@@ -193,6 +193,29 @@ export class IndexStore {
     for (const t of [this.chunks, this.docs, this.files, this.nodes, this.edges, ...this.vectorTables.values()]) t.close();
     this.db.close();
   }
+}
+
+/**
+ * Opens a table, or creates it when `schema` is given. A process killed while LanceDB created a
+ * table leaves its folder without any committed version: listed by tableNames() but impossible to
+ * open. Such a table (no version, no data file) never held a row, so it counts as absent and is
+ * created over when allowed; anything else that fails to open is damage and the error goes on.
+ */
+async function openOrCreate(db: lancedb.Connection, dir: string, names: Set<string>, name: string, schema: (() => Schema) | null): Promise<lancedb.Table | null> {
+  if (names.has(name)) {
+    try {
+      return await db.openTable(name);
+    } catch (err) {
+      if (!(await neverCommitted(join(dir, `${name}.lance`)))) throw err;
+    }
+  }
+  return schema ? db.createEmptyTable(name, schema(), { existOk: true }) : null;
+}
+
+async function neverCommitted(tableDir: string): Promise<boolean> {
+  const list = (sub: string) => readdir(join(tableDir, sub)).catch(() => [] as string[]);
+  const [versions, data] = await Promise.all([list('_versions'), list('data')]);
+  return !versions.some((f) => f.endsWith('.manifest')) && data.length === 0;
 }
 
 /** Copies vectors of identical text (by text hash) to chunk ids that have none yet. */
