@@ -1,13 +1,13 @@
-import { mkdir, rename, stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ValidationIssue } from '../common/admin.js';
 import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchMode, SearchRequest, SearchResponse } from '../common/search.js';
 import type { FolderSpec } from '../common/settings.js';
 import type { EngineStatus, FolderStatus, IndexContract, JobInfo } from '../common/status.js';
 import type { EngineApi } from './api.js';
-import { dataPaths, type DataPaths } from './config/paths.js';
-import { SettingsStore } from './config/settings-store.js';
+import type { DataPaths } from './config/paths.js';
+import type { SettingsStore } from './config/settings-store.js';
+import { takeDataFolder, type DataFolder } from './data-folder.js';
 import { CairnError } from './errors.js';
 import { grepFolders } from './files/grep.js';
 import { readLines } from './files/read.js';
@@ -23,7 +23,7 @@ import { Indexer, type IndexerOptions } from './indexer/indexer.js';
 import { JobQueue } from './jobs/queue.js';
 import { LiveUpdates } from './jobs/live.js';
 import type { Job } from './jobs/job.js';
-import { EngineLock } from './lock.js';
+import type { EngineLock } from './lock.js';
 import { CHUNKER_VERSION } from './parse/index.js';
 import { Searcher } from './search/searcher.js';
 import type { Embedder } from './types.js';
@@ -99,14 +99,12 @@ export class Engine implements EngineApi {
   }
 
   static async open(opts: EngineOptions): Promise<Engine> {
-    // LanceDB's full-text index writer deadlocks (every thread parked, for good) when its CPU pool
-    // has one thread, which is what it picks on two cores or fewer (lancedb/lancedb#3568): here a
-    // 100k-chunk folder hung in its first compaction. Read when the pool starts, so set it first.
-    if (!process.env.LANCE_CPU_THREADS && availableParallelism() <= 2) process.env.LANCE_CPU_THREADS = '2';
-    const paths = dataPaths(resolve(opts.home));
-    await mkdir(paths.root, { recursive: true });
-    const settings = new SettingsStore(paths.root);
-    const lock = opts.lock === false ? null : await EngineLock.acquire(paths.lock);
+    return Engine.openIn(await takeDataFolder(opts.home, { lock: opts.lock }), opts);
+  }
+
+  /** Opens the index in a data folder already taken; releases its lock if that fails. */
+  static async openIn(folder: DataFolder, opts: EngineOptions): Promise<Engine> {
+    const { paths, settings, lock } = folder;
     try {
       let store: IndexStore;
       try {

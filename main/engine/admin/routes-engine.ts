@@ -2,7 +2,6 @@
 import type { FolderSpec } from '../../common/settings.js';
 import type { IndexFolderRequest, JobActionRequest, RemoveFolderRequest, SetPausedRequest, SetPausedResponse, SettingsPatch } from '../../common/admin.js';
 import type { SearchRequest } from '../../common/search.js';
-import { listModels } from '../embed/registry.js';
 import { CairnError } from '../errors.js';
 import { json, typedError } from '../http/responses.js';
 import { runSearch } from '../mcp/search-call.js';
@@ -86,7 +85,11 @@ export const engineRoutes: Record<string, Handler> = {
   },
 
   // Same lookup as the engine's: models shipped with the app, then the data folder.
-  'GET /api/models': async (_req, ctx) => json(200, listModels(ctx.engine.dataDir, { bundledModelsDir: process.env.CAIRN_MODELS_DIR || undefined })),
+  'GET /api/models': async (_req, ctx) => {
+    // Loaded on first use: the registry brings the built-in model's ONNX writer, which `cairn serve` need not wait for.
+    const { listModels } = await import('../embed/registry.js');
+    return json(200, listModels(ctx.engine.dataDir, { bundledModelsDir: process.env.CAIRN_MODELS_DIR || undefined }));
+  },
 
   // Answers at once: a download can take minutes; the workbench follows it in GET /api/status.
   'POST /api/model/load': async (_req, ctx) => {

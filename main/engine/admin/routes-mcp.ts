@@ -3,7 +3,6 @@ import { CairnError } from '../errors.js';
 import { json } from '../http/responses.js';
 import { jsonBody, type AdminContext } from './context.js';
 import { mcpStatus } from './mcp-status.js';
-import { runProbe } from './probe.js';
 
 type Handler = (req: Request, ctx: AdminContext) => Promise<Response>;
 
@@ -15,6 +14,8 @@ export const mcpRoutes: Record<string, Handler> = {
     if (typeof query !== 'string' || query.trim() === '') {
       throw new CairnError('invalid_argument', 'query must be a non-empty string', { details: { key: 'query' } });
     }
+    // Loaded on first use: the SDK's client is a large import `cairn serve` need not wait for.
+    const { runProbe } = await import('./probe.js');
     const { status, body } = await runProbe(ctx, query);
     return json(status, body);
   },

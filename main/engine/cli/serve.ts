@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CairnError } from '../errors.js';
-import { openEngine } from '../engine.js';
+import { takeDataFolder } from '../data-folder.js';
+import { StartingEngine } from '../starting-engine.js';
 import { apiKeyStoreFor } from '../http/api-key-store.js';
 import { startHttpServer } from '../http/server.js';
 import { adminTokenFrom } from '../http/launch.js';
@@ -32,12 +33,17 @@ function parsePort(value: string | undefined): number | undefined {
  * `cairn serve`: the long-running engine. It holds the data folder's lock, keeps folders fresh,
  * serves MCP, the admin API and the workbench, and shuts down cleanly on SIGINT/SIGTERM: jobs stop
  * at their next checkpoint, so nothing is left half-written.
+ *
+ * It listens as soon as it holds the lock, before the index opens: an MCP client can list the
+ * tools meanwhile, and anything that needs the index waits for it (see StartingEngine). An index
+ * that then fails to open stops the server with that error, as it would have before listening.
  */
 export async function serve(home: string, opts: { port?: string; host?: string }): Promise<number> {
   const port = parsePort(opts.port);
   // Refused before anything opens: a short CAIRN_ADMIN_TOKEN would be guessable.
   const adminToken = adminTokenFrom(process.env);
-  const engine = await openEngine({ home });
+  const folder = await takeDataFolder(home);
+  const engine = new StartingEngine(folder, { home });
   let server;
   try {
     server = await startHttpServer(engine, {
@@ -52,7 +58,21 @@ export async function serve(home: string, opts: { port?: string; host?: string }
     await engine.close();
     throw err;
   }
-  await engine.lockHandle?.update({ url: server.url, token: adminToken });
+  const listening = server;
+  let stopping = false;
+  const stopped = new Promise<number>((resolve) => {
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      process.stderr.write(`\n${signal}: stopping (finishing the current write)…\n`);
+      await listening.close().catch(() => undefined);
+      await engine.close();
+      resolve(EXIT.ok);
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+  await folder.lock?.update({ url: server.url, token: adminToken });
   const mount = engine.settings.get<string>('mcp.mount_path');
   process.stdout.write(
     [
@@ -64,30 +84,32 @@ export async function serve(home: string, opts: { port?: string; host?: string }
       '',
     ].filter((l, i, a) => l !== '' || i === a.length - 1).join('\n'),
   );
-  await engine.startLiveUpdates();
-
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = async (signal: string) => {
-      if (stopping) return;
+  try {
+    const opened = await engine.open();
+    // A stop that came while the index was opening closes it; nothing is left to watch.
+    if (!stopping) await opened.startLiveUpdates();
+  } catch (err) {
+    if (!stopping) {
       stopping = true;
-      process.stderr.write(`\n${signal}: stopping (finishing the current write)…\n`);
       await server.close().catch(() => undefined);
       await engine.close();
-      resolve(EXIT.ok);
-    };
-    process.once('SIGINT', () => void stop('SIGINT'));
-    process.once('SIGTERM', () => void stop('SIGTERM'));
-  });
+      throw err;
+    }
+  }
+  return stopped;
 }
 
-/** `cairn mcp --stdio`: the same tools over stdio, for clients that only launch commands. */
+/**
+ * `cairn mcp --stdio`: the same tools over stdio, for clients that only launch commands. As with
+ * serve, the tools are listed while the index opens.
+ */
 export async function serveStdioCommand(home: string): Promise<number> {
-  const engine = await openEngine({ home });
-  await engine.startLiveUpdates();
+  const engine = new StartingEngine(await takeDataFolder(home), { home });
   await serveStdio(engine);
-  return new Promise<number>((resolve) => {
+  let stopping = false;
+  const stopped = new Promise<number>((resolve) => {
     const stop = async () => {
+      stopping = true;
       await engine.close();
       resolve(EXIT.ok);
     };
@@ -95,4 +117,14 @@ export async function serveStdioCommand(home: string): Promise<number> {
     process.once('SIGINT', () => void stop());
     process.once('SIGTERM', () => void stop());
   });
+  try {
+    const opened = await engine.open();
+    if (!stopping) await opened.startLiveUpdates();
+  } catch (err) {
+    if (!stopping) {
+      await engine.close();
+      throw err;
+    }
+  }
+  return stopped;
 }
