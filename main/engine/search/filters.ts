@@ -1,16 +1,21 @@
+import { sep } from 'node:path';
 import picomatch from 'picomatch';
 import { and, sqlIn } from '../index/sql.js';
 import type { ValidSearch } from './validate.js';
 
 const KINDS = new Set(['text', 'markdown', 'code', 'html', 'pdf', 'docx', 'data']);
 
-/** The part of the filters LanceDB can apply before ranking (prefilter). */
-export function whereClause(s: ValidSearch, folders: string[], dates = true): string | undefined {
+/**
+ * The part of the filters LanceDB can apply before ranking (prefilter). `folders` null: every
+ * indexed folder, no folder clause (it doubles the cost of both the full-text and the vector
+ * search; the searcher still drops any row outside the folders, see inFolders).
+ */
+export function whereClause(s: ValidSearch, folders: string[] | null, dates = true): string | undefined {
   const kinds = s.fileTypes.filter((t) => KINDS.has(t));
   const exts = s.fileTypes.filter((t) => !KINDS.has(t));
   const typeFilter = s.fileTypes.length === 0 ? undefined : [kinds.length ? sqlIn('kind', kinds) : '', exts.length ? sqlIn('ext', exts) : ''].filter(Boolean).join(' OR ');
   return and(
-    sqlIn('folder', folders),
+    folders !== null && sqlIn('folder', folders),
     typeFilter,
     dates && dateClause(s),
   );
@@ -39,4 +44,10 @@ export function globMatcher(globs: string[]): ((rel: string) => boolean) | null 
     for (const r of rules) if (r.m(rel)) keep = !r.negate;
     return keep;
   };
+}
+
+/** Whether an absolute path lies in one of the folders (the last line of defence of the scope). */
+export function inFolders(folders: string[]): (path: string) => boolean {
+  const prefixes = folders.map((f) => (f.endsWith(sep) ? f : f + sep));
+  return (path) => prefixes.some((p) => path.startsWith(p));
 }

@@ -10,7 +10,7 @@ export interface LegResult {
   rels?: string[];
   /** Absolute path of each chunk's file (for file-level fusion). */
   paths?: string[];
-  /** The chunks' rows when the leg read them from the chunks table already (saves the hydrating read). */
+  /** Where each chunk lies (folder, path, lines; no text) when the leg read it from the chunks table. */
   rows?: Map<string, Record<string, unknown>>;
 }
 

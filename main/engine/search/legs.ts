@@ -18,13 +18,16 @@ interface Scored {
  */
 export const DOC_WEIGHT = 3;
 
-/**
- * What a hit shows. The sparse leg reads these with its matches: hydrating ids afterwards is a
- * scan of the chunks table (no scalar index on id), 28 ms at 100k chunks on two busy cores.
- */
+/** What a hit shows: read by id for the final hits only (the text is the costly column to read). */
 export const HIT_COLUMNS = ['id', 'folder', 'path', 'rel', 'kind', 'language', 'start_line', 'end_line', 'page', 'text', 'symbol', 'heading', 'mtime'];
 
-type FtsRow = { id?: string; rel: string; path: string; start_line?: number; _score: number } & Record<string, unknown>;
+/**
+ * What the legs read with their matches: enough to place a chunk (globs, file fusion, the graph
+ * leg's seeds). Reading the text too for 60 candidates doubled a full-text search at 100k chunks.
+ */
+const LEG_COLUMNS = ['id', 'folder', 'path', 'rel', 'start_line', 'end_line', 'page'];
+
+type FtsRow = { id?: string; rel: string; path: string; start_line?: number; page?: number; _score: number } & Record<string, unknown>;
 
 async function fts(table: Table, column: string, match: string, where: string | undefined, limit: number, cols: string[]): Promise<FtsRow[]> {
   // A MatchQuery takes the words as words: a person's `Great-circle` or `C++` is not query syntax.
@@ -39,10 +42,11 @@ async function fts(table: Table, column: string, match: string, where: string | 
 export async function sparseLeg(chunks: Table, docs: Table, query: string, where: string | undefined, limit: number, weight: number, docWeight = DOC_WEIGHT): Promise<LegResult> {
   const match = expandQuery(query);
   const DOC = docWeight;
-  const [crows, drows] = await Promise.all([
-    fts(chunks, 'search_text', match, where, limit, HIT_COLUMNS),
-    fts(docs, 'text', match, where, limit, ['rel', 'path']),
-  ]);
+  const files = fts(docs, 'text', match, where, limit, ['rel', 'path']);
+  // Most matching files have no chunk among the best chunks (their words are spread over several):
+  // their own best chunks are searched as soon as the files are known, beside the chunk search.
+  const inFiles = files.then((d) => (d.length === 0 ? [] : fts(chunks, 'search_text', match, and(where, sqlIn('path', d.map((f) => f.path))), d.length * 4, LEG_COLUMNS)));
+  const [crows, drows, frows] = await Promise.all([fts(chunks, 'search_text', match, where, limit, LEG_COLUMNS), files, inFiles]);
   const maxC = crows[0]?._score || 1;
   const maxD = drows[0]?._score || 1;
   const docScore = new Map(drows.map((d) => [d.path, d._score / maxD]));
@@ -55,7 +59,7 @@ export async function sparseLeg(chunks: Table, docs: Table, query: string, where
   const covered = new Set(crows.map((c) => c.path));
   const missing = drows.filter((d) => !covered.has(d.path));
   if (missing.length > 0) {
-    for (const s of await bestChunks(chunks, match, where, missing)) {
+    for (const s of await bestChunks(chunks, frows, missing)) {
       out.set(s.id, { id: s.id, rel: s.rel, path: s.path, score: DOC * (docScore.get(s.path) ?? 0) });
       rows.set(s.id, s.row);
     }
@@ -65,14 +69,13 @@ export async function sparseLeg(chunks: Table, docs: Table, query: string, where
 }
 
 /** For files that match as a whole but had no chunk in the list: their best chunk, else their first. */
-async function bestChunks(chunks: Table, match: string, where: string | undefined, files: { path: string; rel: string }[]): Promise<(Omit<Scored, 'score'> & { row: Record<string, unknown> })[]> {
-  const inFiles = sqlIn('path', files.map((f) => f.path));
-  const hits = await fts(chunks, 'search_text', match, and(where, inFiles), files.length * 4, HIT_COLUMNS);
+async function bestChunks(chunks: Table, inFiles: FtsRow[], files: { path: string; rel: string }[]): Promise<(Omit<Scored, 'score'> & { row: Record<string, unknown> })[]> {
+  const wanted = new Set(files.map((f) => f.path));
   const best = new Map<string, Omit<Scored, 'score'> & { row: Record<string, unknown> }>();
-  for (const h of hits) if (!best.has(h.path)) best.set(h.path, { id: h.id as string, rel: h.rel, path: h.path, row: h });
+  for (const h of inFiles) if (wanted.has(h.path) && !best.has(h.path)) best.set(h.path, { id: h.id as string, rel: h.rel, path: h.path, row: h });
   const rest = files.filter((f) => !best.has(f.path));
   if (rest.length > 0) {
-    const firsts = (await chunks.query().where(sqlIn('path', rest.map((f) => f.path))).select(HIT_COLUMNS).toArray()) as ({ id: string; rel: string; path: string; start_line: number; page: number } & Record<string, unknown>)[];
+    const firsts = (await chunks.query().where(sqlIn('path', rest.map((f) => f.path))).select(LEG_COLUMNS).toArray()) as ({ id: string; rel: string; path: string; start_line: number; page: number } & Record<string, unknown>)[];
     firsts.sort((a, b) => a.page - b.page || a.start_line - b.start_line);
     for (const f of firsts) if (!best.has(f.path)) best.set(f.path, { id: f.id, rel: f.rel, path: f.path, row: f });
   }

@@ -5,7 +5,7 @@ import type { Embedder } from '../types.js';
 import type { GraphIndex } from '../graph/graph.js';
 import type { ChunkRow } from '../index/schema.js';
 import { sqlIn } from '../index/sql.js';
-import { dateClause, globMatcher, whereClause } from './filters.js';
+import { dateClause, globMatcher, inFolders, whereClause } from './filters.js';
 import { convexMix, single, weightedRrf, type Fused, type LegResult } from './fusion.js';
 import { DOC_WEIGHT, HIT_COLUMNS, sparseLeg, vectorLeg } from './legs.js';
 import { numberLines } from './snippet.js';
@@ -59,16 +59,20 @@ export class Searcher {
 
     // Read once per search: every settings read parses the settings file again.
     const cfg = this.deps.settings();
-    const where = whereClause(s, folders);
+    // Searching every folder needs no folder clause: the index holds only indexed folders, and
+    // inFolders drops anything else (rows of a folder being removed) before ranking.
+    const prefilter = new Set(folders).size === this.deps.folders().length ? null : folders;
+    const where = whereClause(s, prefilter);
     const globs = globMatcher(s.globs);
     // Globs are applied after ranking, so ask each leg for more when they may drop results.
     const depth = Math.max(s.topK * 3, 60) * (globs ? 4 : 1);
-    const lists = await this.runLegs(s, needs, where, whereClause(s, folders, false), depth, cfg);
-    const filtered = globs ? lists.map((l) => keepGlobbed(l, globs)) : lists;
+    const inScope = inFolders(folders);
+    const lists = (await this.runLegs(s, needs, where, whereClause(s, prefilter, false), depth, cfg)).map((l) => keep(l, (i) => inScope(l.paths?.[i] ?? '')));
+    const filtered = globs ? lists.map((l) => keep(l, (i) => globs(l.rels?.[i] ?? ''))) : lists;
     if (needs.includes('graph')) filtered.push(await graphLeg(this.deps, s, filtered, folders, where, globs, cfg.graphWeight));
 
     const fused = this.fuse(s.mode, filtered, cfg).filter((f) => s.minScore === null || f.score >= s.minScore).slice(0, s.topK);
-    const hits = await this.hydrate(fused, s, filtered);
+    const hits = await this.hydrate(fused, s, folders);
     const freshness = Object.fromEntries(folders.map((f) => [f, this.deps.freshness(f)]));
     return { hits, mode: s.mode, legs_answered: needs, folders: freshness, took_ms: Math.round(performance.now() - started) };
   }
@@ -139,22 +143,18 @@ export class Searcher {
     return cfg.fusion === 'convex' ? convexMix(lists) : weightedRrf(lists, cfg.rrfK);
   }
 
-  private async hydrate(fused: Fused[], s: ValidSearch, lists: LegResult[]): Promise<SearchHit[]> {
+  private async hydrate(fused: Fused[], s: ValidSearch, folders: string[]): Promise<SearchHit[]> {
     if (fused.length === 0) return [];
-    // Rows a leg already read from the chunks table (in this search) are used as they are.
-    const byId = new Map<string, ChunkRow>();
-    for (const l of lists) for (const [id, r] of l.rows ?? []) byId.set(id, r as unknown as ChunkRow);
-    const missing = fused.map((f) => f.id).filter((id) => !byId.has(id));
-    if (missing.length > 0) {
-      const rows = (await this.deps.chunks.query().where(sqlIn('id', missing)).select(HIT_COLUMNS).toArray()) as ChunkRow[];
-      for (const r of rows) byId.set(r.id, r);
-    }
+    // One read by id (a B-tree lookup) for the final hits: the legs read no text.
+    const rows = (await this.deps.chunks.query().where(sqlIn('id', fused.map((f) => f.id))).select(HIT_COLUMNS).toArray()) as ChunkRow[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const scope = new Set(folders);
     const budget = s.maxChars ? Math.max(200, Math.floor(s.maxChars / Math.max(1, fused.length))) : undefined;
     const hits: SearchHit[] = [];
     for (const f of fused) {
       const r = byId.get(f.id);
       // A vector whose chunk was replaced since the leg ran: the chunk is gone, so is the hit.
-      if (!r) continue;
+      if (!r || !scope.has(r.folder)) continue;
       const hit: SearchHit = {
         path: r.path,
         folder: r.folder,
@@ -177,9 +177,9 @@ export class Searcher {
   }
 }
 
-function keepGlobbed(list: LegResult, keep: (rel: string) => boolean): LegResult {
-  const idx = list.ids.map((_, i) => i).filter((i) => keep(list.rels?.[i] ?? ''));
-  return pick(list, idx);
+/** The entries of a list that pass a test (by position). */
+function keep(list: LegResult, ok: (i: number) => boolean): LegResult {
+  return pick(list, list.ids.map((_, i) => i).filter(ok));
 }
 
 /** The entries of a leg's list at the given positions, every parallel array kept in step. */
