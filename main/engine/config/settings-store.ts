@@ -1,5 +1,5 @@
 import Conf from 'conf';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { SETTINGS, defaultSettings } from '../../common/settings.js';
 import type { ValidationIssue } from '../../common/admin.js';
 import type { SettingsApi } from '../api.js';
@@ -10,6 +10,22 @@ function getPath(obj: Record<string, unknown>, key: string): unknown {
   return key.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
 }
 
+const SPECS = new Map(SETTINGS.map((s) => [s.key, s]));
+
+/** Values handed out are the caller's own: nobody can change the cached copy through them. */
+function own<T>(v: T): T {
+  return v !== null && typeof v === 'object' ? structuredClone(v) : v;
+}
+
+/**
+ * What identifies one version of the file: conf replaces it atomically (a new inode), and an edit
+ * in place changes its size or times. Null when it does not exist.
+ */
+function fileStamp(path: string): string | null {
+  const st = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : null;
+}
+
 /**
  * Settings persisted with `conf` (what electron-store wraps) as `config.json` in the data folder.
  * Every write is validated key by key first, so an invalid value is refused with the key and the
@@ -18,6 +34,8 @@ function getPath(obj: Record<string, unknown>, key: string): unknown {
 export class SettingsStore implements SettingsApi {
   private readonly conf: Conf<Record<string, unknown>>;
   private readonly listeners = new Set<(keys: string[]) => void>();
+  private cached: { stamp: string | null; store: Record<string, unknown> } | null = null;
+  private checked = false;
 
   constructor(dir: string) {
     try {
@@ -50,20 +68,38 @@ export class SettingsStore implements SettingsApi {
     return new CairnError('config_invalid', message, { remedy: `Fix or remove ${file}; it was left untouched.`, details: { issues } });
   }
 
+  /**
+   * conf reads, parses and validates config.json on every read (~0.17 ms), and each MCP request
+   * reads several settings (Host, Origin, key, body limit). The parsed file is kept while its stat
+   * is unchanged, so an edit by hand or by another process is still seen on the next read, and
+   * an invalid edit still throws there, as conf does.
+   */
+  private store(): Record<string, unknown> {
+    if (this.checked && this.cached) return this.cached.store;
+    const stamp = fileStamp(this.conf.path);
+    if (!this.cached || this.cached.stamp !== stamp) this.cached = { stamp, store: this.conf.store };
+    // One look per synchronous run of code: reads within it cannot tell an edit made meanwhile
+    // from one made just after, so they share the first one's answer.
+    this.checked = true;
+    queueMicrotask(() => (this.checked = false));
+    return this.cached.store;
+  }
+
   all(): Record<string, unknown> {
     const out = defaultSettings();
+    const store = this.store();
     for (const spec of SETTINGS) {
-      const v = this.conf.get(spec.key);
-      if (v !== undefined) out[spec.key] = v;
+      const v = getPath(store, spec.key);
+      if (v !== undefined) out[spec.key] = own(v);
     }
     return out;
   }
 
   get<T = unknown>(key: string): T {
-    const spec = SETTINGS.find((s) => s.key === key);
+    const spec = SPECS.get(key);
     if (!spec) throw new CairnError('invalid_argument', `${key} is not a Cairn setting`);
-    const v = this.conf.get(key);
-    return (v === undefined ? structuredClone(spec.default) : v) as T;
+    const v = getPath(this.store(), key);
+    return (v === undefined ? structuredClone(spec.default) : own(v)) as T;
   }
 
   validate(values: Record<string, unknown>): ValidationIssue[] {
@@ -86,6 +122,8 @@ export class SettingsStore implements SettingsApi {
       this.conf.store = next;
     } catch (err) {
       throw new CairnError('config_invalid', (err as Error).message);
+    } finally {
+      this.cached = null;
     }
     for (const l of this.listeners) l(changed);
   }
