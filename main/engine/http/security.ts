@@ -14,13 +14,27 @@ const CREDENTIAL_PARAMS = ['key', 'api_key', 'apikey', 'token', 'access_token', 
  * Everything else matches literally, case-insensitively.
  */
 export function matchesPattern(value: string, pattern: string): boolean {
-  let re = '^';
+  return patternRegExp(pattern).test(value);
+}
+
+/** Compiled once per pattern: every MCP request checks its Host and Origin against the lists. */
+const compiled = new Map<string, RegExp>();
+
+function patternRegExp(pattern: string): RegExp {
+  let re = compiled.get(pattern);
+  if (re) return re;
+  let source = '^';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
-    if (c === '*') re += pattern[i - 1] === ':' ? '\\d+' : '[^\\s/@]*';
-    else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (c === '*') source += pattern[i - 1] === ':' ? '\\d+' : '[^\\s/@]*';
+    else source += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   }
-  return new RegExp(re + '$', 'i').test(value);
+  // No `g` flag: test() keeps no state between calls, so one instance serves every request.
+  re = new RegExp(source + '$', 'i');
+  // Patterns come from settings; a bound keeps a long-running engine's map from growing with edits.
+  if (compiled.size >= 256) compiled.clear();
+  compiled.set(pattern, re);
+  return re;
 }
 
 /** A pattern that lets any host or origin through: allowed only as an explicit entry, warned about. */

@@ -1,6 +1,6 @@
 /**
- * The mounted MCP endpoint behind the HTTP checks: stateless (a new McpServer and transport per
- * request, as the SDK requires: a transport cannot be reused) or stateful sessions with
+ * The mounted MCP endpoint behind the HTTP checks: stateless (a new transport per request, as the
+ * SDK requires: a transport cannot be reused; servers come from a pool) or stateful sessions with
  * crypto-random ids. `remount()` re-reads the configuration without restarting the process.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,6 +9,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { EngineApi } from '../api.js';
 import { captureMountConfig, type MountConfig } from './mount-config.js';
 import { createMcpServer } from './server.js';
+import { ServerPool } from './server-pool.js';
 import { jsonRpcError } from '../http/responses.js';
 
 /** Sessions are cheap but not free; past this many, new ones are refused until others end. */
@@ -65,6 +66,7 @@ function onBodyDone(res: Response, done: () => void): Response {
 export class McpEndpoint {
   private config: MountConfig;
   private readonly sessions = new Map<string, Session>();
+  private readonly pool = new ServerPool(() => this.newServer());
 
   constructor(private readonly engine: EngineApi, private readonly hooks: EndpointHooks = {}) {
     this.config = captureMountConfig(engine.settings);
@@ -81,12 +83,14 @@ export class McpEndpoint {
   /** Captures the current settings; open sessions end (their clients reconnect to the new mount). */
   async remount(): Promise<MountConfig> {
     await this.closeSessions();
+    await this.pool.clear();
     this.config = captureMountConfig(this.engine.settings);
     return this.config;
   }
 
   async close(): Promise<void> {
     await this.closeSessions();
+    await this.pool.clear();
   }
 
   private async closeSessions(): Promise<void> {
@@ -126,26 +130,30 @@ export class McpEndpoint {
     if (req.method !== 'POST') {
       return jsonRpcError(405, -32000, 'Method not allowed: this server is stateless (POST only; no GET stream, no sessions to DELETE).', { Allow: 'POST' });
     }
-    const server = this.newServer();
+    const server = this.pool.take();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: this.config.jsonResponse,
     });
     await server.connect(transport);
-    const cleanup = () => {
-      void transport.close().then(() => server.close());
+    const method = (body as { method?: unknown } | undefined)?.method;
+    // After the answer is out, not before: the SDK forgets a finished call's abort controller a
+    // few microtasks after it sends the answer, and closing earlier aborts that finished call,
+    // which builds an AbortError (a stack trace) on every request's path.
+    const cleanup = (clean: boolean) => {
+      setImmediate(() => void this.pool.release(server, transport, method, clean).catch(() => undefined));
     };
     try {
       const res = await transport.handleRequest(req, { parsedBody: body });
       // Anything but an event stream is complete when returned (the SDK builds it from a string):
       // release the server now rather than wrapping the body in one more stream.
       if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
-        cleanup();
+        cleanup(true);
         return res;
       }
-      return onBodyDone(res, cleanup);
+      return onBodyDone(res, () => cleanup(true));
     } catch (err) {
-      cleanup();
+      cleanup(false);
       throw err;
     }
   }
