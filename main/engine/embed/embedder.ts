@@ -119,24 +119,37 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
     model: { ...model, dimensions },
     pool,
 
-    async embedDocuments(texts, onProgress) {
+    async embedDocuments(texts, onProgress, gate) {
       const prefixed = withPrefix(model, 'document', texts);
       // Batches of similar length pad less; vectors do not depend on batch company.
       const order = prefixed.map((_, i) => i).sort((a, b) => prefixed[a].length - prefixed[b].length);
       const out = new Array<Float32Array>(texts.length);
       let done = 0;
-      const batches: Promise<void>[] = [];
-      for (let start = 0; start < order.length; start += batchSize) {
-        const idx = order.slice(start, start + batchSize);
-        batches.push(
-          pool.run(idx.map((i) => prefixed[i])).then((vectors) => {
+      // Two batches per worker in flight keep every worker busy; the rest waits here, behind the
+      // gate, instead of in the pool's queue where a pause or cancel could not reach it.
+      const window = Math.max(2, pool.size * 2);
+      const inFlight = new Set<Promise<void>>();
+      try {
+        for (let start = 0; start < order.length; start += batchSize) {
+          while (inFlight.size >= window) await Promise.race(inFlight);
+          await gate?.();
+          const idx = order.slice(start, start + batchSize);
+          const batch = pool.run(idx.map((i) => prefixed[i])).then((vectors) => {
             idx.forEach((i, k) => (out[i] = vectors[k]));
             done += idx.length;
             onProgress?.(done);
-          }),
-        );
+          });
+          inFlight.add(batch);
+          void batch.then(
+            () => inFlight.delete(batch),
+            () => undefined,
+          );
+        }
+        await Promise.all(inFlight);
+      } finally {
+        // A gate that threw or a failed batch: the batches still running must not reject unheard.
+        for (const b of inFlight) b.catch(() => undefined);
       }
-      await Promise.all(batches);
       return out;
     },
 

@@ -63,6 +63,11 @@ export class WorkerPool {
     for (let i = 1; i < this.opts.size; i++) this.spawn();
   }
 
+  /** Worker threads the pool keeps (batches that keep every one of them busy). */
+  get size(): number {
+    return this.opts.size;
+  }
+
   /** The live worker threads (for diagnostics and tests). */
   get threads(): Worker[] {
     return [...this.slots].map((s) => s.worker);

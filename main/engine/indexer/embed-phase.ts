@@ -36,10 +36,14 @@ export async function embedPending(store: IndexStore, emb: Embeddings, folder: s
     job.advance(0, chunks.length - todo.length);
     if (todo.length > 0) {
       let reported = 0;
-      const vectors = await embedder.embedDocuments(todo.map(embeddingText), (n) => {
-        job.advance(0, n - reported);
-        reported = n;
-      });
+      const vectors = await embedder.embedDocuments(
+        todo.map(embeddingText),
+        (n) => {
+          job.advance(0, n - reported);
+          reported = n;
+        },
+        () => job.checkpoint(),
+      );
       await retryOnConflict(() => table.add(todo.map((c, k) => vectorRowFor(c, vectors[k])) as unknown as Record<string, unknown>[]));
     }
     await store.markEmbedded(paths);
