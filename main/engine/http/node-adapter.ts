@@ -27,10 +27,11 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
  * the Host check as a header, not break URL parsing or redirect anything.
  */
 export async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
-  const headers = new Headers();
+  // Pairs, not a Headers object: the Request validates and copies them either way, once this way.
+  const headers: [string, string][] = [];
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+    for (const v of Array.isArray(value) ? value : [value]) headers.push([name, v]);
   }
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
@@ -59,6 +60,18 @@ function isEventStream(res: Response): boolean {
   return res.headers.get('content-type')?.toLowerCase().startsWith('text/event-stream') ?? false;
 }
 
+/** The whole body; a reader loop costs less than arrayBuffer() on a one-chunk body (no copy either). */
+async function bodyBytes(body: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    parts.push(value);
+  }
+  return parts.length === 1 ? Buffer.from(parts[0].buffer, parts[0].byteOffset, parts[0].byteLength) : Buffer.concat(parts);
+}
+
 export async function writeResponse(res: Response, out: ServerResponse): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   res.headers.forEach((value, name) => {
@@ -71,7 +84,7 @@ export async function writeResponse(res: Response, out: ServerResponse): Promise
   }
   if (res.headers.get('content-type')?.toLowerCase().startsWith('application/json')) {
     // A JSON answer is complete in memory: one write with its length, not a chunked stream.
-    const body = Buffer.from(await res.arrayBuffer());
+    const body = await bodyBytes(res.body);
     headers['content-length'] = String(body.byteLength);
     out.writeHead(res.status, headers);
     out.end(body);
