@@ -14,7 +14,10 @@ const SPECS = new Map(SETTINGS.map((s) => [s.key, s]));
 
 /** Values handed out are the caller's own: nobody can change the cached copy through them. */
 function own<T>(v: T): T {
-  return v !== null && typeof v === 'object' ? structuredClone(v) : v;
+  if (v === null || typeof v !== 'object') return v;
+  // Lists of strings (the Host and Origin allowlists, read on every MCP request) need no deep copy.
+  if (Array.isArray(v) && v.every((x) => typeof x !== 'object' || x === null)) return v.slice() as T;
+  return structuredClone(v);
 }
 
 /**
@@ -35,7 +38,6 @@ export class SettingsStore implements SettingsApi {
   private readonly conf: Conf<Record<string, unknown>>;
   private readonly listeners = new Set<(keys: string[]) => void>();
   private cached: { stamp: string | null; store: Record<string, unknown> } | null = null;
-  private checked = false;
 
   constructor(dir: string) {
     try {
@@ -75,13 +77,9 @@ export class SettingsStore implements SettingsApi {
    * an invalid edit still throws there, as conf does.
    */
   private store(): Record<string, unknown> {
-    if (this.checked && this.cached) return this.cached.store;
+    // A stat per read (~6 us): even an edit this process made a moment ago is seen.
     const stamp = fileStamp(this.conf.path);
     if (!this.cached || this.cached.stamp !== stamp) this.cached = { stamp, store: this.conf.store };
-    // One look per synchronous run of code: reads within it cannot tell an edit made meanwhile
-    // from one made just after, so they share the first one's answer.
-    this.checked = true;
-    queueMicrotask(() => (this.checked = false));
     return this.cached.store;
   }
 
