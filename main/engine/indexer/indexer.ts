@@ -21,14 +21,16 @@ export interface IndexerOptions {
 }
 
 /**
- * A first commit after a few thousand chunks makes a new folder searchable early. Every commit
- * then folds its rows into the full-text indexes, which costs about the size of the table, so
- * later batches grow with what this ingest has written (a commit per doubling: folding stays
- * linear in the folder's size instead of quadratic), up to a bound on the memory a batch holds.
+ * A first commit after a few thousand chunks makes a new folder searchable early. Later batches
+ * grow with what this ingest has written (a commit per doubling), up to a bound on the memory a
+ * batch holds. Folding rows into the full-text indexes costs about the size of the table, so a
+ * large ingest folds once at its end (rows not yet folded are found by a flat scan meanwhile).
  */
 const BATCH_CHUNKS = 3000;
 const MAX_BATCH_CHUNKS = 25_000;
 const BATCH_FILES = 2000;
+/** Fewer files than this (watcher updates) are folded into the full-text indexes batch by batch. */
+const FOLD_EACH_BELOW = 200;
 const REMOVE_BATCH = 500;
 /** Walked files compared with the index and ingested at once: what a scan holds in memory. */
 export const SCAN_BATCH = 2000;
@@ -201,7 +203,8 @@ export class Indexer {
       job.phase('writing');
       for (const w of batch) w.fresh = !existing.has(w.file.path);
       await this.recordIntent(batch.filter((w) => w.fresh));
-      await this.store.writeFiles(batch, vectors);
+      // A run of batches is folded into the full-text indexes once, after the run (finally below).
+      await this.store.writeFiles(batch, vectors, { fold: files.length < FOLD_EACH_BELOW });
       for (const w of batch) this.graph.setFile(folder, w.file.path, w.file.rel, w.nodes, w.edges);
       job.advance(0, batchChunks);
       this.lastCommitReport = 0;
@@ -232,6 +235,8 @@ export class Indexer {
       await flush();
     } finally {
       stopped = true;
+      // Also after a cancel or a failed write: whatever was committed is scored right.
+      if (files.length >= FOLD_EACH_BELOW) await this.store.fold();
     }
   }
 
