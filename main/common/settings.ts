@@ -24,7 +24,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'mcp.port', default: 58012, schema: { type: 'integer', minimum: 0, maximum: 65535 }, description: 'TCP port of the MCP endpoint and admin API (0 picks a free port).' },
   { key: 'mcp.mount_path', default: '/mcp', schema: { type: 'string', pattern: '^/[A-Za-z0-9._~/-]*$', not: { pattern: '^/api(/|$)' } }, description: 'Path of the MCP endpoint.' },
   { key: 'mcp.public_base_url', default: 'http://127.0.0.1:58012', schema: { type: 'string', pattern: '^https?://[^\\s/]+$' }, description: 'Origin that clients are told to dial; the mount path is appended.' },
-  { key: 'mcp.stateless_http', default: true, schema: { type: 'boolean' }, description: 'A fresh server and transport per request; no sessions.' },
+  { key: 'mcp.stateless_http', default: true, schema: { type: 'boolean' }, description: 'Every request stands alone: a transport of its own, no session, no client state kept between requests.' },
   { key: 'mcp.json_response', default: true, schema: { type: 'boolean' }, description: 'JSON responses instead of SSE streams.' },
   { key: 'mcp.enable_dns_rebinding_protection', default: true, schema: { type: 'boolean' }, description: 'Check Host and Origin against the allowlists.' },
   { key: 'mcp.allowed_hosts', default: ['localhost:*', '127.0.0.1:*', '[::1]:*'], schema: { type: 'array', items: hostPattern, maxItems: 100 }, description: 'Allowed Host header values; `*` is a wildcard.' },
