@@ -49,7 +49,7 @@ export const vectorRecallBenchmark: Benchmark = {
         const approx = await vectorLeg(table, v, undefined, 10, 1);
         annMs.push(performance.now() - t0);
         t0 = performance.now();
-        const exact = (await table.query().nearestTo(v).distanceType('cosine').bypassVectorIndex().select(['id']).limit(10).toArray()) as { id: string }[];
+        const exact = (await table.query().nearestTo(v).distanceType('cosine').bypassVectorIndex().select(['id', '_distance']).limit(10).toArray()) as { id: string }[];
         exactMs.push(performance.now() - t0);
         const truth = new Set(exact.map((r) => r.id));
         recalls.push(approx.ids.filter((id) => truth.has(id)).length / Math.max(1, truth.size));

@@ -35,7 +35,7 @@ test('HNSW index recall@10 against exact search is at least 0.95', async () => {
     let found = 0;
     for (const q of queries) {
       const ann = await vectorLeg(table, q, undefined, 10, 1);
-      const exact = (await table.query().nearestTo(q).distanceType('cosine').bypassVectorIndex().select(['id']).limit(10).toArray()) as { id: string }[];
+      const exact = (await table.query().nearestTo(q).distanceType('cosine').bypassVectorIndex().select(['id', '_distance']).limit(10).toArray()) as { id: string }[];
       const truth = new Set(exact.map((r) => r.id));
       found += ann.ids.filter((id) => truth.has(id)).length;
     }

@@ -84,7 +84,7 @@ async function bestChunks(chunks: Table, inFiles: FtsRow[], files: { path: strin
 
 /** Cosine nearest neighbours in the model's vectors table; scores are similarities (1 - distance). */
 export async function vectorLeg(vectors: Table, vector: Float32Array, where: string | undefined, limit: number, weight: number): Promise<LegResult> {
-  let q = vectors.query().nearestTo(vector).distanceType('cosine').select(['id', 'rel', 'path']).limit(limit);
+  let q = vectors.query().nearestTo(vector).distanceType('cosine').select(['id', 'rel', 'path', '_distance']).limit(limit);
   // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances.
   q = q.ef(Math.max(200, limit * 2)).refineFactor(2);
   if (where) q = q.where(where);
