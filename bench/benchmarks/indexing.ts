@@ -59,6 +59,21 @@ async function timeIndex(engine: EngineApi, folder: string, textOnly = false): P
   return { text_s: textS, total_s: (performance.now() - t0) / 1000, cores: cpu?.cores() ?? 0 };
 }
 
+/** Chunks of the small corpus indexed before timing: every kind (md, ts, py, go) is in it. */
+const WARM_CHUNKS = 300;
+
+/**
+ * Parse workers start with the first job and stop after 20 s without work; their start (threads,
+ * tree-sitter grammars) is paid once per burst, not per chunk. Like the model, they are warmed by
+ * real work first: a small folder of every kind is indexed and removed before the timed job.
+ */
+async function warmParseWorkers(engine: EngineApi, dir: string): Promise<void> {
+  await engine.addFolder({ path: dir });
+  await engine.indexFolder(dir, 'create');
+  await engine.idle();
+  await engine.removeFolder(dir);
+}
+
 export const indexingBenchmark: Benchmark = {
   name: 'indexing',
   description: 'indexing throughput: text-only pipeline and end to end, beside the raw model',
@@ -77,6 +92,7 @@ export const indexingBenchmark: Benchmark = {
       try {
         // Load the model first: a person's engine has it loaded long before a folder is added.
         await (await engineEmbedder(engine))?.embedQuery('warm up');
+        await warmParseWorkers(engine, corpusFolder(WARM_CHUNKS).dir);
         t = await timeIndex(engine, corpus.dir, textOnly);
       } finally {
         await engine.close();
@@ -123,6 +139,7 @@ export const indexingBenchmark: Benchmark = {
     };
     out.targets.push(target('text-chunks-per-s', 'text pipeline (walk, parse, chunk, write) chunks/s', textRate.median, '>=', 2000, 'chunks/s'));
     if (!textOnly) out.targets.push(target('e2e-over-raw', 'end-to-end time / raw model time on the same chunks', ratio.median, '<=', 1.25, 'x'));
+    out.notes.push(`Timed on a running engine: the model loaded and the parse workers up (a ${WARM_CHUNKS}-chunk folder of every kind indexed and removed first), the sources run by tsx.`);
     const row = (label: string, s: number): (string | number)[] => [label, round(s, 2), round(corpus.summary.files / s, 1), round(chunks / s, 1), round(mb / s, 2)];
     out.tables.push({
       title: `Indexing ${corpus.summary.files} files, ${chunks} chunks, ${mb.toFixed(1)} MB (median of ${repeats})`,
