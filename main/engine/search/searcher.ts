@@ -57,7 +57,7 @@ export class Searcher {
     if (needs.includes('vector') && contract.embedding) throw contract.embedding;
     if (s.freshness === 'wait_for_fresh') await this.deps.waitForFresh(folders, WAIT_FOR_FRESH_MS);
 
-    // Read once per search: every settings read parses the settings file again.
+    // Read once per search: the four values stay consistent even if the settings change meanwhile.
     const cfg = this.deps.settings();
     // Searching every folder needs no folder clause: the index holds only indexed folders, and
     // inFolders drops anything else (rows of a folder being removed) before ranking.
