@@ -54,7 +54,9 @@ export class IndexStore {
       for (const [t, column] of [[store.chunks, 'search_text'], [store.docs, 'text']] as const) {
         if ((await t.listIndices()).some((i) => i.columns.includes(column))) store.ftsReady.add(t);
       }
-      for (const column of ['id', 'path']) await store.ensureKeyIndex(store.chunks, column);
+      // An index from before the key indexes gets them now; a full or read-only disk must not make
+      // it unopenable (they are only for speed), so a failure waits for the next write.
+      for (const column of ['id', 'path']) await store.ensureKeyIndex(store.chunks, column).catch(() => undefined);
       return store;
     } catch (err) {
       if (err instanceof CairnError) throw err;
@@ -132,7 +134,8 @@ export class IndexStore {
     const t = await openOrCreate(this.db, this.dir, names, tableName, create ? () => vectorSchema(dimensions) : null);
     if (t) {
       this.vectorTables.set(tableName, t);
-      await this.ensureKeyIndex(t, 'id');
+      // Also reached by searches: a failure (a full disk) leaves it to the next write.
+      await this.ensureKeyIndex(t, 'id').catch(() => undefined);
     }
     return t;
   }
