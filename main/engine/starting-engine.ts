@@ -45,6 +45,12 @@ export class StartingEngine implements EngineApi {
     return this.opening;
   }
 
+  /** Opens the engine, then keeps its folders fresh, unless a close came while it opened. */
+  async openAndWatch(): Promise<void> {
+    const engine = await this.open();
+    if (!this.closed) await engine.startLiveUpdates();
+  }
+
   private async ready(): Promise<Engine> {
     if (this.closed) throw new CairnError('dependency_unavailable', 'the engine is shutting down');
     return this.engine ?? this.open();

@@ -85,9 +85,8 @@ export async function serve(home: string, opts: { port?: string; host?: string }
     ].filter((l, i, a) => l !== '' || i === a.length - 1).join('\n'),
   );
   try {
-    const opened = await engine.open();
     // A stop that came while the index was opening closes it; nothing is left to watch.
-    if (!stopping) await opened.startLiveUpdates();
+    await engine.openAndWatch();
   } catch (err) {
     if (!stopping) {
       stopping = true;
@@ -118,8 +117,7 @@ export async function serveStdioCommand(home: string): Promise<number> {
     process.once('SIGTERM', () => void stop());
   });
   try {
-    const opened = await engine.open();
-    if (!stopping) await opened.startLiveUpdates();
+    await engine.openAndWatch();
   } catch (err) {
     if (!stopping) {
       await engine.close();
