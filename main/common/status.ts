@@ -134,13 +134,23 @@ export interface ProbeHit {
   score: number;
 }
 
+/** Which protocol era the probe speaks: `auto` negotiates (2026-07-28 here), the others pin one. */
+export const PROBE_ERAS = ['auto', 'modern', 'legacy'] as const;
+export type ProbeEra = (typeof PROBE_ERAS)[number];
+
+/** The era and revision a probe's connection used; null fields when it never connected. */
+export interface ProbeProtocol {
+  era: 'modern' | 'legacy' | null;
+  protocol_version: string | null;
+}
+
 export type ProbeResult =
-  | {
+  | ({
       ok: true;
       tools: string[];
       latency_ms: number;
       hits: ProbeHit[];
       transport_url: string;
       transport_label: 'in-process';
-    }
-  | { ok: false; tools: string[]; latency_ms: number; transport_url: string; error: ErrorBody };
+    } & ProbeProtocol)
+  | ({ ok: false; tools: string[]; latency_ms: number; transport_url: string; error: ErrorBody } & ProbeProtocol);

@@ -1,32 +1,48 @@
 /**
  * `POST /api/mcp/probe`: a real MCP round trip through the same HTTP server an agent dials (the
  * SDK's client over Streamable HTTP to the in-process URL, with the key when one is required), so
- * a green probe means the whole path works, not just the engine.
+ * a green probe means the whole path works, not just the engine. `auto` negotiates as a current
+ * client does (`server/discover`, falling back to `initialize`); `modern` pins 2026-07-28 and
+ * `legacy` runs the 2025 handshake, so either era's path can be checked. The result says which
+ * era and revision the connection used.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ErrorBody } from '../../common/errors.js';
 import { httpStatusFor, isErrorEnvelope } from '../../common/errors.js';
-import type { ProbeHit, ProbeResult } from '../../common/status.js';
+import type { ProbeEra, ProbeHit, ProbeProtocol, ProbeResult } from '../../common/status.js';
 import type { SearchHit } from '../../common/search.js';
 import { keyRequired } from '../http/mcp-route.js';
 import { CAIRN_VERSION } from '../mcp/server.js';
+import { MODERN_PROTOCOL_VERSIONS } from '../mcp/endpoint.js';
 import type { AdminContext } from './context.js';
 
 const PROBE_HITS = 5;
 
+function httpStatusOf(err: unknown): number | undefined {
+  if (err instanceof SdkHttpError) return err.status;
+  const status = (err as { data?: { status?: unknown } } | null)?.data?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
 function transportError(err: unknown): ErrorBody {
   const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof StreamableHTTPError && err.code === 401) {
+  const status = httpStatusOf(err);
+  if (status === 401 || /\b401\b|unauthori[sz]ed/i.test(message)) {
     return { code: 'unauthorized', message: 'The MCP endpoint refused the API key.', remedy: 'Generate or rotate the API key, then probe again.' };
   }
-  if (err instanceof StreamableHTTPError && err.code === 403) {
+  if (status === 403) {
     return { code: 'forbidden', message, remedy: 'Add the in-process address to mcp.allowed_hosts.' };
   }
   return { code: 'dependency_unavailable', message: `The MCP endpoint did not answer: ${message}`, remedy: 'Check that mcp.enabled is true and restart the MCP server.' };
 }
 
-export async function runProbe(ctx: AdminContext, query: string): Promise<{ status: number; body: ProbeResult }> {
+function negotiation(era: ProbeEra) {
+  if (era === 'legacy') return { mode: 'legacy' as const };
+  if (era === 'modern') return { mode: { pin: MODERN_PROTOCOL_VERSIONS[0] } };
+  return { mode: 'auto' as const };
+}
+
+export async function runProbe(ctx: AdminContext, query: string, era: ProbeEra = 'auto'): Promise<{ status: number; body: ProbeResult }> {
   const url = ctx.inProcessOrigin() + ctx.endpoint.mount.mountPath;
   const headers: Record<string, string> = {};
   if (keyRequired(ctx.engine.settings, ctx.loopbackOnly)) {
@@ -34,13 +50,14 @@ export async function runProbe(ctx: AdminContext, query: string): Promise<{ stat
     if (key) headers.authorization = `Bearer ${key}`;
   }
   const started = performance.now();
-  const client = new Client({ name: 'cairn-probe', version: CAIRN_VERSION });
+  const client = new Client({ name: 'cairn-probe', version: CAIRN_VERSION }, { versionNegotiation: negotiation(era) });
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   let tools: string[] = [];
   const latency = () => Math.round(performance.now() - started);
+  const protocol = (): ProbeProtocol => ({ era: client.getProtocolEra() ?? null, protocol_version: client.getNegotiatedProtocolVersion() ?? null });
   const fail = (error: ErrorBody) => ({
     status: httpStatusFor(error.code),
-    body: { ok: false as const, tools, latency_ms: latency(), transport_url: url, error },
+    body: { ok: false as const, tools, latency_ms: latency(), transport_url: url, error, ...protocol() },
   });
   try {
     await client.connect(transport);
@@ -56,7 +73,7 @@ export async function runProbe(ctx: AdminContext, query: string): Promise<{ stat
     const probeHits: ProbeHit[] = hits.map((h) => ({ path: h.path, start_line: h.start_line, end_line: h.end_line, score: h.score }));
     return {
       status: 200,
-      body: { ok: true, tools, latency_ms: latency(), hits: probeHits, transport_url: url, transport_label: 'in-process' },
+      body: { ok: true, tools, latency_ms: latency(), hits: probeHits, transport_url: url, transport_label: 'in-process', ...protocol() },
     };
   } catch (err) {
     return fail(transportError(err));

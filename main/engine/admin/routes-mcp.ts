@@ -1,4 +1,5 @@
 /** Admin routes over the MCP server: status, probe, restart (remount) and the API key. */
+import { PROBE_ERAS, type ProbeEra } from '../../common/status.js';
 import { CairnError } from '../errors.js';
 import { json } from '../http/responses.js';
 import { jsonBody, type AdminContext } from './context.js';
@@ -10,13 +11,16 @@ export const mcpRoutes: Record<string, Handler> = {
   'GET /api/mcp/status': async (_req, ctx) => json(200, await mcpStatus(ctx)),
 
   'POST /api/mcp/probe': async (req, ctx) => {
-    const { query } = await jsonBody<{ query?: unknown }>(req);
+    const { query, era = 'auto' } = await jsonBody<{ query?: unknown; era?: unknown }>(req);
     if (typeof query !== 'string' || query.trim() === '') {
       throw new CairnError('invalid_argument', 'query must be a non-empty string', { details: { key: 'query' } });
     }
+    if (!PROBE_ERAS.includes(era as ProbeEra)) {
+      throw new CairnError('invalid_argument', `era must be one of ${PROBE_ERAS.join(', ')}`, { details: { key: 'era' } });
+    }
     // Loaded on first use: the SDK's client is a large import `cairn serve` need not wait for.
     const { runProbe } = await import('./probe.js');
-    const { status, body } = await runProbe(ctx, query);
+    const { status, body } = await runProbe(ctx, query, era as ProbeEra);
     return json(status, body);
   },
 

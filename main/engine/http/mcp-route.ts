@@ -3,7 +3,6 @@
  * Host/Origin (DNS rebinding and cross-site pages), the API key, then the shape of the request.
  * Anything refused here never reaches a tool.
  */
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { SettingsApi } from '../api.js';
 import type { McpEndpoint } from '../mcp/endpoint.js';
 import type { ApiKeyStore } from './api-key-store.js';
@@ -68,10 +67,6 @@ async function refusal(req: Request, deps: McpRouteDeps): Promise<Response | nul
 async function postBody(req: Request, settings: SettingsApi): Promise<{ body: unknown } | Response> {
   if (!isJsonContentType(req.headers.get('content-type'))) {
     return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json.');
-  }
-  const version = req.headers.get('mcp-protocol-version');
-  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-    return jsonRpcError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version '${version}' (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`);
   }
   const limit = settings.get<number>('mcp.max_body_bytes');
   const text = await readBounded(req, limit);

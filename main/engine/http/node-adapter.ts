@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { HttpHandler } from './handler.js';
+import { setRemoteAddress } from './peer.js';
 
 /**
  * A body declared at most this long is read here in one go instead of through a web stream: a
@@ -120,6 +121,7 @@ export function nodeListener(handler: HttpHandler, origin: () => string) {
       let request: Request;
       try {
         request = await toRequest(req, origin());
+        setRemoteAddress(request, req.socket.remoteAddress);
       } catch {
         if (!res.headersSent && !res.destroyed) res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request');
         return;

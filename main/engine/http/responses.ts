@@ -19,8 +19,8 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 /** A JSON-RPC error body (id null: the request was refused before it was read as JSON-RPC). */
-export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return json(status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): Response {
+  return json(status, { jsonrpc: '2.0', error: data === undefined ? { code, message } : { code, message, data }, id: null }, headers);
 }
 
 export function errorResponse(err: unknown, status?: number): Response {

@@ -1,31 +1,55 @@
 /**
- * The mounted MCP endpoint behind the HTTP checks: stateless (a new transport per request, as the
- * SDK requires: a transport cannot be reused; servers come from a pool) or stateful sessions with
- * crypto-random ids. `remount()` re-reads the configuration without restarting the process.
+ * The mounted MCP endpoint behind the HTTP checks, serving both protocol eras on one URL, chosen
+ * per request as the SDK classifies it:
+ * - 2026-07-28 (a request carrying the `_meta` envelope, `server/discover` included): the SDK's
+ *   per-request handler, stateless by the protocol itself, whatever the settings say;
+ * - 2025-era (`initialize` and requests without the envelope): stateless (a new transport per
+ *   request, as the SDK requires: a transport cannot be reused; servers come from a pool) or, when
+ *   `mcp.stateless_http` is off, stateful sessions with crypto-random ids in a bounded table.
+ * `remount()` re-reads the configuration without restarting the process.
  */
-import { randomBytes } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  createMcpHandler, isLegacyRequest, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport, type McpHttpHandler, type McpServer,
+} from '@modelcontextprotocol/server';
 import type { EngineApi } from '../api.js';
 import { captureMountConfig, type MountConfig } from './mount-config.js';
 import { createMcpServer } from './server.js';
 import { ServerPool } from './server-pool.js';
+import { SessionTable, SESSION_IDLE_MS, type SessionEntry } from './sessions.js';
 import { jsonRpcError } from '../http/responses.js';
+import { remoteAddress } from '../http/peer.js';
 
-/** Sessions are cheap but not free; past this many, new ones are refused until others end. */
-const MAX_SESSIONS = 256;
-/** A session unused this long is ended when a new one starts (clients that vanish never DELETE). */
-const SESSION_IDLE_MS = 60 * 60 * 1000;
-
-interface Session {
+interface Session extends SessionEntry {
   server: McpServer;
   transport: WebStandardStreamableHTTPServerTransport;
-  lastSeen: number;
 }
 
 export interface EndpointHooks {
   onToolResult?: (isError: boolean) => void;
   serverStatus?: () => Promise<Record<string, unknown>>;
+}
+
+/**
+ * The revisions this endpoint serves, newest first: the 2026-07-28 era (the SDK's modern leg) and
+ * the 2025-era revisions of its legacy transport.
+ */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+
+/**
+ * A request without the 2026 envelope whose MCP-Protocol-Version header names no revision served
+ * here: the spec's UnsupportedProtocolVersionError (-32022) with the supported list, so a client
+ * can pick a mutual revision, rather than a bare 400 it cannot act on. The modern leg answers the
+ * same error for an envelope naming an unknown revision.
+ */
+function unsupportedVersion(req: Request): Response | null {
+  const requested = req.headers.get('mcp-protocol-version');
+  if (requested === null || SERVED_PROTOCOL_VERSIONS.includes(requested)) return null;
+  return jsonRpcError(400, -32022, `Unsupported protocol version: ${requested} (supported: ${SERVED_PROTOCOL_VERSIONS.join(', ')}).`, {}, {
+    supported: SERVED_PROTOCOL_VERSIONS,
+    requested,
+  });
 }
 
 /** Calls `done` once the response body has been fully sent or abandoned. */
@@ -63,13 +87,25 @@ function onBodyDone(res: Response, done: () => void): Response {
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
+/** Who a session belongs to, for the per-client bound: the remote address and a digest of the credentials. */
+function clientOf(req: Request): string {
+  const auth = req.headers.get('authorization') ?? '';
+  return `${remoteAddress(req)} ${createHash('sha256').update(auth).digest('base64url').slice(0, 16)}`;
+}
+
 export class McpEndpoint {
   private config: MountConfig;
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions = new SessionTable<Session>();
   private readonly pool = new ServerPool(() => this.newServer());
+  private modern: McpHttpHandler;
+  private readonly sweep: NodeJS.Timeout;
 
   constructor(private readonly engine: EngineApi, private readonly hooks: EndpointHooks = {}) {
     this.config = captureMountConfig(engine.settings);
+    this.modern = this.newModernHandler();
+    // Idle sessions end even when no new one comes to push them out.
+    this.sweep = setInterval(() => this.sessions.endIdle(), Math.min(SESSION_IDLE_MS, 60_000));
+    this.sweep.unref();
   }
 
   get mount(): MountConfig {
@@ -82,34 +118,19 @@ export class McpEndpoint {
 
   /** Captures the current settings; open sessions end (their clients reconnect to the new mount). */
   async remount(): Promise<MountConfig> {
-    await this.closeSessions();
+    await this.sessions.closeAll();
     await this.pool.clear();
+    await this.modern.close();
     this.config = captureMountConfig(this.engine.settings);
+    this.modern = this.newModernHandler();
     return this.config;
   }
 
   async close(): Promise<void> {
-    await this.closeSessions();
+    clearInterval(this.sweep);
+    await this.sessions.closeAll();
     await this.pool.clear();
-  }
-
-  private async closeSessions(): Promise<void> {
-    const all = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.allSettled(all.map(async (s) => {
-      await s.transport.close();
-      await s.server.close();
-    }));
-  }
-
-  private async endIdleSessions(): Promise<void> {
-    const cutoff = Date.now() - SESSION_IDLE_MS;
-    for (const [id, s] of this.sessions) {
-      if (s.lastSeen >= cutoff) continue;
-      this.sessions.delete(id);
-      await s.transport.close().catch(() => undefined);
-      await s.server.close().catch(() => undefined);
-    }
+    await this.modern.close();
   }
 
   private newServer(): McpServer {
@@ -121,8 +142,23 @@ export class McpEndpoint {
     });
   }
 
+  /**
+   * The 2026-07-28 leg. Legacy traffic never reaches it (`reject`): this endpoint routes it to its
+   * own pool or sessions. Body limits and the one-message rule are applied before, by the route.
+   */
+  private newModernHandler(): McpHttpHandler {
+    return createMcpHandler(() => this.newServer(), {
+      legacy: 'reject',
+      // 'auto' is JSON unless a call streams progress the client asked for; 'json' would drop that.
+      responseMode: this.config.jsonResponse ? 'auto' : 'sse',
+    });
+  }
+
   /** `body` is the already checked, parsed JSON-RPC message of a POST (undefined for GET/DELETE). */
   async handle(req: Request, body: unknown): Promise<Response> {
+    if (req.method === 'POST' && !(await isLegacyRequest(req, body))) return this.modern.fetch(req, { parsedBody: body });
+    const unsupported = unsupportedVersion(req);
+    if (unsupported) return unsupported;
     return this.config.stateless ? this.handleStateless(req, body) : this.handleStateful(req, body);
   }
 
@@ -161,21 +197,33 @@ export class McpEndpoint {
   private async handleStateful(req: Request, body: unknown): Promise<Response> {
     const id = req.headers.get('mcp-session-id');
     if (id) {
-      const session = this.sessions.get(id);
+      const session = this.sessions.touch(id);
       if (!session) return jsonRpcError(404, -32001, 'Session not found: initialize a new session.');
-      session.lastSeen = Date.now();
+      // A session is bound to the credentials that opened it: a leaked id alone is not enough.
+      if (session.client !== clientOf(req)) return jsonRpcError(404, -32001, 'Session not found: initialize a new session.');
       return session.transport.handleRequest(req, { parsedBody: body });
     }
     if (req.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required.');
-    await this.endIdleSessions();
-    if (this.sessions.size >= MAX_SESSIONS) return jsonRpcError(503, -32000, 'Too many open sessions; close one (DELETE) and retry.');
+    const client = clientOf(req);
     const server = this.newServer();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       // 32 random bytes: unguessable, so a session id is no weaker than the API key.
       sessionIdGenerator: () => randomBytes(32).toString('base64url'),
       enableJsonResponse: this.config.jsonResponse,
       onsessioninitialized: (sid) => {
-        this.sessions.set(sid, { server, transport, lastSeen: Date.now() });
+        // Room is made only once a session really starts: a POST that initializes nothing evicts nobody.
+        this.sessions.makeRoom(client);
+        this.sessions.add(sid, {
+          client,
+          server,
+          transport,
+          lastSeen: Date.now(),
+          uses: 1,
+          close: async () => {
+            await transport.close().catch(() => undefined);
+            await server.close().catch(() => undefined);
+          },
+        });
       },
       onsessionclosed: (sid) => {
         this.sessions.delete(sid);

@@ -2,8 +2,7 @@
  * Tool results fail closed: `{result}` with `isError` unset, or `{error}` with `isError: true`,
  * never both and never a partial result.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { ErrorBody } from '../../common/errors.js';
 import { toErrorBody } from '../errors.js';
 import { renderError } from './render.js';

@@ -1,13 +1,12 @@
 /**
- * Idle MCP servers for stateless requests. A stateless request needs a server of its own (one
+ * Idle MCP servers for stateless 2025-era requests. A stateless request needs a server of its own (one
  * server answers over one transport at a time) and building one (the SDK server, the tools and
  * their schemas) costs about 0.1 ms; a transport cannot be reused, but a server whose transport
  * has closed can be connected to the next one. Only a server that answered a call leaving nothing
  * on it comes back: `initialize` records the client's capabilities and `logging/setLevel` a level,
  * so a server that saw anything else is closed, never handed to another client.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
 const STATELESS_METHODS = new Set(['tools/call', 'tools/list', 'ping']);
 

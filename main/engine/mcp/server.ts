@@ -2,12 +2,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { McpServer } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { registerAgentTools } from './tools-agent.js';
 import { registerFullTools } from './tools-full.js';
 import { registerAnswerTool } from './tool-answer.js';
 import { typeSdkToolErrors } from './results.js';
+import { listFlatSchemas } from './flat-schemas.js';
 import type { ToolContext } from './tool-context.js';
 
 const INSTRUCTIONS = [
@@ -40,14 +41,27 @@ export const CAIRN_VERSION = cairnVersion();
  */
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
+/**
+ * How long a 2026-07-28 client may keep `tools/list` and `server/discover`: both depend only on
+ * the mount, which changes only when the MCP server is remounted (`POST /api/mcp/restart`, a
+ * person's deliberate act that also ends every session). Until then the list is exactly the same,
+ * so a few minutes is true; a client that calls a tool a remount removed gets a typed `not_found`.
+ * Private: the answer is this server's, for this client; no shared cache should keep it.
+ */
+export const TOOLS_CACHE_HINT = { ttlMs: 5 * 60 * 1000, cacheScope: 'private' } as const;
+
 export function createMcpServer(ctx: ToolContext): McpServer {
   const server = new McpServer({ name: 'cairn', title: 'Cairn', version: CAIRN_VERSION }, {
     instructions: INSTRUCTIONS,
-    // logging/setLevel is part of the protocol clients expect; Cairn sends no log notifications yet.
-    capabilities: { logging: {} },
+    // logging/setLevel is part of the protocol 2025-era clients expect; Cairn sends no log notifications yet.
+    // listChanged is false: the tool list changes only on a remount, which ends every session and
+    // notifies nobody (a stateless request, of either era, has no one to notify at all).
+    capabilities: { logging: {}, tools: { listChanged: false } },
+    cacheHints: { 'tools/list': TOOLS_CACHE_HINT, 'server/discover': TOOLS_CACHE_HINT },
     jsonSchemaValidator: SHARED_VALIDATOR,
   });
   typeSdkToolErrors(server);
+  listFlatSchemas(server);
   registerAgentTools(server, ctx);
   if (ctx.mount.toolset === 'full') registerFullTools(server, ctx);
   if (ctx.mount.generationUrl) registerAnswerTool(server, ctx);

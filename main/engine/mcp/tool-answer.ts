@@ -3,7 +3,7 @@
  * when `mcp.generation_url` is set at mount time. A retrieval failure is `answer_retrieval_failed`
  * (no answer without sources), a generation failure `generation_unavailable`.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { SearchHit } from '../../common/search.js';
 import { CairnError, toErrorBody } from '../errors.js';
 import { CONTENT_NOTE } from './render.js';

@@ -1,5 +1,5 @@
 /** What every tool handler gets: the engine, the mount's captured config, and a result counter. */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { EngineApi } from '../api.js';
 import type { MountConfig } from './mount-config.js';
 import { failure } from './results.js';

@@ -1,5 +1,5 @@
 /** The `agent` toolset: `search` and `read`, the two tools every agent needs. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { CONTENT_NOTE, renderRead, renderSearch } from './render.js';
 import { success } from './results.js';
 import { guarded, type ToolContext } from './tool-context.js';

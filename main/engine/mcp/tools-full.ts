@@ -4,7 +4,7 @@
  * person already added: an agent can refresh an index but never widen what Cairn reads.
  */
 import { isAbsolute, resolve } from 'node:path';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { EngineApi } from '../api.js';
 import { CairnError } from '../errors.js';
 import { CONTENT_NOTE, renderGrep, renderJson, renderSearch } from './render.js';

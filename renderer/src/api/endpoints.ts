@@ -28,7 +28,7 @@ export const api = {
     try {
       return await request<ProbeResult>('POST', '/api/mcp/probe', { query }, { acceptErrorBody: true });
     } catch (err) {
-      if (err instanceof ApiError) return { ok: false, tools: [], latency_ms: 0, transport_url: '', error: err.body };
+      if (err instanceof ApiError) return { ok: false, tools: [], latency_ms: 0, transport_url: '', error: err.body, era: null, protocol_version: null };
       throw err;
     }
   },

@@ -50,6 +50,14 @@ function ProbeOutcome({ result }: { result: ProbeResult }) {
             via <code>{result.transport_url}</code> <span className="tag">in-process</span>
           </>
         ) : null}
+        {result.protocol_version ? (
+          <>
+            {' '}
+            <span className="tag" data-testid="probe-protocol" title={result.era === 'modern' ? 'per-request protocol (server/discover)' : 'initialize handshake'}>
+              MCP {result.protocol_version}
+            </span>
+          </>
+        ) : null}
       </p>
       <p data-testid="probe-tools">Tools: {result.tools.length ? result.tools.join(', ') : 'none listed'}</p>
       {result.ok ? (
