@@ -105,7 +105,12 @@ export interface McpStatus {
   running: boolean;
   advertised_url: string;
   in_process_url: string;
-  transport: { stateless: boolean; json_response: boolean };
+  /**
+   * `stateless`/`sessions` concern 2025-era clients only: 2026-07-28 requests are stateless by the
+   * protocol. `protocol_versions` are the revisions served, newest first; `sessions` is how many
+   * 2025-era sessions are open (always 0 when stateless).
+   */
+  transport: { stateless: boolean; json_response: boolean; protocol_versions: string[]; sessions: number };
   security: {
     dns_rebinding_protection: boolean;
     allowed_hosts: string[];

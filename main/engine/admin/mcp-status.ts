@@ -2,6 +2,7 @@
 import type { McpStatus } from '../../common/status.js';
 import type { SearchMode } from '../../common/search.js';
 import { toolNames } from '../mcp/mount-config.js';
+import { SERVED_PROTOCOL_VERSIONS } from '../mcp/endpoint.js';
 import { keyRequired } from '../http/mcp-route.js';
 import { securityWarnings } from '../http/security.js';
 import type { AdminContext } from './context.js';
@@ -20,7 +21,7 @@ export async function mcpStatus(ctx: AdminContext): Promise<McpStatus> {
     running: enabled,
     advertised_url: ctx.advertisedOrigin() + mount.mountPath,
     in_process_url: ctx.inProcessOrigin() + mount.mountPath,
-    transport: { stateless: mount.stateless, json_response: mount.jsonResponse },
+    transport: { stateless: mount.stateless, json_response: mount.jsonResponse, protocol_versions: [...SERVED_PROTOCOL_VERSIONS], sessions: ctx.endpoint.sessionCount },
     security: {
       dns_rebinding_protection: dns,
       allowed_hosts: hosts,

@@ -58,7 +58,7 @@ export function StatusCard() {
         </dd>
         <dt>Transport</dt>
         <dd data-testid="transport">
-          Streamable HTTP, {mcp.transport.stateless ? 'stateless' : 'sessions'}, {mcp.transport.json_response ? 'JSON responses' : 'SSE streams'}
+          Streamable HTTP, MCP {mcp.transport.protocol_versions.slice(0, 2).join(' and ')}, 2025-era clients {mcp.transport.stateless ? 'stateless' : `in sessions (${mcp.transport.sessions} open)`}, {mcp.transport.json_response ? 'JSON responses' : 'SSE streams'}
         </dd>
         <dt>Security</dt>
         <dd data-testid="security-summary">
