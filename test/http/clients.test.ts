@@ -42,8 +42,8 @@ test('snippets use the advertised URL, the stdio command, and the key header onl
     if (c.uses === 'http') assert.ok(c.snippet.includes(url), `${c.id} dials ${url}`);
     assert.ok(!c.snippet.includes('Authorization'), `${c.id}: no key header when none is required`);
   }
-  const desktop = JSON.parse(list[0].snippet) as { mcpServers: { cairn: { command: string; args: string[] } } };
-  assert.deepEqual(desktop.mcpServers.cairn, { command: 'cairn', args: ['mcp', '--stdio'] });
+  const desktop = JSON.parse(list[0].snippet) as { mcpServers: { cairn: { command: string; args: string[]; env: Record<string, string> } } };
+  assert.deepEqual(desktop.mcpServers.cairn, { command: 'cairn', args: ['mcp', '--stdio'], env: { CAIRN_HOME: fx.engine.dataDir } });
   assert.match(list[1].snippet, /^claude mcp add --transport http cairn http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   assert.equal(list[1].installable, false);
   assert.deepEqual(JSON.parse(list[3].snippet), { servers: { cairn: { type: 'http', url } } });

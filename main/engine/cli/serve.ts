@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { CairnError } from '../errors.js';
 import { takeDataFolder } from '../data-folder.js';
 import { StartingEngine } from '../starting-engine.js';
@@ -7,20 +5,9 @@ import { apiKeyStoreFor } from '../http/api-key-store.js';
 import { startHttpServer } from '../http/server.js';
 import { adminTokenFrom } from '../http/launch.js';
 import { serveStdio } from '../mcp/stdio.js';
+import { currentLayout, stdioCommand } from '../layout.js';
 import { EXIT } from './exit-codes.js';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** How an MCP client launches this Cairn over stdio: the installed bin if any, else this checkout. */
-export function stdioCommand(): string[] {
-  const bin = fileURLToPath(new URL('../../../bin/cairn.mjs', import.meta.url));
-  return existsSync(bin) ? [process.execPath, bin, 'mcp', '--stdio'] : ['cairn', 'mcp', '--stdio'];
-}
-
-function rendererDir(): string | undefined {
-  const dir = `${repoRoot}renderer/dist`;
-  return existsSync(`${dir}/index.html`) ? dir : undefined;
-}
 
 function parsePort(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -44,6 +31,7 @@ export async function serve(home: string, opts: { port?: string; host?: string }
   const adminToken = adminTokenFrom(process.env);
   const folder = await takeDataFolder(home);
   const engine = new StartingEngine(folder, { home });
+  const layout = currentLayout();
   let server;
   try {
     server = await startHttpServer(engine, {
@@ -51,8 +39,8 @@ export async function serve(home: string, opts: { port?: string; host?: string }
       port,
       adminToken,
       apiKeyStore: apiKeyStoreFor(home),
-      rendererDir: rendererDir(),
-      stdioCommand: stdioCommand(),
+      rendererDir: layout.rendererDir ?? undefined,
+      stdioCommand: stdioCommand(layout),
     });
   } catch (err) {
     await engine.close();
@@ -79,7 +67,7 @@ export async function serve(home: string, opts: { port?: string; host?: string }
       `Cairn engine serving ${engine.dataDir}`,
       `MCP: ${server.url}${mount}`,
       `Workbench: ${server.url}/#token=${adminToken}`,
-      rendererDir() ? '' : '(the workbench is not built: run npm run build)',
+      layout.rendererDir ? '' : '(the workbench is not built: run npm run build)',
       'Press Ctrl+C to stop.',
       '',
     ].filter((l, i, a) => l !== '' || i === a.length - 1).join('\n'),

@@ -16,6 +16,8 @@ export interface ClientSetup {
   /** The key to write, the placeholder, or null when no key is required. */
   key: string | null;
   stdioCommand: string[];
+  /** The data folder the stdio command must open (the engine's own), written as CAIRN_HOME. */
+  dataDir: string;
   home: string;
   platform: NodeJS.Platform;
 }
@@ -40,7 +42,7 @@ function shellQuote(arg: string): string {
 const SPECS: ClientSpec[] = [
   {
     id: 'claude-desktop', name: 'Claude Desktop', format: 'json', uses: 'stdio', container: 'mcpServers',
-    entry: (s) => ({ command: s.stdioCommand[0], args: s.stdioCommand.slice(1) }),
+    entry: (s) => ({ command: s.stdioCommand[0], args: s.stdioCommand.slice(1), env: { CAIRN_HOME: s.dataDir } }),
   },
   {
     id: 'claude-code', name: 'Claude Code', format: 'command', uses: 'http',
