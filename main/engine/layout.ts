@@ -78,10 +78,13 @@ export function stdioCommand(layout: Layout = currentLayout(), env: NodeJS.Proce
   return [node, layout.cliEntry, 'mcp', '--stdio'];
 }
 
-/** How to start `cairn serve` in the background from this layout (stdio starts one when none runs). */
-export function serveCommand(layout: Layout = currentLayout(), env: NodeJS.ProcessEnv = process.env, node = process.execPath): string[] {
-  const app = env.CAIRN_BACKGROUND_LAUNCHER ? launcherFromEnv({ CAIRN_STDIO_LAUNCHER: env.CAIRN_BACKGROUND_LAUNCHER }) : null;
+/**
+ * How `cairn mcp --stdio` starts an engine in the background when none runs: `cairn serve
+ * --exclusive` (exits 5 rather than attach when another door won the race), or in the desktop
+ * app the app itself in the background (CAIRN_BACKGROUND_LAUNCHER, set by main/app/main.ts).
+ */
+export function backgroundEngineCommand(layout: Layout = currentLayout(), env: NodeJS.ProcessEnv = process.env, node = process.execPath): string[] {
+  const app = launcherFromEnv({ CAIRN_STDIO_LAUNCHER: env.CAIRN_BACKGROUND_LAUNCHER });
   if (app) return app;
-  if (layout.bin) return [node, layout.bin, 'serve'];
-  return [node, layout.cliEntry, 'serve'];
+  return [node, layout.bin ?? layout.cliEntry, 'serve', '--exclusive'];
 }
