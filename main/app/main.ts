@@ -51,7 +51,7 @@ async function stdioBridge(): Promise<void> {
   const paths = shellPaths(app.getAppPath(), app.getPath('userData'), process.resourcesPath, app.isPackaged);
   const home = process.env.CAIRN_HOME || paths.engineHome;
   process.env.CAIRN_BACKGROUND_LAUNCHER = JSON.stringify(appLauncher(BACKGROUND_SWITCH));
-  const { serveStdioCommand } = await import('../engine/cli/serve.js');
+  const { serveStdioCommand } = await import('../engine/cli/stdio-command.js');
   let code = 1;
   try {
     code = await serveStdioCommand(home);

@@ -64,7 +64,7 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'mcp': {
       if (!flags.stdio) throw new CairnError('invalid_argument', 'usage: cairn mcp --stdio');
-      const { serveStdioCommand } = await import('./serve.js');
+      const { serveStdioCommand } = await import('./stdio-command.js');
       return serveStdioCommand(home);
     }
     case 'add': {
