@@ -26,6 +26,7 @@ async function setup(ctx: AdminContext, withKey: boolean): Promise<ClientSetup> 
     dataDir: ctx.engine.dataDir,
     home: ctx.clientsHome,
     platform: ctx.platform,
+    env: process.env,
   };
 }
 
