@@ -112,7 +112,10 @@ export class EngineSupervisor extends EventEmitter {
         this.o.log(line.replace(/#token=\S+/, '#token=<redacted>'));
         const p = parseEngineLine(line);
         if (p.workbench) {
-          this.addr = { baseUrl: new URL(p.workbench).origin, adminToken: this.o.adminToken };
+          // An engine that already ran (a `cairn serve`, or one a stdio client started) has its own
+          // admin token: the engine child attached to it prints that one in the address line.
+          const given = /#token=([^&\s]+)/.exec(new URL(p.workbench).hash);
+          this.addr = { baseUrl: new URL(p.workbench).origin, adminToken: given ? decodeURIComponent(given[1]) : this.o.adminToken };
           this.setState('running');
           this.emit('address', this.addr);
         }

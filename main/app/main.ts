@@ -14,19 +14,51 @@ import { EngineSupervisor, type EngineChild } from './engine-supervisor.js';
 import { denyPermissions, hardenWebContents } from './hardening.js';
 import { registerIpc } from './ipc.js';
 import { isOpenAtLogin, setOpenAtLogin, type LoginItemDeps } from './login-item.js';
-import { shellPaths } from './paths.js';
+import { launcherCommand, shellPaths } from './paths.js';
 import { handleAppScheme, registerAppScheme } from './protocol.js';
 import { CairnTray, type TrayModel } from './tray.js';
 import { createWorkbenchWindow } from './window.js';
 import { ShellState } from './window-state.js';
 
-registerAppScheme();
+/**
+ * The app executable is also Cairn's stdio launcher (`Cairn --mcp-stdio`), since the packaged
+ * app cannot run a Node script (the runAsNode fuse is off) and ships no `cairn` command. That
+ * process opens no window, takes no single-instance lock and loads no Chromium page: it bridges
+ * stdio to the engine (main/engine/cli/serve.ts), and when none runs it starts the app itself in
+ * the background (`--background`: tray and engine, no window), which then owns the engine.
+ */
+const STDIO_SWITCH = '--mcp-stdio';
+const BACKGROUND_SWITCH = '--background';
 
-if (!app.requestSingleInstanceLock()) {
-  // Another Cairn owns the index and the port; it will show its window (second-instance below).
-  app.quit();
+function appLauncher(flag: string): string[] {
+  return launcherCommand(flag, { packaged: app.isPackaged, execPath: process.execPath, appPath: app.getAppPath(), appImage: process.env.APPIMAGE });
+}
+
+if (process.argv.includes(STDIO_SWITCH)) {
+  void stdioBridge();
 } else {
-  void main();
+  registerAppScheme();
+  if (!app.requestSingleInstanceLock()) {
+    // Another Cairn owns the index and the port; it will show its window (second-instance below).
+    app.quit();
+  } else {
+    void main();
+  }
+}
+
+async function stdioBridge(): Promise<void> {
+  app.dock?.hide();
+  const paths = shellPaths(app.getAppPath(), app.getPath('userData'), process.resourcesPath, app.isPackaged);
+  const home = process.env.CAIRN_HOME || paths.engineHome;
+  process.env.CAIRN_BACKGROUND_LAUNCHER = JSON.stringify(appLauncher(BACKGROUND_SWITCH));
+  const { serveStdioCommand } = await import('../engine/cli/stdio-command.js');
+  let code = 1;
+  try {
+    code = await serveStdioCommand(home);
+  } catch (err) {
+    process.stderr.write(`cairn: ${(err as Error).message}\n`);
+  }
+  app.exit(code);
 }
 
 async function main(): Promise<void> {
@@ -59,6 +91,8 @@ async function main(): Promise<void> {
       // key is kept by safeStorage, not in the engine's data folder. Not CAIRN_MCP_API_KEY: the
       // engine treats an env key as read-only, and the workbench could no longer rotate it.
       CAIRN_API_KEY_STORE: 'parent',
+      // What client configs name as the stdio command: this app, not a Node script it cannot run.
+      CAIRN_STDIO_LAUNCHER: JSON.stringify(appLauncher(STDIO_SWITCH)),
     },
     spawn: (entry, args, env): EngineChild => {
       const child = utilityProcess.fork(entry, args, { env, stdio: 'pipe', serviceName: 'Cairn engine' });
@@ -144,7 +178,8 @@ async function main(): Promise<void> {
   });
   const trayTimer = setInterval(() => void refreshTray(), 5000);
   supervisor.start();
-  openWorkbench();
+  // Started in the background by a stdio client (or at login): tray and engine, no window.
+  if (!process.argv.includes(BACKGROUND_SWITCH)) openWorkbench();
 
   app.on('second-instance', openWorkbench);
   app.on('activate', openWorkbench);

@@ -34,3 +34,12 @@ export function shellPaths(appRoot: string, userData: string, resources: string,
     trayIcon: join(packaged ? resources : join(appRoot, 'build'), 'tray.png'),
   };
 }
+
+/**
+ * How to launch this app with a switch, absolute (clients launch with a minimal PATH): the
+ * AppImage (not the executable inside its temporary mount) or the executable when packaged,
+ * else the Electron binary with the app folder (a checkout running `electron .`).
+ */
+export function launcherCommand(flag: string, o: { packaged: boolean; execPath: string; appPath: string; appImage?: string }): string[] {
+  return o.packaged ? [o.appImage || o.execPath, flag] : [o.execPath, o.appPath, flag];
+}

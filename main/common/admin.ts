@@ -74,7 +74,7 @@ export interface ApiKeyResponse {
 }
 
 export interface ClientConfig {
-  id: 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'codex' | 'windsurf';
+  id: 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'codex' | 'windsurf' | 'gemini';
   name: string;
   /** Where the config lives on this OS. */
   config_path: string | null;

@@ -6,6 +6,8 @@ export interface LockInfo {
   started: string;
   /** Where a running `cairn serve` answers, so CLI commands can go through it. */
   url?: string;
+  /** Its MCP endpoint, so `cairn mcp --stdio` can bridge to it. */
+  mcp?: string;
   token?: string;
 }
 

@@ -105,3 +105,13 @@ test('the tray menu: status line, pause/resume all indexing by the engine-wide s
   click(stopped, 'Restart engine');
   assert.equal(calls.at(-1), 'restart');
 });
+
+test('the app as its own stdio launcher: absolute, the AppImage when there is one, electron + app path in a checkout', async () => {
+  const { launcherCommand } = await import('../../main/app/paths.js');
+  assert.deepEqual(launcherCommand('--mcp-stdio', { packaged: true, execPath: '/opt/Cairn/cairn', appPath: '/opt/Cairn/resources/app.asar' }), ['/opt/Cairn/cairn', '--mcp-stdio']);
+  assert.deepEqual(launcherCommand('--mcp-stdio', { packaged: true, execPath: '/tmp/.mount_Cairn/cairn', appPath: '/x', appImage: '/home/u/Cairn.AppImage' }), ['/home/u/Cairn.AppImage', '--mcp-stdio']);
+  assert.deepEqual(launcherCommand('--background', { packaged: false, execPath: '/r/node_modules/electron/dist/electron', appPath: '/r' }), ['/r/node_modules/electron/dist/electron', '/r', '--background']);
+  // The switch is handled by main/app/main.ts before any window or single-instance lock.
+  const main = readFileSync(new URL('../../main/app/main.ts', import.meta.url), 'utf8');
+  assert.ok(main.indexOf("process.argv.includes(STDIO_SWITCH)") < main.indexOf('requestSingleInstanceLock'));
+});

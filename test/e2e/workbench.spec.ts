@@ -130,7 +130,7 @@ test('client snippets match the running server\'s advertised URL', async ({ page
   await openWorkbench(page, engine);
   const status = await engine.api<McpStatus>('GET', '/api/mcp/status');
   const clients = await engine.api<ClientConfig[]>('GET', '/api/clients');
-  expect(clients.map((c) => c.id).sort()).toEqual(['claude-code', 'claude-desktop', 'codex', 'cursor', 'vscode', 'windsurf']);
+  expect(clients.map((c) => c.id).sort()).toEqual(['claude-code', 'claude-desktop', 'codex', 'cursor', 'gemini', 'vscode', 'windsurf']);
   for (const c of clients) {
     const card = page.getByTestId(`client-${c.id}`);
     await expect(card.getByTestId('client-snippet')).toHaveText(c.snippet);

@@ -36,15 +36,15 @@ const install = (body: unknown) => fx.admin('POST', '/api/clients/install', body
 
 test('snippets use the advertised URL, the stdio command, and the key header only when required', async () => {
   const list = await clients();
-  assert.deepEqual(list.map((c) => c.id), ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'codex', 'windsurf']);
+  assert.deepEqual(list.map((c) => c.id), ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'codex', 'windsurf', 'gemini']);
   const url = `${fx.server.url}/mcp`;
   for (const c of list) {
     if (c.uses === 'http') assert.ok(c.snippet.includes(url), `${c.id} dials ${url}`);
     assert.ok(!c.snippet.includes('Authorization'), `${c.id}: no key header when none is required`);
   }
-  const desktop = JSON.parse(list[0].snippet) as { mcpServers: { cairn: { command: string; args: string[] } } };
-  assert.deepEqual(desktop.mcpServers.cairn, { command: 'cairn', args: ['mcp', '--stdio'] });
-  assert.match(list[1].snippet, /^claude mcp add --transport http cairn http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  const desktop = JSON.parse(list[0].snippet) as { mcpServers: { cairn: { command: string; args: string[]; env: Record<string, string> } } };
+  assert.deepEqual(desktop.mcpServers.cairn, { command: 'cairn', args: ['mcp', '--stdio'], env: { CAIRN_HOME: fx.engine.dataDir } });
+  assert.equal(list[1].snippet, `claude mcp remove --scope user cairn >/dev/null 2>&1; claude mcp add-json --scope user cairn '${JSON.stringify({ type: 'http', url })}'`);
   assert.equal(list[1].installable, false);
   assert.deepEqual(JSON.parse(list[3].snippet), { servers: { cairn: { type: 'http', url } } });
   assert.match(list[4].snippet, /^\[mcp_servers\.cairn\]\nurl = "http/);

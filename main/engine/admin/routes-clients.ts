@@ -23,8 +23,10 @@ async function setup(ctx: AdminContext, withKey: boolean): Promise<ClientSetup> 
     url: ctx.advertisedOrigin() + ctx.endpoint.mount.mountPath,
     key,
     stdioCommand: ctx.stdioCommand,
+    dataDir: ctx.engine.dataDir,
     home: ctx.clientsHome,
     platform: ctx.platform,
+    env: process.env,
   };
 }
 

@@ -50,6 +50,7 @@ async function run(argv: string[]): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string' },
       stdio: { type: 'boolean', default: false },
+      exclusive: { type: 'boolean', default: false },
     },
   });
   const flags = values as Flags;
@@ -59,11 +60,11 @@ async function run(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve': {
       const { serve } = await import('./serve.js');
-      return serve(home, { port: flags.port as string | undefined, host: flags.host as string | undefined });
+      return serve(home, { port: flags.port as string | undefined, host: flags.host as string | undefined, exclusive: Boolean(flags.exclusive) });
     }
     case 'mcp': {
       if (!flags.stdio) throw new CairnError('invalid_argument', 'usage: cairn mcp --stdio');
-      const { serveStdioCommand } = await import('./serve.js');
+      const { serveStdioCommand } = await import('./stdio-command.js');
       return serveStdioCommand(home);
     }
     case 'add': {

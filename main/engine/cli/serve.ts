@@ -1,26 +1,15 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { CairnError } from '../errors.js';
-import { takeDataFolder } from '../data-folder.js';
+import { takeDataFolder, type DataFolder } from '../data-folder.js';
+import { dataPaths } from '../config/paths.js';
+import { readLock } from '../lock.js';
+import { runningEngine } from './engine-door.js';
 import { StartingEngine } from '../starting-engine.js';
 import { apiKeyStoreFor } from '../http/api-key-store.js';
 import { startHttpServer } from '../http/server.js';
 import { adminTokenFrom } from '../http/launch.js';
-import { serveStdio } from '../mcp/stdio.js';
+import { currentLayout, stdioCommand } from '../layout.js';
 import { EXIT } from './exit-codes.js';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** How an MCP client launches this Cairn over stdio: the installed bin if any, else this checkout. */
-export function stdioCommand(): string[] {
-  const bin = fileURLToPath(new URL('../../../bin/cairn.mjs', import.meta.url));
-  return existsSync(bin) ? [process.execPath, bin, 'mcp', '--stdio'] : ['cairn', 'mcp', '--stdio'];
-}
-
-function rendererDir(): string | undefined {
-  const dir = `${repoRoot}renderer/dist`;
-  return existsSync(`${dir}/index.html`) ? dir : undefined;
-}
 
 function parsePort(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -38,12 +27,10 @@ function parsePort(value: string | undefined): number | undefined {
  * tools meanwhile, and anything that needs the index waits for it (see StartingEngine). An index
  * that then fails to open stops the server with that error, as it would have before listening.
  */
-export async function serve(home: string, opts: { port?: string; host?: string }): Promise<number> {
-  const port = parsePort(opts.port);
-  // Refused before anything opens: a short CAIRN_ADMIN_TOKEN would be guessable.
-  const adminToken = adminTokenFrom(process.env);
-  const folder = await takeDataFolder(home);
+async function serveEngine(home: string, folder: DataFolder, opts: { port?: number; host?: string; adminToken: string }): Promise<number> {
+  const { port, adminToken } = opts;
   const engine = new StartingEngine(folder, { home });
+  const layout = currentLayout();
   let server;
   try {
     server = await startHttpServer(engine, {
@@ -51,8 +38,8 @@ export async function serve(home: string, opts: { port?: string; host?: string }
       port,
       adminToken,
       apiKeyStore: apiKeyStoreFor(home),
-      rendererDir: rendererDir(),
-      stdioCommand: stdioCommand(),
+      rendererDir: layout.rendererDir ?? undefined,
+      stdioCommand: stdioCommand(layout),
     });
   } catch (err) {
     await engine.close();
@@ -72,14 +59,14 @@ export async function serve(home: string, opts: { port?: string; host?: string }
     process.once('SIGINT', () => void stop('SIGINT'));
     process.once('SIGTERM', () => void stop('SIGTERM'));
   });
-  await folder.lock?.update({ url: server.url, token: adminToken });
   const mount = engine.settings.get<string>('mcp.mount_path');
+  await folder.lock?.update({ url: server.url, mcp: server.url + mount, token: adminToken });
   process.stdout.write(
     [
       `Cairn engine serving ${engine.dataDir}`,
       `MCP: ${server.url}${mount}`,
       `Workbench: ${server.url}/#token=${adminToken}`,
-      rendererDir() ? '' : '(the workbench is not built: run npm run build)',
+      layout.rendererDir ? '' : '(the workbench is not built: run npm run build)',
       'Press Ctrl+C to stop.',
       '',
     ].filter((l, i, a) => l !== '' || i === a.length - 1).join('\n'),
@@ -98,31 +85,74 @@ export async function serve(home: string, opts: { port?: string; host?: string }
   return stopped;
 }
 
+
 /**
- * `cairn mcp --stdio`: the same tools over stdio, for clients that only launch commands. As with
- * serve, the tools are listed while the index opens.
+ * `cairn serve` where an engine already owns the data folder (the desktop app, another serve, or
+ * one a stdio client started in the background): it does not fail, it attaches. It prints that
+ * engine's addresses (the lines the desktop shell reads), waits, and takes over as the engine
+ * when that one exits. Ctrl+C only detaches: the other engine keeps serving. `--exclusive`
+ * exits 5 instead, for the background start a stdio client makes (another door won that race).
  */
-export async function serveStdioCommand(home: string): Promise<number> {
-  const engine = new StartingEngine(await takeDataFolder(home), { home });
-  await serveStdio(engine);
-  let stopping = false;
-  const stopped = new Promise<number>((resolve) => {
-    const stop = async () => {
-      stopping = true;
-      await engine.close();
-      resolve(EXIT.ok);
-    };
-    process.stdin.once('end', () => void stop());
-    process.once('SIGINT', () => void stop());
-    process.once('SIGTERM', () => void stop());
-  });
-  try {
-    await engine.openAndWatch();
-  } catch (err) {
-    if (!stopping) {
-      await engine.close();
-      throw err;
+export async function serve(home: string, opts: { port?: string; host?: string; exclusive?: boolean }): Promise<number> {
+  const port = parsePort(opts.port);
+  // Refused before anything opens: a short CAIRN_ADMIN_TOKEN would be guessable.
+  const adminToken = adminTokenFrom(process.env);
+  let detached = false;
+  let wake: () => void = () => undefined;
+  const detach = () => {
+    detached = true;
+    wake();
+  };
+  for (;;) {
+    let folder: DataFolder;
+    try {
+      folder = await takeDataFolder(home);
+    } catch (err) {
+      if (opts.exclusive || !(err instanceof CairnError) || err.code !== 'engine_locked') throw err;
+      process.once('SIGINT', detach);
+      process.once('SIGTERM', detach);
+      try {
+        await attach(home, () => detached, (w) => (wake = w));
+      } finally {
+        process.off('SIGINT', detach);
+        process.off('SIGTERM', detach);
+      }
+      if (detached) return EXIT.ok;
+      continue;
     }
+    return serveEngine(home, folder, { port, host: opts.host, adminToken });
   }
-  return stopped;
+}
+
+/** Waits while another engine serves `home`; resolves when it is gone or on detach. */
+async function attach(home: string, detached: () => boolean, onWake: (w: () => void) => void): Promise<void> {
+  let announced: number | null = null;
+  for (;;) {
+    if (detached()) return;
+    const info = await readLock(dataPaths(home).lock);
+    if (!info) {
+      if (announced !== null) process.stderr.write(`The engine (pid ${announced}) stopped; taking over.\n`);
+      return;
+    }
+    const live = await runningEngine(home);
+    if (live && announced !== live.pid) {
+      announced = live.pid;
+      process.stdout.write(
+        [
+          `Cairn engine already serving ${home} (pid ${live.pid}): attached to it`,
+          `MCP: ${live.mcp}`,
+          `Workbench: ${live.url}/#token=${live.token}`,
+          'Press Ctrl+C to detach (that engine keeps serving).',
+          '',
+        ].join('\n'),
+      );
+    }
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, 250);
+      onWake(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  }
 }

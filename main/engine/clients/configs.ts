@@ -16,8 +16,12 @@ export interface ClientSetup {
   /** The key to write, the placeholder, or null when no key is required. */
   key: string | null;
   stdioCommand: string[];
+  /** The data folder the stdio command must open (the engine's own), written as CAIRN_HOME. */
+  dataDir: string;
   home: string;
   platform: NodeJS.Platform;
+  /** CODEX_HOME, when set. */
+  env?: NodeJS.ProcessEnv;
 }
 
 interface ClientSpec {
@@ -40,12 +44,20 @@ function shellQuote(arg: string): string {
 const SPECS: ClientSpec[] = [
   {
     id: 'claude-desktop', name: 'Claude Desktop', format: 'json', uses: 'stdio', container: 'mcpServers',
-    entry: (s) => ({ command: s.stdioCommand[0], args: s.stdioCommand.slice(1) }),
+    entry: (s) => ({ command: s.stdioCommand[0], args: s.stdioCommand.slice(1), env: { CAIRN_HOME: s.dataDir } }),
   },
   {
+    // User scope (every directory), re-runnable (remove, then add), and the key never on the
+    // command line: the header names ${CAIRN_MCP_API_KEY}, which Claude Code expands from its
+    // environment when it connects.
     id: 'claude-code', name: 'Claude Code', format: 'command', uses: 'http',
-    entry: (s) => ['claude', 'mcp', 'add', '--transport', 'http', SERVER_NAME, s.url, ...(s.key ? ['--header', `Authorization: Bearer ${s.key}`] : [])]
-      .map(shellQuote).join(' '),
+    entry: (s) => {
+      const entry = { type: 'http', url: s.url, ...(s.key ? { headers: { Authorization: 'Bearer ${CAIRN_MCP_API_KEY}' } } : {}) };
+      return [
+        `claude mcp remove --scope user ${SERVER_NAME} >/dev/null 2>&1;`,
+        ['claude', 'mcp', 'add-json', '--scope', 'user', SERVER_NAME, JSON.stringify(entry)].map(shellQuote).join(' '),
+      ].join(' ');
+    },
   },
   {
     id: 'cursor', name: 'Cursor', format: 'json', uses: 'http', container: 'mcpServers',
@@ -63,13 +75,18 @@ const SPECS: ClientSpec[] = [
     id: 'windsurf', name: 'Windsurf', format: 'json', uses: 'http', container: 'mcpServers',
     entry: (s) => ({ serverUrl: s.url, ...(auth(s) ? { headers: auth(s) } : {}) }),
   },
+  {
+    // httpUrl is Gemini CLI's Streamable HTTP transport (its `url` means SSE).
+    id: 'gemini', name: 'Gemini CLI', format: 'json', uses: 'http', container: 'mcpServers',
+    entry: (s) => ({ httpUrl: s.url, ...(auth(s) ? { headers: auth(s) } : {}) }),
+  },
 ];
 
 export function clientSpec(id: string): ClientSpec | undefined {
   return SPECS.find((c) => c.id === id);
 }
 
-function snippet(spec: ClientSpec, s: ClientSetup): string {
+export function snippet(spec: ClientSpec, s: ClientSetup): string {
   const entry = spec.entry(s);
   if (typeof entry === 'string') return entry;
   if (spec.format === 'toml') return tomlTable(['mcp_servers', SERVER_NAME], entry);
@@ -78,7 +95,7 @@ function snippet(spec: ClientSpec, s: ClientSetup): string {
 
 export function clientConfigs(s: ClientSetup): ClientConfig[] {
   return SPECS.map((spec) => {
-    const path = clientConfigPath(spec.id, s.home, s.platform);
+    const path = clientConfigPath(spec.id, s.home, s.platform, s.env);
     return {
       id: spec.id,
       name: spec.name,

@@ -10,7 +10,8 @@ function appData(home: string, platform: NodeJS.Platform): string {
   return join(home, '.config');
 }
 
-export function clientConfigPath(id: ClientId, home: string, platform: NodeJS.Platform): string | null {
+/** `env` supplies CODEX_HOME (Codex's own override of ~/.codex). */
+export function clientConfigPath(id: ClientId, home: string, platform: NodeJS.Platform, env: NodeJS.ProcessEnv = {}): string | null {
   switch (id) {
     case 'claude-desktop':
       return join(appData(home, platform), 'Claude', 'claude_desktop_config.json');
@@ -21,8 +22,10 @@ export function clientConfigPath(id: ClientId, home: string, platform: NodeJS.Pl
     case 'vscode':
       return join(appData(home, platform), 'Code', 'User', 'mcp.json');
     case 'codex':
-      return join(home, '.codex', 'config.toml');
+      return join(env.CODEX_HOME || join(home, '.codex'), 'config.toml');
     case 'windsurf':
       return join(home, '.codeium', 'windsurf', 'mcp_config.json');
+    case 'gemini':
+      return join(home, '.gemini', 'settings.json');
   }
 }

@@ -1,0 +1,234 @@
+/**
+ * `cairn mcp --stdio` as a bridge: newline-delimited JSON-RPC on stdin/stdout (the MCP stdio
+ * framing) carried to the one engine's Streamable HTTP endpoint, so a stdio client and every
+ * HTTP client share one engine and one index. Kept at the byte/JSON-RPC level on purpose: it
+ * does not parse MCP beyond the ids it must match and the two headers it must carry
+ * (MCP-Protocol-Version, Mcp-Session-Id), so it follows whichever SDK serves the endpoint.
+ *
+ * Messages read before the engine answers are queued (the target resolves once); each request
+ * is then posted as it arrives, concurrently, and every answer (JSON, or each SSE event) is
+ * written as one line. When the engine goes away mid-session the target is resolved again once
+ * (a new engine may have taken over). stdin EOF or stop() ends the bridge at once: in-flight
+ * requests are aborted, and a stateful session is deleted on the way out.
+ */
+import type { Readable, Writable } from 'node:stream';
+
+export interface BridgeTarget {
+  /** The MCP endpoint, e.g. http://127.0.0.1:58012/mcp. */
+  url: string;
+  /** The API key to send, when known (a 401 asks `key()` again). */
+  key?: string | null;
+}
+
+export interface BridgeOptions {
+  input: Readable;
+  output: Writable;
+  /** Finds (or starts) the engine; called again after the engine stopped answering. */
+  resolve: (previous: BridgeTarget | null) => Promise<BridgeTarget>;
+  /** The key, fetched when the endpoint answers 401 (null: none to be had). */
+  key?: (target: BridgeTarget) => Promise<string | null>;
+  log?: (line: string) => void;
+}
+
+type Json = Record<string, unknown>;
+type Id = string | number | null;
+
+function isRequest(m: Json): boolean {
+  return typeof m.method === 'string' && m.id !== undefined && m.id !== null;
+}
+
+function rpcError(id: Id, code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+}
+
+/** Splits an SSE body into the data of each event. */
+async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buf = '';
+  let data: string[] = [];
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buf += decoder.decode(chunk, { stream: true });
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl).replace(/\r$/, '');
+      buf = buf.slice(nl + 1);
+      if (line === '') {
+        if (data.length > 0) yield data.join('\n');
+        data = [];
+      } else if (line.startsWith('data:')) {
+        data.push(line.slice(5).replace(/^ /, ''));
+      }
+    }
+  }
+  if (data.length > 0) yield data.join('\n');
+}
+
+export class StdioBridge {
+  private target: Promise<BridgeTarget> | null = null;
+  private current: BridgeTarget | null = null;
+  private protocolVersion: string | null = null;
+  private sessionId: string | null = null;
+  private readonly inflight = new Set<AbortController>();
+  private stopped = false;
+  private buffer = '';
+  private done!: () => void;
+  /** Resolves when the bridge has stopped (stdin closed or stop()). */
+  readonly finished = new Promise<void>((r) => (this.done = r));
+
+  constructor(private readonly o: BridgeOptions) {}
+
+  start(): void {
+    this.o.input.setEncoding('utf8');
+    this.o.input.on('data', (chunk: string) => this.onData(chunk));
+    this.o.input.once('end', () => void this.stop());
+    this.o.input.once('error', () => void this.stop());
+    // Start finding the engine at once: by the client's first message it may be up.
+    void this.resolveTarget().catch(() => undefined);
+  }
+
+  private log(line: string): void {
+    this.o.log?.(line);
+  }
+
+  private resolveTarget(): Promise<BridgeTarget> {
+    if (!this.target) {
+      const previous = this.current;
+      this.target = this.o.resolve(previous).then(
+        (t) => (this.current = t),
+        (err: unknown) => {
+          this.target = null;
+          throw err;
+        },
+      );
+    }
+    return this.target;
+  }
+
+  private onData(chunk: string): void {
+    this.buffer += chunk;
+    let nl: number;
+    while ((nl = this.buffer.indexOf('\n')) >= 0) {
+      const line = this.buffer.slice(0, nl).replace(/\r$/, '');
+      this.buffer = this.buffer.slice(nl + 1);
+      if (line.trim() !== '') void this.forward(line);
+    }
+  }
+
+  private write(text: string): void {
+    if (this.stopped) return;
+    this.o.output.write(`${text}\n`);
+  }
+
+  /** One answer from the endpoint, normalised to one line; an error without an id gets the request's. */
+  private emit(text: string, requestId: Id): void {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      this.log(`engine sent a line that is not JSON: ${text.slice(0, 200)}`);
+      return;
+    }
+    const list = Array.isArray(msg) ? msg : [msg];
+    for (const m of list as Json[]) {
+      if (m && typeof m === 'object' && 'error' in m && (m.id === null || m.id === undefined) && requestId !== null) m.id = requestId;
+      const result = m?.result as Json | undefined;
+      if (result && typeof result.protocolVersion === 'string' && m.id === requestId) this.protocolVersion = result.protocolVersion;
+      this.write(JSON.stringify(m));
+    }
+  }
+
+  private headers(target: BridgeTarget): Record<string, string> {
+    const h: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
+    if (this.sessionId) h['mcp-session-id'] = this.sessionId;
+    if (target.key) h.authorization = `Bearer ${target.key}`;
+    return h;
+  }
+
+  private async forward(line: string): Promise<void> {
+    let msg: Json;
+    try {
+      msg = JSON.parse(line) as Json;
+    } catch {
+      this.write(rpcError(null, -32700, 'Parse error: each line on stdin must be one JSON-RPC message.'));
+      return;
+    }
+    const id: Id = isRequest(msg) ? (msg.id as Id) : null;
+    const method = typeof msg.method === 'string' ? msg.method : null;
+    let target: BridgeTarget;
+    try {
+      target = await this.resolveTarget();
+    } catch (err) {
+      if (id !== null) this.write(rpcError(id, -32603, `Cairn's engine is not available: ${(err as Error).message}`));
+      else this.log(`dropped a message: the engine is not available (${(err as Error).message})`);
+      return;
+    }
+    for (let attempt = 0; attempt < 3 && !this.stopped; attempt++) {
+      const ctl = new AbortController();
+      this.inflight.add(ctl);
+      try {
+        const res = await fetch(target.url, { method: 'POST', headers: this.headers(target), body: line, signal: ctl.signal });
+        if (res.status === 401 && attempt === 0 && this.o.key) {
+          const text = await res.text();
+          const key = await this.o.key(target).catch(() => null);
+          if (key && key !== target.key) {
+            target.key = key;
+            continue;
+          }
+          return this.answerText(res.status, res.headers.get('content-type') ?? '', text, id);
+        }
+        const session = res.headers.get('mcp-session-id');
+        if (session && method === 'initialize') this.sessionId = session;
+        if (res.status === 202 || res.status === 204) {
+          await res.body?.cancel();
+          return;
+        }
+        return await this.answer(res, id);
+      } catch (err) {
+        if (this.stopped || (err as Error).name === 'AbortError') return;
+        // The engine stopped answering: find it again (it may have restarted, or another took over).
+        this.log(`engine at ${target.url} does not answer (${(err as Error).message}); looking for it again`);
+        if (this.target && this.current === target) this.target = null;
+        try {
+          target = await this.resolveTarget();
+        } catch (again) {
+          if (id !== null) this.write(rpcError(id, -32603, `Cairn's engine is not available: ${(again as Error).message}`));
+          return;
+        }
+      } finally {
+        this.inflight.delete(ctl);
+      }
+    }
+  }
+
+  private async answer(res: Response, id: Id): Promise<void> {
+    const type = res.headers.get('content-type') ?? '';
+    if (type.includes('text/event-stream') && res.body) {
+      for await (const data of sseData(res.body)) if (data.trim() !== '') this.emit(data, id);
+      return;
+    }
+    this.answerText(res.status, type, await res.text(), id);
+  }
+
+  private answerText(status: number, type: string, text: string, id: Id): void {
+    if (type.includes('application/json') && text.trim() !== '') {
+      this.emit(text, id);
+      return;
+    }
+    if (id !== null) this.write(rpcError(id, -32603, `Cairn's engine answered HTTP ${status}${text ? `: ${text.slice(0, 300)}` : ''}`));
+  }
+
+  /** Ends the bridge: aborts what is in flight and ends a stateful session (best effort, briefly). */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const c of this.inflight) c.abort();
+    if (this.sessionId && this.current) {
+      const ctl = new AbortController();
+      const t = setTimeout(() => ctl.abort(), 500);
+      await fetch(this.current.url, { method: 'DELETE', headers: this.headers(this.current), signal: ctl.signal }).then((r) => r.body?.cancel(), () => undefined);
+      clearTimeout(t);
+    }
+    this.done();
+  }
+}
