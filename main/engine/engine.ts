@@ -138,6 +138,8 @@ export class Engine implements EngineApi {
       maxFileBytes: this.settings.get('index.max_file_bytes'),
       respectGitignore: this.settings.get('index.respect_gitignore'),
       extraExcludes: this.settings.get('index.extra_excludes'),
+      // Never part of any folder (sources/filter.ts): the index, the API key, the lock's admin token.
+      dataDir: this.dataDir,
     };
   }
 
@@ -241,13 +243,13 @@ export class Engine implements EngineApi {
   }
 
   async read(req: ReadRequest): Promise<ReadResult> {
-    return readLines(req, this.folderSpecs().map((f) => f.path));
+    return readLines(req, this.folderSpecs(), this.indexerOptions());
   }
 
   async grep(req: GrepRequest): Promise<GrepResult> {
     const all = this.folderSpecs();
     const folders = req.folders ? req.folders.map((f) => this.spec(f)) : all;
-    return grepFolders(req, folders, this.indexerOptions());
+    return grepFolders(req, folders, this.indexerOptions(), undefined, this.settings.get<number>('search.grep_timeout_ms'));
   }
 
   async folders(): Promise<FolderStatus[]> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { SourceFile, WalkError } from '../types.js';
 import { isInside, walkError } from './inspect.js';
-import { FolderFilter } from './filter.js';
+import { FolderFilter, relativeInside } from './filter.js';
 import { loadIgnoreLevel, type IgnoreLevel } from './ignore-files.js';
 import { checkFile } from './inspect.js';
 
@@ -116,6 +116,13 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
       }
       if (!isInside(rootReal, real)) {
         yield { skipped: { path: abs, reason: 'symlink outside the folder' } };
+        continue;
+      }
+      // The rules apply to what the link points to as well as to its name: a link must not
+      // bring in a file the folder excludes, ignores or keeps out as a secret.
+      const targetRel = relativeInside(rootReal, real);
+      if (targetRel && filter.reject(targetRel, isDir)) {
+        yield { skipped: { path: abs, reason: 'symlink to a path the rules leave out' } };
         continue;
       }
     }
