@@ -62,6 +62,12 @@ export class Indexer {
   /** The spec of each folder being indexed: parse workers open its files through its rules (sources/access.ts). */
   private readonly specs = new Map<string, FolderSpec>();
   private epoch = 0;
+  private readonly secrets = new Map<string, number>();
+
+  /** Files and folders the secret excludes kept out of a folder at its last full scan (null before one). */
+  secretsExcluded(folder: string): number | null {
+    return this.secrets.get(folder) ?? null;
+  }
 
   private accessSpec(folder: string): AccessSpec {
     const spec = this.specs.get(folder) ?? { path: folder };
@@ -92,6 +98,7 @@ export class Indexer {
       let known: string[] = [];
       let errors: FileRow[] = [];
       let walked = 0;
+      let secrets = 0;
       const settle = async () => {
         // A pause holds here, before the batch shows as progress: a paused job stands still.
         await job.checkpoint();
@@ -116,6 +123,8 @@ export class Indexer {
             files.push(item.file);
             if (seen.known) known.push(item.file.path);
           }
+        } else if ('skipped' in item) {
+          if (item.skipped.reason === 'secret') secrets++;
         } else if ('error' in item) {
           if (item.error.path === spec.path) throw new Error(`${spec.path}: ${item.error.message}`);
           stored.see(item.error.path);
@@ -125,6 +134,7 @@ export class Indexer {
         else if ((++walked & 1023) === 0) await job.checkpoint();
       }
       await settle();
+      this.secrets.set(spec.path, secrets);
       await this.prune(spec.path, stored);
       await this.embed(spec.path, job);
     } catch (err) {

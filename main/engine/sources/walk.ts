@@ -127,7 +127,12 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
       }
     }
     if (isDir) {
-      if (filter.rejectEntry(rel, true, levels)) continue;
+      const dirWhy = filter.rejectEntry(rel, true, levels);
+      if (dirWhy) {
+        // Secret folders (.ssh, .gnupg…) are reported, so status can say how much they kept out.
+        if (dirWhy === 'secret' || dirWhy === 'data folder') yield { skipped: { path: abs, reason: dirWhy } };
+        continue;
+      }
       // A plain subdirectory's real path follows from its parent's: no syscall needed.
       real ??= join(frame.real, entry.name);
       if (frame.chain.has(real)) {
@@ -145,7 +150,7 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
     const why = filter.rejectEntry(rel, false, levels);
     if (why) {
       // Rule-based skips are expected and numerous (node_modules, ignores); only content ones are reported.
-      if (why === 'binary' || why === 'minified') yield { skipped: { path: abs, reason: why } };
+      if (why === 'binary' || why === 'minified' || why === 'secret') yield { skipped: { path: abs, reason: why } };
       continue;
     }
     const item = await checkFile(abs, rel, opts.maxFileBytes);
