@@ -20,6 +20,8 @@ export const ERROR_CODES = [
   /** The disk holding the index is full: what was committed keeps serving; free space, then re-run. */
   'disk_full',
   'conflict',
+  /** A request ran past its time budget (e.g. a grep pattern that backtracks without end): its work was stopped. */
+  'timeout',
   'unauthorized',
   'forbidden',
   'internal',
@@ -68,6 +70,8 @@ export function httpStatusFor(code: ErrorCode): number {
       return 503;
     case 'disk_full':
       return 507;
+    case 'timeout':
+      return 504;
     case 'internal':
       return 500;
   }

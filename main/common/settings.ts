@@ -36,7 +36,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'mcp.max_body_bytes', default: 1048576, schema: { type: 'integer', minimum: 1024, maximum: 67108864 }, description: 'Largest request body accepted (413 above).' },
   { key: 'mcp.generation_url', default: '', schema: { type: 'string', pattern: '^(|https?://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?(/.*)?)$' }, description: 'OpenAI-compatible endpoint on loopback (Ollama, LM Studio); enables the `answer` tool.' },
   { key: 'mcp.generation_model', default: '', schema: { type: 'string' }, description: 'Model name sent to the generation endpoint.' },
-  { key: 'folders', default: [], schema: { type: 'array', items: { type: 'object', required: ['path'], additionalProperties: false, properties: { path: { type: 'string', pattern: '^(/|[A-Za-z]:[\\\\/])' }, include: globList, exclude: globList } } }, description: 'Indexed folders: absolute path with optional include/exclude globs.' },
+  { key: 'folders', default: [], schema: { type: 'array', items: { type: 'object', required: ['path'], additionalProperties: false, properties: { path: { type: 'string', pattern: '^(/|[A-Za-z]:[\\\\/])' }, include: globList, exclude: globList, include_secrets: { type: 'boolean' } } } }, description: 'Indexed folders: absolute path with optional include/exclude globs; `include_secrets: true` indexes the credential files left out by default.' },
   { key: 'index.max_file_bytes', default: 20971520, schema: { type: 'integer', minimum: 1024 }, description: 'Files larger than this are skipped (recorded, not indexed).' },
   { key: 'index.respect_gitignore', default: true, schema: { type: 'boolean' }, description: 'Honour `.gitignore` and `.ignore` files.' },
   { key: 'index.extra_excludes', default: [], schema: globList, description: 'Globs excluded in every folder, on top of the built-in excludes.' },
@@ -47,6 +47,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'search.rrf_k', default: 60, schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'The k of reciprocal rank fusion.' },
   { key: 'search.vector_weight', default: null, schema: { type: ['number', 'null'], minimum: 0, maximum: 1 }, description: 'Override of the dense leg weight (null: the model registry\'s measured weight).' },
   { key: 'search.graph_weight', default: 0.15, schema: { type: 'number', minimum: 0, maximum: 1 }, description: 'Weight of the graph leg in tribrid fusion.' },
+  { key: 'search.grep_timeout_ms', default: 15000, schema: { type: 'integer', minimum: 100, maximum: 600000 }, description: 'Time budget of one grep call; a pattern still running then is stopped (its worker replaced) and the call fails with `timeout`.' },
   { key: 'watch.enabled', default: true, schema: { type: 'boolean' }, description: 'Keep folders fresh with a file watcher while the engine runs.' },
   { key: 'watch.debounce_ms', default: 250, schema: { type: 'integer', minimum: 0, maximum: 60000 }, description: 'Quiet time before a burst of changes is applied.' },
 ];
@@ -65,4 +66,6 @@ export interface FolderSpec {
   path: string;
   include?: string[];
   exclude?: string[];
+  /** Index the credential files (`.env`, keys, `.ssh/`…) the built-in excludes leave out. */
+  include_secrets?: boolean;
 }

@@ -12,6 +12,13 @@ export interface FolderStatus {
   path: string;
   include: string[];
   exclude: string[];
+  /** The folder indexes credential files the built-in secret excludes would leave out. */
+  include_secrets: boolean;
+  /**
+   * Files and folders (`.env`, keys, `.ssh/`…) the secret excludes kept out at the last full scan
+   * in this process; null before one.
+   */
+  secrets_excluded: number | null;
   state: FolderState;
   /** Why the folder is in `error`. */
   reason?: string;

@@ -1,4 +1,4 @@
-import { rename, stat } from 'node:fs/promises';
+import { realpath, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ValidationIssue } from '../common/admin.js';
 import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchMode, SearchRequest, SearchResponse } from '../common/search.js';
@@ -26,6 +26,7 @@ import type { Job } from './jobs/job.js';
 import type { EngineLock } from './lock.js';
 import { CHUNKER_VERSION } from './parse/index.js';
 import { Searcher } from './search/searcher.js';
+import { relativeInside } from './sources/filter.js';
 import type { Embedder } from './types.js';
 import { ENGINE_VERSION } from './version.js';
 
@@ -71,7 +72,7 @@ export class Engine implements EngineApi {
     private readonly bundledModelsDir: string | undefined,
   ) {
     this.dataDir = paths.root;
-    this.states = new FolderStates(store, this.jobsQueue);
+    this.states = new FolderStates(store, this.jobsQueue, (folder) => this.indexer.secretsExcluded(folder));
     this.embeddingsRef = this.makeEmbeddings();
     this.indexer = new Indexer(store, this.graph, () => this.embeddingsRef, () => this.indexerOptions(), (folder) => this.states.refresh(folder));
     this.searcher = new Searcher({
@@ -138,6 +139,8 @@ export class Engine implements EngineApi {
       maxFileBytes: this.settings.get('index.max_file_bytes'),
       respectGitignore: this.settings.get('index.respect_gitignore'),
       extraExcludes: this.settings.get('index.extra_excludes'),
+      // Never part of any folder (sources/filter.ts): the index, the API key, the lock's admin token.
+      dataDir: this.dataDir,
     };
   }
 
@@ -241,13 +244,13 @@ export class Engine implements EngineApi {
   }
 
   async read(req: ReadRequest): Promise<ReadResult> {
-    return readLines(req, this.folderSpecs().map((f) => f.path));
+    return readLines(req, this.folderSpecs(), this.indexerOptions());
   }
 
   async grep(req: GrepRequest): Promise<GrepResult> {
     const all = this.folderSpecs();
     const folders = req.folders ? req.folders.map((f) => this.spec(f)) : all;
-    return grepFolders(req, folders, this.indexerOptions());
+    return grepFolders(req, folders, this.indexerOptions(), undefined, this.settings.get<number>('search.grep_timeout_ms'));
   }
 
   async folders(): Promise<FolderStatus[]> {
@@ -289,14 +292,33 @@ export class Engine implements EngineApi {
     if (!/^(\/|[A-Za-z]:[\\/])/.test(input.path)) throw new CairnError('invalid_argument', `${input.path} is not an absolute path`, { details: { field: 'path' } });
     const st = await stat(path).catch(() => null);
     if (!st?.isDirectory()) throw new CairnError('invalid_argument', `${path} is not an existing folder`, { details: { field: 'path' } });
+    await this.refuseDataFolder(path);
     const folders = this.folderSpecs();
     const overlap = folders.find((f) => f.path === path || path.startsWith(f.path + '/') || f.path.startsWith(path + '/'));
     if (overlap) throw new CairnError('conflict', overlap.path === path ? `${path} is already indexed` : `${path} overlaps the indexed folder ${overlap.path}`, { details: { path: overlap.path } });
-    const spec: FolderSpec = { path, include: input.include ?? [], exclude: input.exclude ?? [] };
+    const spec: FolderSpec = { path, include: input.include ?? [], exclude: input.exclude ?? [], ...(input.include_secrets === true ? { include_secrets: true } : {}) };
     this.settings.set({ folders: [...folders, spec] });
     await this.states.refresh(path);
     if (this.live) await this.live.add(spec);
     return this.states.status(spec);
+  }
+
+  /**
+   * Cairn's data folder (index, API key, the lock holding the admin token) is never indexed: the
+   * folder itself and anything inside it are refused; a folder that contains it is accepted and
+   * the data folder is left out of it by the filter (sources/filter.ts).
+   */
+  private async refuseDataFolder(path: string): Promise<void> {
+    const real = (p: string) => realpath(p).catch(() => p);
+    const [folder, data] = await Promise.all([real(path), real(this.dataDir)]);
+    for (const [f, d] of [[path, resolve(this.dataDir)], [folder, data]]) {
+      if (relativeInside(d, f) !== null) {
+        throw new CairnError('invalid_argument', `${path} is Cairn's data folder or inside it (${this.dataDir}); it holds the index and the keys and is never indexed`, {
+          remedy: 'Add the folder your files are in; a folder that contains the data folder is fine (the data folder is left out of it).',
+          details: { field: 'path', data_dir: this.dataDir },
+        });
+      }
+    }
   }
 
   async removeFolder(path: string): Promise<void> {

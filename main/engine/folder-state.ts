@@ -42,7 +42,7 @@ export class FolderStates {
   /** Folders a full sync completed for in this process: an empty one is then fresh, not unknown. */
   private synced = new Set<string>();
 
-  constructor(private readonly store: IndexStore, private readonly jobs: JobQueue) {}
+  constructor(private readonly store: IndexStore, private readonly jobs: JobQueue, private readonly secretsExcluded: (folder: string) => number | null = () => null) {}
 
   /**
    * Counts a folder's rows batch by batch as the table streams them: a folder of any size costs one
@@ -133,6 +133,8 @@ export class FolderStates {
       path: spec.path,
       include: spec.include ?? [],
       exclude: spec.exclude ?? [],
+      include_secrets: spec.include_secrets === true,
+      secrets_excluded: this.secretsExcluded(spec.path),
       state: f.state,
       files: c?.files ?? 0,
       chunks: c?.chunks ?? 0,

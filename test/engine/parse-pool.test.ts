@@ -31,7 +31,7 @@ async function writeFixtures(dir: string): Promise<ParseTask[]> {
     const path = join(dir, rel);
     await writeFile(path, text);
     const st = await stat(path);
-    tasks.push({ folder: dir, src: { path, rel, size: st.size, mtimeMs: st.mtimeMs }, rebuild: false });
+    tasks.push({ folder: dir, src: { path, rel, size: st.size, mtimeMs: st.mtimeMs }, rebuild: false, access: { spec: { path: dir }, opts: { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] }, epoch: 0 } });
   }
   return tasks;
 }

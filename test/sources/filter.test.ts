@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CairnError } from '../../main/engine/errors.js';
-import { FolderFilter, inspectPath, readSourceFile } from '../../main/engine/sources/index.js';
+import { FolderFilter, inspectPath } from '../../main/engine/sources/index.js';
+import { FolderAccess } from '../../main/engine/sources/access.js';
 import { collect, rels, writeTree } from './walk-helpers.js';
 
 test('FolderFilter agrees with the walk on every path of a tree', async () => {
@@ -45,13 +46,16 @@ test('FolderFilter sees a changed .gitignore after invalidate()', async () => {
   }
 });
 
-test('readSourceFile returns the bytes, or a typed error naming the file', async () => {
+test('the file door returns the bytes, or a typed error naming the file', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'cairn-read-'));
   try {
     await writeFile(join(dir, 'a.txt'), 'hello');
+    await mkdir(join(dir, 'sub'));
+    const door = new FolderAccess({ path: dir }, { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] });
+    const readSourceFile = async (p: string) => (await door.readFile(p)).bytes;
     assert.equal((await readSourceFile(join(dir, 'a.txt'))).toString(), 'hello');
     await assert.rejects(readSourceFile(join(dir, 'missing.txt')), (err: unknown) => err instanceof CairnError && err.code === 'not_found' && err.message.includes('missing.txt'));
-    await assert.rejects(readSourceFile(dir), (err: unknown) => err instanceof CairnError && err.message.includes(dir));
+    await assert.rejects(readSourceFile(join(dir, 'sub')), (err: unknown) => err instanceof CairnError && err.message.includes(join(dir, 'sub')));
   } finally {
     await rm(dir, { recursive: true });
   }

@@ -41,6 +41,7 @@ async function run(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       include: { type: 'string', multiple: true },
       exclude: { type: 'string', multiple: true },
+      'include-secrets': { type: 'boolean', default: false },
       mode: { type: 'string' },
       'top-k': { type: 'string' },
       folder: { type: 'string', multiple: true },
@@ -69,11 +70,11 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'add': {
       const folder = positionals[0];
-      if (!folder) throw new CairnError('invalid_argument', 'usage: cairn add <folder> [--include G] [--exclude G]');
+      if (!folder) throw new CairnError('invalid_argument', 'usage: cairn add <folder> [--include G] [--exclude G] [--include-secrets]');
       const client = await connect(home);
       try {
         const { resolve } = await import('node:path');
-        const st = await client.addFolder({ path: resolve(folder), include: (flags.include as string[]) ?? [], exclude: (flags.exclude as string[]) ?? [] });
+        const st = await client.addFolder({ path: resolve(folder), include: (flags.include as string[]) ?? [], exclude: (flags.exclude as string[]) ?? [], ...(flags['include-secrets'] ? { include_secrets: true } : {}) });
         print(json, st, () => `Added ${st.path}. Index it with: cairn index`);
       } finally {
         await client.close();

@@ -2,6 +2,7 @@ export const USAGE = `cairn — a local search engine over your folders, for AI 
 
 Usage:
   cairn add <folder> [--include GLOB]... [--exclude GLOB]...   add a folder to the index
+            [--include-secrets]                                (also index .env, keys, .ssh/…: left out by default)
   cairn remove <folder>                                        remove a folder and its index
   cairn index [<folder>...] [--rebuild]                        index (or re-index) until done
   cairn search "<query>" [--mode M] [--top-k N] [--folder F]... [--glob G]... [--type T]... [--json]

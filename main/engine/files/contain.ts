@@ -1,39 +1,34 @@
-import { realpath } from 'node:fs/promises';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { lstat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import type { FolderSpec } from '../../common/settings.js';
 import { CairnError } from '../errors.js';
-
-function inside(root: string, p: string): boolean {
-  const r = root.endsWith(sep) ? root : root + sep;
-  return p === root || p.startsWith(r);
-}
+import { relativeInside } from '../sources/filter.js';
 
 /**
- * Resolves a requested path to a real file inside one of the indexed folders, or refuses with
- * `path_outside_folders`. Checked on the literal path (no `..`, no encoded dots, no prefix
- * siblings like `/data-evil` beside `/data`) and again on the real path, so a symlink cannot lead out.
+ * Which folder a requested path names, judged on the literal path only (no `..`, no encoded
+ * dots, no prefix siblings like `/data-evil` beside `/data`). Where it really leads, and whether
+ * the folder's rules admit it, is the file door's job (sources/access.ts), which checks the opened
+ * descriptor: a check on the path here would say nothing about what a later open finds.
  */
-export async function containedPath(requested: string, folders: string[]): Promise<{ path: string; folder: string }> {
+export async function containedPath(requested: string, folders: readonly FolderSpec[]): Promise<{ path: string; folder: FolderSpec }> {
   if (typeof requested !== 'string' || requested.length === 0 || requested.includes('\0')) {
     throw new CairnError('invalid_argument', 'path must be a non-empty string', { details: { field: 'path' } });
   }
   const refuse = (why: string) => new CairnError('path_outside_folders', `${requested} is not inside an indexed folder (${why})`, { details: { path: requested } });
-  if (/%2e|%2f|%5c/i.test(requested)) throw refuse('encoded path characters');
+  if (/%2e|%2f|%5c|%00/i.test(requested)) throw refuse('encoded path characters');
   if (requested.split(/[\\/]+/).includes('..')) throw refuse('parent segments');
-  const candidates = isAbsolute(requested) ? [{ path: resolve(requested), folder: folders.find((f) => inside(f, resolve(requested))) }] : folders.map((f) => ({ path: resolve(f, requested), folder: f }));
-  for (const c of candidates) {
-    const folder = c.folder;
-    if (!folder || !inside(folder, c.path)) continue;
-    let real: string;
-    try {
-      real = await realpath(c.path);
-    } catch (err) {
-      if (candidates.length > 1) continue;
-      throw new CairnError('not_found', `${requested} does not exist`, { cause: err });
-    }
-    const realRoot = await realpath(folder).catch(() => folder);
-    if (!inside(realRoot, real)) throw refuse('a symlink leads out of the folder');
-    return { path: c.path, folder };
+  const inside = (f: FolderSpec, p: string) => {
+    const rel = relativeInside(resolve(f.path), p);
+    return rel !== null && rel !== '';
+  };
+  if (isAbsolute(requested)) {
+    const path = resolve(requested);
+    const folder = folders.find((f) => inside(f, path));
+    if (!folder) throw refuse('not under any indexed folder');
+    return { path, folder };
   }
-  if (!isAbsolute(requested)) throw new CairnError('not_found', `${requested} is in no indexed folder`);
-  throw refuse('not under any indexed folder');
+  const candidates = folders.map((f) => ({ path: resolve(f.path, requested), folder: f })).filter((c) => inside(c.folder, c.path));
+  // A folder-relative path: the first folder that has an entry of that name (not followed: the door does that).
+  for (const c of candidates) if (await lstat(c.path).then(() => true, () => false)) return c;
+  throw new CairnError('not_found', `${requested} is in no indexed folder`, { details: { path: requested } });
 }

@@ -1,19 +1,28 @@
 /**
  * Worker threads for grep. A grep is bound by per-file syscalls (open, fstat, read, close) and then
  * the regex: the main thread walks and keeps the order, batches of files are read and searched on
- * the workers. Started on first use and stopped when idle; a batch a worker fails is searched on the
- * main thread instead (the caller's fallback), so a missing worker costs speed, never results.
+ * the workers. ALL matching of a user's pattern happens here, never on the main thread: a pattern
+ * that backtracks without end (`^(\w+\s?)*$` over prose) stalls one worker, not the engine. Every
+ * batch carries its call's deadline; past it the worker is terminated (V8 interrupts a running
+ * regex), replaced on next use, and the call fails with `timeout`. Batches of other calls that the
+ * killed worker held are sent again once. Workers start on first use and stop when idle.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { LineHit, MatchSpec } from './grep-match.js';
+import { CairnError } from '../errors.js';
+import type { LineHit } from './grep-match.js';
 import type { FromGrepWorker, ToGrepWorker } from './grep-worker.js';
-import type { WalkedFile } from './grep-walk.js';
 import { workerScript } from '../worker-script.js';
 
 const IDLE_STOP_MS = 20_000;
 
+export type GrepBatch = Omit<ToGrepWorker, 'id'>;
+
 interface Pending {
+  batch: GrepBatch;
+  deadline: number;
+  timer: NodeJS.Timeout;
+  retried: boolean;
   resolve: (r: (LineHit[] | null)[]) => void;
   reject: (err: Error) => void;
 }
@@ -21,6 +30,13 @@ interface Pending {
 interface Slot {
   worker: Worker;
   pending: Map<number, Pending>;
+}
+
+export function grepTimeout(ms: number): CairnError {
+  return new CairnError('timeout', `grep stopped after ${ms} ms: the pattern takes too long over these files (a regex with nested repetition such as (\\w+\\s?)* can backtrack without end)`, {
+    remedy: 'Use a simpler pattern (no nested quantifiers), narrow it with globs or folders, or raise search.grep_timeout_ms.',
+    details: { timeout_ms: ms },
+  });
 }
 
 export class GrepPool {
@@ -35,24 +51,66 @@ export class GrepPool {
     return this.slots.reduce((n, s) => n + s.pending.size, 0);
   }
 
-  /** Reads and searches a batch of files on the least busy worker. */
-  search(spec: MatchSpec, maxFileBytes: number, limit: number, files: WalkedFile[]): Promise<(LineHit[] | null)[]> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    while (this.slots.length < this.size) this.spawn();
-    const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-    const id = this.nextId++;
+  /** Worker threads running now. */
+  get threads(): number {
+    return this.slots.length;
+  }
+
+  /** Reads and searches a batch of files on the least busy worker; rejects with `timeout` at `deadline` (epoch ms). */
+  search(batch: GrepBatch, deadline: number, timeoutMs: number): Promise<(LineHit[] | null)[]> {
     return new Promise((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject });
-      slot.worker.ref();
-      slot.worker.postMessage({ id, spec, maxFileBytes, limit, files } satisfies ToGrepWorker);
+      const p: Pending = { batch, deadline, retried: false, resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
+      p.timer = setTimeout(() => this.expire(p, timeoutMs), Math.max(0, deadline - Date.now()));
+      this.dispatch(p);
     });
+  }
+
+  /** Stops every worker now; what they held is sent again once to new ones (a crash costs speed, not results). */
+  restart(): void {
+    // Out of the pool first, so what they held is not sent to one of them again while they stop.
+    for (const s of this.slots.splice(0)) void s.worker.terminate();
   }
 
   close(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    for (const s of this.slots.splice(0)) void s.worker.terminate();
+    for (const s of this.slots.splice(0)) {
+      for (const p of s.pending.values()) {
+        clearTimeout(p.timer);
+        p.reject(new CairnError('dependency_unavailable', 'grep workers were stopped (the engine is shutting down)'));
+      }
+      s.pending.clear();
+      void s.worker.terminate();
+    }
+  }
+
+  private dispatch(p: Pending): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    while (this.slots.length < this.size) this.spawn();
+    const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    const id = this.nextId++;
+    slot.pending.set(id, p);
+    slot.worker.ref();
+    slot.worker.postMessage({ id, ...p.batch } satisfies ToGrepWorker);
+  }
+
+  /** The call's time is up: its batch fails with `timeout` and the worker running it is killed. */
+  private expire(p: Pending, timeoutMs: number): void {
+    for (const slot of [...this.slots]) {
+      for (const [id, q] of slot.pending) {
+        if (q !== p) continue;
+        slot.pending.delete(id);
+        this.drop(slot);
+        void slot.worker.terminate();
+      }
+    }
+    p.reject(grepTimeout(timeoutMs));
+  }
+
+  private drop(slot: Slot): void {
+    const at = this.slots.indexOf(slot);
+    if (at !== -1) this.slots.splice(at, 1);
   }
 
   private spawn(): void {
@@ -64,17 +122,27 @@ export class GrepPool {
       const p = slot.pending.get(m.id);
       if (!p) return;
       slot.pending.delete(m.id);
-      if ('error' in m) p.reject(new Error(m.error));
+      clearTimeout(p.timer);
+      if ('error' in m) p.reject(new CairnError(m.code ?? 'internal', m.error));
       else p.resolve(m.results);
       this.settle();
     });
-    // The exit event follows with what matters: every batch the worker held fails.
+    // The exit event follows with what matters.
     worker.on('error', () => undefined);
     worker.on('exit', (code) => {
-      const at = this.slots.indexOf(slot);
-      if (at !== -1) this.slots.splice(at, 1);
-      for (const p of slot.pending.values()) p.reject(new Error(`the grep worker stopped (exit code ${code})`));
+      this.drop(slot);
+      const held = [...slot.pending.values()];
       slot.pending.clear();
+      for (const p of held) {
+        if (!p.retried && Date.now() < p.deadline) {
+          p.retried = true;
+          this.dispatch(p);
+        } else {
+          clearTimeout(p.timer);
+          p.reject(new CairnError('internal', `the grep worker stopped (exit code ${code})`));
+        }
+      }
+      this.settle();
     });
   }
 
@@ -90,10 +158,8 @@ export class GrepPool {
 
 let shared: GrepPool | null = null;
 
-/** The process's grep workers, or null where one core is all there is (the main thread does it all). */
-export function sharedGrepPool(): GrepPool | null {
-  const size = Math.min(4, availableParallelism());
-  if (size < 2) return null;
-  shared ??= new GrepPool(size);
+/** The process's grep workers: at least one, whatever the core count (matching never runs on the main thread). */
+export function sharedGrepPool(): GrepPool {
+  shared ??= new GrepPool(Math.max(1, Math.min(4, availableParallelism())));
   return shared;
 }

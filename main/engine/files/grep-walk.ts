@@ -1,15 +1,19 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { normalize, sep } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import { DOCUMENT_EXTENSIONS, SNIFF_BYTES, extensionOf, looksBinary } from '../sources/defaults.js';
 import { FolderFilter, type WalkOptions } from '../sources/index.js';
+import { relativeInside } from '../sources/filter.js';
 import { IGNORE_FILE_NAMES, loadIgnoreLevelSync, type IgnoreLevel } from '../sources/ignore-files.js';
 import { isInside } from '../sources/inspect.js';
+import { accessFromSpec, accessOptions, type AccessSpec } from '../sources/access.js';
 
 /** One file the walk accepts by name and type; size and content are judged when it is read. */
 export interface WalkedFile {
   path: string;
   rel: string;
+  /** Which of the call's folders it belongs to. */
+  folder: number;
 }
 
 /** One file of the walk with its bytes; `bytes` is only valid until the generator resumes. */
@@ -28,26 +32,26 @@ interface Frame {
 /**
  * Reads whole files into one growing buffer, reused from file to file: grep looks at each file once
  * and keeps only strings, so a fresh allocation per file would only feed the garbage collector.
+ * Every file is opened through its folder's door (sources/access.ts), and read from that descriptor.
  */
 export class FileReader {
   private scratch = Buffer.allocUnsafe(1 << 16);
 
-  constructor(readonly maxFileBytes: number) {}
-
-  /** The file's bytes (valid until the next read), or null when the walk would leave it out (not a regular file, too large, binary) or it cannot be read. */
-  read(abs: string, rel: string): Buffer | null {
-    let fd: number;
+  /** The file's bytes (valid until the next read), or null when the walk would leave it out (not a regular file, too large, binary, refused) or it cannot be read. */
+  read(folder: AccessSpec, abs: string): Buffer | null {
+    const access = accessFromSpec(folder);
+    const maxFileBytes = access.opts.maxFileBytes;
+    let opened;
     try {
-      // Non-blocking open, as the walk's probe: a FIFO swapped in after the listing cannot hang grep.
-      fd = openSync(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+      // The walk applied the rules to this name; the door still checks where the descriptor leads.
+      opened = access.openSync(abs, true);
     } catch {
       return null;
     }
+    const { fd, stat: st } = opened;
     try {
-      const st = fstatSync(fd);
-      if (!st.isFile() || st.size > this.maxFileBytes) return null;
       // A file that reports size 0 may still have content (readFile would find it): read it to EOF.
-      const cap = st.size > 0 ? st.size : this.maxFileBytes + 1;
+      const cap = st.size > 0 ? st.size : maxFileBytes + 1;
       if (st.size > 0) this.ensure(st.size);
       let got = 0;
       for (;;) {
@@ -57,9 +61,9 @@ export class FileReader {
         got += n;
         if (got >= cap) break;
       }
-      if (got > this.maxFileBytes) return null;
+      if (got > maxFileBytes) return null;
       const bytes = this.scratch.subarray(0, got);
-      if (!DOCUMENT_EXTENSIONS.has(extensionOf(rel)) && looksBinary(bytes.subarray(0, SNIFF_BYTES))) return null;
+      if (!DOCUMENT_EXTENSIONS.has(extensionOf(abs)) && looksBinary(bytes.subarray(0, SNIFF_BYTES))) return null;
       return bytes;
     } catch {
       return null;
@@ -91,13 +95,14 @@ function listDir(abs: string): Dirent[] | null {
 
 /** The files `walkFolder` yields for a folder with their bytes: `walkFiles` and a `FileReader` in one. */
 export function* walkAndRead(spec: FolderSpec, opts: WalkOptions, want: ((rel: string) => boolean) | null): Generator<GrepFile | null> {
-  const reader = new FileReader(opts.maxFileBytes);
+  const reader = new FileReader();
+  const access: AccessSpec = { spec, opts: accessOptions(opts), epoch: 0 };
   for (const f of walkFiles(spec, opts, want)) {
     if (!f) {
       yield null;
       continue;
     }
-    const bytes = reader.read(f.path, f.rel);
+    const bytes = reader.read(access, f.path);
     if (bytes) yield { ...f, bytes };
   }
 }
@@ -113,7 +118,7 @@ export function* walkAndRead(spec: FolderSpec, opts: WalkOptions, want: ((rel: s
  * file is accepted. test/engine/grep-walk.test.ts holds it to `walkFolder`, so a change to the
  * walk's rules that is not made here too fails there.
  */
-export function* walkFiles(spec: FolderSpec, opts: WalkOptions, want: ((rel: string) => boolean) | null): Generator<WalkedFile | null> {
+export function* walkFiles(spec: FolderSpec, opts: WalkOptions, want: ((rel: string) => boolean) | null, folder = 0): Generator<WalkedFile | null> {
   const filter = new FolderFilter(spec, opts);
   let rootReal: string;
   try {
@@ -122,10 +127,11 @@ export function* walkFiles(spec: FolderSpec, opts: WalkOptions, want: ((rel: str
   } catch {
     return;
   }
-  yield* walkDir(filter, want, rootReal, { abs: normalize(spec.path), rel: '', real: rootReal, chain: new Set([rootReal]), levels: [] });
+  if (filter.insideDataFolder) return;
+  yield* walkDir(filter, want, rootReal, folder, { abs: normalize(spec.path), rel: '', real: rootReal, chain: new Set([rootReal]), levels: [] });
 }
 
-function* walkDir(filter: FolderFilter, want: ((rel: string) => boolean) | null, rootReal: string, frame: Frame): Generator<WalkedFile | null> {
+function* walkDir(filter: FolderFilter, want: ((rel: string) => boolean) | null, rootReal: string, folder: number, frame: Frame): Generator<WalkedFile | null> {
   yield null;
   const entries = listDir(frame.abs);
   if (!entries) return;
@@ -151,16 +157,19 @@ function* walkDir(filter: FolderFilter, want: ((rel: string) => boolean) | null,
         continue;
       }
       if (!isInside(rootReal, real)) continue;
+      // Rules apply to the target too, as in walkFolder.
+      const targetRel = relativeInside(rootReal, real);
+      if (targetRel && filter.reject(targetRel, isDir)) continue;
     }
     if (isDir) {
       if (filter.rejectEntry(rel, true, levels)) continue;
       real ??= child(frame.real, entry.name);
       if (frame.chain.has(real)) continue;
-      yield* walkDir(filter, want, rootReal, { abs, rel, real, chain: new Set(frame.chain).add(real), levels });
+      yield* walkDir(filter, want, rootReal, folder, { abs, rel, real, chain: new Set(frame.chain).add(real), levels });
       continue;
     }
     if (!isFile || filter.rejectEntry(rel, false, levels)) continue;
     if (want && !want(rel)) continue;
-    yield { path: abs, rel };
+    yield { path: abs, rel, folder };
   }
 }

@@ -3,45 +3,40 @@ import type { GrepRequest, GrepResult } from '../../common/search.js';
 import { CairnError } from '../errors.js';
 import { globMatcher } from '../search/filters.js';
 import type { WalkOptions } from '../sources/index.js';
-import { FileMatcher, matchSpec, type LineHit } from './grep-match.js';
-import { sharedGrepPool, type GrepPool } from './grep-pool.js';
-import { FileReader, walkFiles, type WalkedFile } from './grep-walk.js';
+import { accessOptions, type AccessSpec } from '../sources/access.js';
+import { compile, matchSpec, type LineHit } from './grep-match.js';
+import { grepTimeout, sharedGrepPool, type GrepPool } from './grep-pool.js';
+import { walkFiles, type WalkedFile } from './grep-walk.js';
 
 const DEFAULT_MATCHES = 200;
 const MAX_MATCHES = 5000;
 /** Files per batch sent to a worker: enough to amortize a message, few enough to spread the load. */
 const BATCH = 64;
-/** Batches searched on the main thread before the workers are used: a small folder never waits for them to start. */
-const LOCAL_BATCHES = 2;
 /** Longest stretch of synchronous work before the event loop gets a turn (see walkFiles). */
 const SLICE_MS = 10;
+export const DEFAULT_GREP_TIMEOUT_MS = 15_000;
 
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Exhaustive line search over the files the index covers (same walk rules), in process: no
- * shell, bounded by match count. Returns matches in walk order (folder, then path). The main
- * thread walks; files are read and searched in batches on worker threads (`pool`; null searches
- * on this thread), and results are taken in walk order, so the output is the same either way.
+ * shell, bounded by match count and by `timeoutMs`. Returns matches in walk order (folder, then
+ * path). The main thread only walks (names, never content); files are opened, read and searched
+ * in batches on the grep workers, and results are taken in walk order.
  */
-export async function grepFolders(req: GrepRequest, folders: FolderSpec[], walk: WalkOptions, pool: GrepPool | null = sharedGrepPool()): Promise<GrepResult> {
+export async function grepFolders(req: GrepRequest, folders: FolderSpec[], walk: WalkOptions, pool: GrepPool = sharedGrepPool(), timeoutMs = DEFAULT_GREP_TIMEOUT_MS): Promise<GrepResult> {
   const spec = matchSpec(req);
-  const local = new FileMatcher(spec);
+  // Compiled here only to refuse a bad pattern with a typed error before any work; never run here.
+  compile(spec);
   const max = req.max_matches ?? DEFAULT_MATCHES;
   if (!Number.isInteger(max) || max < 1 || max > MAX_MATCHES) throw new CairnError('invalid_argument', `max_matches must be an integer from 1 to ${MAX_MATCHES}`);
+  const deadline = Date.now() + timeoutMs;
   const keep = globMatcher(req.globs ?? []);
+  const epoch = Date.now();
+  const access: AccessSpec[] = folders.map((f) => ({ spec: f, opts: accessOptions(walk), epoch }));
   const out: GrepResult = { matches: [], files_searched: 0, truncated: false };
   // One match past the cap tells truncation apart from an exact fit.
   const limit = max + 1;
-  let reader: FileReader | null = null;
-  const searchHere = (files: WalkedFile[]): (LineHit[] | null)[] => {
-    reader ??= new FileReader(walk.maxFileBytes);
-    const r = reader;
-    return files.map((f) => {
-      const bytes = r.read(f.path, f.rel);
-      return bytes ? local.match(bytes, limit) : null;
-    });
-  };
   /** Adds one batch's results in order; true once the cap is passed. */
   const take = (files: WalkedFile[], results: (LineHit[] | null)[]): boolean => {
     for (let i = 0; i < files.length; i++) {
@@ -59,10 +54,10 @@ export async function grepFolders(req: GrepRequest, folders: FolderSpec[], walk:
     return false;
   };
   const inFlight: { files: WalkedFile[]; results: Promise<(LineHit[] | null)[]> }[] = [];
-  let sent = 0;
   const send = (files: WalkedFile[]) => {
-    // A worker that fails a batch costs only speed: the batch is searched here instead.
-    const results = pool && sent++ >= LOCAL_BATCHES ? pool.search(spec, walk.maxFileBytes, limit, files).catch(() => searchHere(files)) : Promise.resolve(searchHere(files));
+    const results = pool.search({ spec, folders: access, limit, files }, deadline, timeoutMs);
+    // Awaited in order below; a rejection meanwhile must not count as unhandled.
+    results.catch(() => undefined);
     inFlight.push({ files, results });
   };
   const drain = async (keepInFlight: number): Promise<boolean> => {
@@ -72,24 +67,30 @@ export async function grepFolders(req: GrepRequest, folders: FolderSpec[], walk:
     }
     return false;
   };
-  const depth = pool ? pool.size * 2 : 0;
+  const depth = pool.size * 2;
   let batch: WalkedFile[] = [];
   let sliceEnd = performance.now() + SLICE_MS;
-  for (const folder of folders) {
-    for (const file of walkFiles(folder, walk, keep)) {
-      if (performance.now() > sliceEnd) {
-        await breathe();
-        sliceEnd = performance.now() + SLICE_MS;
+  try {
+    for (let f = 0; f < folders.length; f++) {
+      for (const file of walkFiles(folders[f], walk, keep, f)) {
+        if (performance.now() > sliceEnd) {
+          await breathe();
+          if (Date.now() > deadline) throw grepTimeout(timeoutMs);
+          sliceEnd = performance.now() + SLICE_MS;
+        }
+        if (!file) continue;
+        batch.push(file);
+        if (batch.length < BATCH) continue;
+        send(batch);
+        batch = [];
+        if (await drain(depth)) return out;
       }
-      if (!file) continue;
-      batch.push(file);
-      if (batch.length < BATCH) continue;
-      send(batch);
-      batch = [];
-      if (await drain(depth)) return out;
     }
+    if (batch.length) send(batch);
+    await drain(0);
+    return out;
+  } finally {
+    // Batches still out after a cap or a failure: their answers are not wanted.
+    for (const b of inFlight) b.results.catch(() => undefined);
   }
-  if (batch.length) send(batch);
-  await drain(0);
-  return out;
 }

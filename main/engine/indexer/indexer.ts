@@ -6,6 +6,7 @@ import { sqlIn } from '../index/sql.js';
 import type { IndexStore } from '../index/store.js';
 import type { Job } from '../jobs/job.js';
 import { inspectPath, walkFolder } from '../sources/index.js';
+import { accessOptions, type AccessSpec } from '../sources/access.js';
 import type { SourceFile } from '../types.js';
 import type { Embeddings } from './embeddings.js';
 import { embedPending } from './embed-phase.js';
@@ -18,6 +19,7 @@ export interface IndexerOptions {
   maxFileBytes: number;
   respectGitignore: boolean;
   extraExcludes: string[];
+  dataDir?: string;
 }
 
 /**
@@ -57,6 +59,20 @@ export class Indexer {
   ) {}
 
   private lastCommitReport = 0;
+  /** The spec of each folder being indexed: parse workers open its files through its rules (sources/access.ts). */
+  private readonly specs = new Map<string, FolderSpec>();
+  private epoch = 0;
+  private readonly secrets = new Map<string, number>();
+
+  /** Files and folders the secret excludes kept out of a folder at its last full scan (null before one). */
+  secretsExcluded(folder: string): number | null {
+    return this.secrets.get(folder) ?? null;
+  }
+
+  private accessSpec(folder: string): AccessSpec {
+    const spec = this.specs.get(folder) ?? { path: folder };
+    return { spec, opts: accessOptions(this.options()), epoch: this.epoch };
+  }
 
   private async committed(folder: string): Promise<void> {
     const now = Date.now();
@@ -72,6 +88,7 @@ export class Indexer {
    * (StoredStats), never the whole listing or every stored row.
    */
   async sync(spec: FolderSpec, job: Job, rebuild: boolean): Promise<void> {
+    this.specs.set(spec.path, spec);
     try {
       job.phase('scanning');
       warmParseWorkers();
@@ -81,6 +98,7 @@ export class Indexer {
       let known: string[] = [];
       let errors: FileRow[] = [];
       let walked = 0;
+      let secrets = 0;
       const settle = async () => {
         // A pause holds here, before the batch shows as progress: a paused job stands still.
         await job.checkpoint();
@@ -105,6 +123,8 @@ export class Indexer {
             files.push(item.file);
             if (seen.known) known.push(item.file.path);
           }
+        } else if ('skipped' in item) {
+          if (item.skipped.reason === 'secret') secrets++;
         } else if ('error' in item) {
           if (item.error.path === spec.path) throw new Error(`${spec.path}: ${item.error.message}`);
           stored.see(item.error.path);
@@ -114,6 +134,7 @@ export class Indexer {
         else if ((++walked & 1023) === 0) await job.checkpoint();
       }
       await settle();
+      this.secrets.set(spec.path, secrets);
       await this.prune(spec.path, stored);
       await this.embed(spec.path, job);
     } catch (err) {
@@ -123,6 +144,7 @@ export class Indexer {
 
   /** Applies a set of changed paths (from the watcher) without walking the whole folder. */
   async applyPaths(spec: FolderSpec, paths: string[], job: Job): Promise<void> {
+    this.specs.set(spec.path, spec);
     try {
       job.phase('parsing', { files_total: 0 });
       for (let i = 0; i < paths.length; i += SCAN_BATCH) {
@@ -217,7 +239,9 @@ export class Indexer {
     // Workers parse ahead while this thread writes; what was parsed but not written when the job
     // stops is dropped (nothing of it was written, so it is simply parsed again later).
     let stopped = false;
-    const ahead = new ParseAhead(files, (src) => source.parse({ folder, src, prev: existing.get(src.path), rebuild }, () => stopped), source.ahead);
+    this.epoch++;
+    const access = this.accessSpec(folder);
+    const ahead = new ParseAhead(files, (src) => source.parse({ folder, src, prev: existing.get(src.path), rebuild, access }, () => stopped), source.ahead);
     try {
       for (let i = 0; i < files.length; i++) {
         // Between files, not only between batches: a pause or cancel takes effect at once.

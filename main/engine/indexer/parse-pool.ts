@@ -41,10 +41,19 @@ interface Slot {
   cell: Int32Array;
   ready: boolean;
   job: Pending | null;
+  /** Kills the worker when its file takes longer than PARSE_TIMEOUT_MS. */
+  timer: NodeJS.Timeout | null;
 }
 
 const IDLE_STOP_MS = 20_000;
 const MAX_START_FAILURES = 3;
+/**
+ * A parse worker's heap: far above any file within `index.max_file_bytes`, far below what a
+ * hostile document (a DOCX bomb, a pathological PDF) would take; past it the worker dies, alone.
+ */
+export const PARSE_HEAP_MB = 1024;
+/** One file's parse past this is stuck (or hostile): its worker is replaced and the file recorded as unparsable. */
+export const PARSE_TIMEOUT_MS = 120_000;
 
 export class ParsePool {
   private readonly slots = new Set<Slot>();
@@ -59,7 +68,10 @@ export class ParsePool {
    * One core is left to the main thread and LanceDB, which write while the workers parse (on two
    * cores, a second worker only added its own start-up and contention: measured).
    */
-  constructor(readonly size = Math.max(1, Math.min(4, availableParallelism() - 1))) {}
+  constructor(
+    readonly size = Math.max(1, Math.min(4, availableParallelism() - 1)),
+    private readonly limits: { heapMb: number; timeoutMs: number } = { heapMb: PARSE_HEAP_MB, timeoutMs: PARSE_TIMEOUT_MS },
+  ) {}
 
   /** Starts the workers ahead of work (they load their modules while the walk runs). */
   warm(): void {
@@ -119,6 +131,15 @@ export class ParsePool {
       }
       if (!next) break;
       slot.job = next;
+      const worker = slot.worker;
+      const job = next;
+      slot.timer = setTimeout(() => {
+        if (slot.job !== job) return;
+        slot.job = null;
+        slot.ready = false;
+        job.reject(new Error(`parsing took longer than ${this.limits.timeoutMs} ms and was stopped`));
+        void worker.terminate();
+      }, this.limits.timeoutMs);
       slot.worker.postMessage({ type: 'parse', id: next.id, task: next.task, maxTokens: next.maxTokens, counter: next.counter.spec } satisfies ToParseWorker);
     }
     this.idle();
@@ -133,15 +154,17 @@ export class ParsePool {
   private spawn(): void {
     const { script, eval: isEval } = workerScript(import.meta.url, 'parse-worker');
     const shared = new SharedArrayBuffer(8);
-    const worker = new Worker(script, { eval: isEval, workerData: { shared } });
-    const slot: Slot = { worker, cell: new Int32Array(shared), ready: false, job: null };
+    const heap = this.limits.heapMb;
+    const worker = new Worker(script, { eval: isEval, workerData: { shared }, resourceLimits: { maxOldGenerationSizeMb: heap, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, heap / 8)) } });
+    const slot: Slot = { worker, cell: new Int32Array(shared), ready: false, job: null, timer: null };
     this.slots.add(slot);
     worker.on('message', (m: FromParseWorker) => this.onMessage(slot, m));
     // The exit event follows with the details that matter here.
     worker.on('error', () => undefined);
     worker.on('exit', (code) => {
+      if (slot.timer) clearTimeout(slot.timer);
       if (!this.slots.delete(slot)) return;
-      if (slot.job) slot.job.reject(new Error(`the parse worker stopped (exit code ${code}) while parsing this file`));
+      if (slot.job) slot.job.reject(new Error(`the parse worker stopped (exit code ${code}${code === 1 ? ', e.g. past its ' + heap + ' MB heap' : ''}) while parsing this file`));
       if (!slot.ready && ++this.startFailures >= MAX_START_FAILURES) {
         for (const p of this.queue.splice(0)) p.reject(new ParseWorkersUnavailable(`parse workers fail to start (exit code ${code})`));
         return;
@@ -169,6 +192,8 @@ export class ParsePool {
       case 'done':
       case 'failed': {
         const job = slot.job;
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.timer = null;
         slot.job = null;
         if (job && job.id === m.id) {
           if (m.type === 'done') job.resolve(m.rows);

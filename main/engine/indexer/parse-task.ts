@@ -1,7 +1,7 @@
 import type { FileRow } from '../index/schema.js';
 import { decodeText, parseFile } from '../parse/index.js';
-// The reader alone: the sources index pulls in the walk (ignore rules), which a worker never runs.
-import { readSourceFile } from '../sources/read.js';
+// The file door alone: the sources index pulls in the walk, which a worker never runs.
+import { accessFromSpec, type AccessSpec } from '../sources/access.js';
 import type { SourceFile } from '../types.js';
 import { fileRow, rowsFor, sha1, type FileRows } from './rows.js';
 
@@ -12,6 +12,8 @@ export interface ParseTask {
   /** What the index holds for the path, to tell an unchanged file from a changed one. */
   prev?: Pick<FileRow, 'hash' | 'error_code' | 'mtime'>;
   rebuild: boolean;
+  /** The folder's rules: the file is opened and checked through them (sources/access.ts), never by path alone. */
+  access: AccessSpec;
 }
 
 export interface ChunkBudget {
@@ -31,7 +33,7 @@ export async function readAndParse(task: ParseTask, budget: ChunkBudget, beforeP
   const { folder, src, prev, rebuild } = task;
   let bytes: Buffer;
   try {
-    bytes = await readSourceFile(src.path);
+    bytes = (await accessFromSpec(task.access).readFile(src.path)).bytes;
   } catch (err) {
     return { file: fileRow(folder, src, '', 0, (err as { code?: string }).code ?? 'unreadable', (err as Error).message), chunks: [], nodes: [], edges: [] };
   }

@@ -1,9 +1,10 @@
 /**
- * The `read` tool's own containment check. The engine checks too, but a tool that hands a path
- * to the engine unchecked would fail open the day the engine's check regresses; this one refuses
- * first. Every refusal is `path_outside_folders`, whatever the trick.
+ * The `read` tool's own lexical check. The engine checks too, but a tool that hands a path to the
+ * engine unchecked would fail open the day the engine's check regresses; this one refuses first.
+ * Every refusal is `path_outside_folders`, whatever the trick. Where the path really leads (links,
+ * races) is decided once, on the opened descriptor, by the file door (sources/access.ts): a
+ * realpath here would only be a check the next open does not have to agree with.
  */
-import { realpath } from 'node:fs/promises';
 import { isAbsolute, normalize, resolve, sep } from 'node:path';
 import { CairnError } from '../errors.js';
 
@@ -21,9 +22,8 @@ export function isWithin(child: string, parent: string): boolean {
 }
 
 /**
- * Resolves `input` to an absolute path inside one of `folders`, following symlinks, or throws
- * `path_outside_folders`. A missing file is `not_found` only once the lexical checks passed, so
- * probing for files outside the folders learns nothing.
+ * Resolves `input` to an absolute path lexically inside one of `folders`, or throws
+ * `path_outside_folders`. Existence, symlinks and the folder's rules are the engine's door's to judge.
  */
 export async function containedPath(input: string, folders: readonly string[]): Promise<{ path: string; folder: string }> {
   if (input.includes('\0')) throw outside(input, 'NUL byte');
@@ -31,19 +31,7 @@ export async function containedPath(input: string, folders: readonly string[]): 
   if (!isAbsolute(input)) throw outside(input, 'not an absolute path');
   if (input.split(/[\\/]+/).some((seg) => seg === '..' || seg === '.')) throw outside(input, 'dot segments');
   const lexical = resolve(normalize(input));
-  const folder = folders.map((f) => resolve(f)).find((f) => isWithin(lexical, f));
+  const folder = folders.map((f) => resolve(f)).find((f) => isWithin(lexical, f) && lexical !== f);
   if (!folder) throw outside(input, 'no indexed folder contains it');
-  let real: string;
-  let realFolder: string;
-  try {
-    realFolder = await realpath(folder);
-    real = await realpath(lexical);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new CairnError('not_found', `${input} does not exist`, { remedy: 'Search again; the file may have moved.' });
-    }
-    throw outside(input, `cannot resolve: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
-  if (!isWithin(real, realFolder)) throw outside(input, 'a symlink leads out of the folder');
   return { path: lexical, folder };
 }

@@ -3,6 +3,7 @@
 import { CairnError } from '../errors.js';
 import type { ChunkDraft, ParsedFile } from '../types.js';
 import { defaultOverlap, packParagraphs, toUnits, type TokenBudget } from './budget.js';
+import { checkDocxInflation } from './zip-limits.js';
 
 function corrupt(rel: string, what: string, err: unknown): CairnError {
   const why = err instanceof Error ? err.message : String(err);
@@ -41,6 +42,8 @@ export async function parsePdf(bytes: Uint8Array, rel: string, budget: TokenBudg
 
 /** Raw text of a DOCX (paragraphs separated by blank lines, as mammoth writes them). */
 export async function docxText(bytes: Uint8Array, rel: string): Promise<string> {
+  // Before mammoth sees it: mammoth inflates every entry in memory, whatever its size.
+  checkDocxInflation(bytes, rel);
   try {
     const { default: mammoth } = await import('mammoth');
     const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });

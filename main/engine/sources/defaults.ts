@@ -19,6 +19,39 @@ export const DEFAULT_EXCLUDED_FILES: ReadonlySet<string> = new Set([
   'go.sum', 'flake.lock', 'packages.lock.json', 'mix.lock', 'pubspec.lock', '.DS_Store', 'Thumbs.db',
 ]);
 
+/**
+ * Credentials and key material: left out of every folder unless the folder says `include_secrets`.
+ * Indexing a home folder must not put SSH keys, cloud tokens or `.env` files into an index that any
+ * MCP client can search and read. Directory names are pruned wherever they appear.
+ */
+export const SECRET_DIRS: ReadonlySet<string> = new Set(['.ssh', '.gnupg', '.kube', '.aws', '.azure', '.docker', '.password-store', '.vault']);
+
+/** Folder-relative directory suffixes that hold tokens (`~/.config/gcloud`, GitHub CLI's hosts file). */
+const SECRET_DIR_SUFFIXES = ['.config/gcloud', '.config/gh', '.local/share/keyrings'];
+
+/** File names that hold credentials wherever they appear. */
+export const SECRET_FILES: ReadonlySet<string> = new Set([
+  '.netrc', '_netrc', '.npmrc', '.pypirc', '.git-credentials', '.pgpass', '.my.cnf', '.htpasswd', '.vault-token',
+  '.s3cfg', '.boto', '.dockercfg', '.terraformrc', 'terraform.tfstate', 'terraform.tfstate.backup',
+  'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'id_ecdsa_sk', 'id_ed25519_sk', 'identity',
+]);
+
+/** Extensions of key and keystore files. */
+const SECRET_EXTENSIONS: ReadonlySet<string> = new Set(['pem', 'key', 'p12', 'pfx', 'jks', 'keystore', 'kdbx', 'ppk', 'tfstate']);
+
+/** `.env`, `.env.local`, `prod.env`; the committed templates (`.env.example`…) are documentation and stay in. */
+function isEnvFile(name: string): boolean {
+  if (/^\.env(\..+)?$/i.test(name) || /\.env$/i.test(name)) return !/\.(example|sample|template|dist|defaults?|md|markdown|txt)$/i.test(name);
+  return false;
+}
+
+/** Whether a folder-relative path (forward slashes) is a secret file or a secret directory. */
+export function isSecretPath(rel: string, isDir: boolean): boolean {
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  if (isDir) return SECRET_DIRS.has(name) || SECRET_DIR_SUFFIXES.some((s) => rel === s || rel.endsWith(`/${s}`));
+  return SECRET_FILES.has(name) || SECRET_EXTENSIONS.has(extensionOf(name)) || isEnvFile(name);
+}
+
 /** Extensions (lower case, no dot) of files that are binary by nature. */
 export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set([
   'png', 'jpg', 'jpeg', 'gif', 'bmp', 'ico', 'icns', 'webp', 'tif', 'tiff', 'psd', 'heic', 'avif', 'raw',

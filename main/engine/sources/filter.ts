@@ -1,16 +1,38 @@
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
-import { BINARY_EXTENSIONS, DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES, extensionOf, isMinifiedName } from './defaults.js';
+import { BINARY_EXTENSIONS, DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES, extensionOf, isMinifiedName, isSecretPath } from './defaults.js';
 import { GlobList } from './globs.js';
 import { ignoredByLevels, loadIgnoreLevelSync, type IgnoreLevel } from './ignore-files.js';
 
 export interface FilterOptions {
   respectGitignore: boolean;
   extraExcludes: readonly string[];
+  /**
+   * Cairn's own data folder (index, API key, lock with the admin token): never part of any folder.
+   * Left out automatically where a folder contains it; a folder inside it admits nothing.
+   */
+  dataDir?: string;
+}
+
+/** `child` relative to `parent` with forward slashes, '' for the same path, null when not below it. */
+export function relativeInside(parent: string, child: string): string | null {
+  const r = relative(parent, child);
+  if (r === '') return '';
+  if (r.startsWith('..') || isAbsolute(r)) return null;
+  return r.split(sep).join('/');
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
 }
 
 /** Why a path is left out, or null when it is accepted. */
-export type RejectReason = 'default exclude' | 'binary' | 'minified' | 'excluded' | 'not included' | 'ignored';
+export type RejectReason = 'default exclude' | 'secret' | 'data folder' | 'binary' | 'minified' | 'excluded' | 'not included' | 'ignored';
 
 /**
  * The folder's name-based rules (built-in excludes, include/exclude globs, extra excludes, ignore
@@ -22,6 +44,11 @@ export class FolderFilter {
   private readonly include: GlobList;
   private readonly exclude: GlobList;
   private readonly respectGitignore: boolean;
+  private readonly keepSecrets: boolean;
+  /** Folder-relative paths of the data folder (lexical and real), when the folder contains it. */
+  private readonly dataRels: ReadonlySet<string>;
+  /** The folder lies inside the data folder: nothing in it belongs to any index. */
+  readonly insideDataFolder: boolean;
   /** Ignore files read for `accepts`, by folder-relative dir; `invalidate` drops them. */
   private readonly levelCache = new Map<string, IgnoreLevel | null>();
 
@@ -30,6 +57,19 @@ export class FolderFilter {
     this.include = new GlobList(spec.include ?? []);
     this.exclude = new GlobList([...(spec.exclude ?? []), ...opts.extraExcludes]);
     this.respectGitignore = opts.respectGitignore;
+    this.keepSecrets = spec.include_secrets !== true;
+    const rels = new Set<string>();
+    let inside = false;
+    if (opts.dataDir) {
+      const pairs = [[spec.path, opts.dataDir], [realOrSelf(spec.path), realOrSelf(opts.dataDir)]];
+      for (const [folder, data] of pairs) {
+        const rel = relativeInside(folder, data);
+        if (rel === '' || relativeInside(data, folder) !== null) inside = true;
+        else if (rel !== null) rels.add(rel);
+      }
+    }
+    this.dataRels = rels;
+    this.insideDataFolder = inside;
   }
 
   get honoursIgnoreFiles(): boolean {
@@ -42,6 +82,8 @@ export class FolderFilter {
    */
   rejectEntry(rel: string, isDir: boolean, levels: readonly IgnoreLevel[]): RejectReason | null {
     const name = rel.slice(rel.lastIndexOf('/') + 1);
+    if (this.insideDataFolder || this.dataRels.has(rel)) return 'data folder';
+    if (this.keepSecrets && isSecretPath(rel, isDir)) return 'secret';
     if (isDir) {
       if (DEFAULT_EXCLUDED_DIRS.has(name)) return 'default exclude';
       if (this.exclude.coversDir(rel)) return 'excluded';
@@ -63,7 +105,7 @@ export class FolderFilter {
 
   reject(relPath: string, isDir: boolean): RejectReason | null {
     const rel = relPath.replace(/\\/g, '/').replace(/^\.?\/+/, '').replace(/\/+$/, '');
-    if (rel === '') return null;
+    if (rel === '') return this.insideDataFolder ? 'data folder' : null;
     const parts = rel.split('/');
     const levels: IgnoreLevel[] = [];
     const rootLevel = this.levelFor('');

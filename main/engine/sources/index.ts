@@ -1,6 +1,7 @@
 export { walkFolder, type WalkItem, type WalkOptions } from './walk.js';
 export { inspectPath } from './inspect.js';
 export { FolderFilter, type FilterOptions, type RejectReason } from './filter.js';
-export { readSourceFile, fsErrorCode } from './read.js';
+export { fsErrorCode } from './read.js';
+export { FolderAccess, accessFromSpec, type AccessSpec, type AccessOptions } from './access.js';
 export { IGNORE_FILE_NAMES } from './ignore-files.js';
 export { DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES, BINARY_EXTENSIONS, looksBinary } from './defaults.js';

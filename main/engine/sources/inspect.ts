@@ -3,7 +3,7 @@ import { join, sep } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { WalkError } from '../types.js';
 import { DOCUMENT_EXTENSIONS, extensionOf, looksBinary } from './defaults.js';
-import { FolderFilter } from './filter.js';
+import { FolderFilter, relativeInside } from './filter.js';
 import { fsErrorCode, fsErrorMessage, probeFile } from './read.js';
 import type { WalkItem, WalkOptions } from './walk.js';
 
@@ -43,6 +43,8 @@ export async function inspectPath(spec: FolderSpec, rel: string, opts: Omit<Walk
   try {
     const [root, real] = await Promise.all([realpath(spec.path), realpath(abs)]);
     if (!isInside(root, real)) return { skipped: { path: abs, reason: 'symlink outside the folder' } };
+    const targetRel = relativeInside(root, real);
+    if (targetRel !== clean && (targetRel === '' || (targetRel !== null && filter.reject(targetRel, false)))) return { skipped: { path: abs, reason: 'symlink to a path the rules leave out' } };
     // A path inside a symlinked directory that leads out is caught by the realpath above.
     if ((await stat(real)).isDirectory()) return null;
   } catch (err) {

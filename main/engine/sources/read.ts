@@ -1,6 +1,5 @@
 import { constants } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
-import { CairnError } from '../errors.js';
+import { open } from 'node:fs/promises';
 import type { ErrorCode } from '../../common/errors.js';
 import { SNIFF_BYTES } from './defaults.js';
 
@@ -16,15 +15,6 @@ export function fsErrorMessage(path: string, err: unknown): string {
   const e = err as NodeJS.ErrnoException | undefined;
   const why = e?.code === 'ENOENT' ? 'no such file' : e?.code === 'EACCES' || e?.code === 'EPERM' ? 'permission denied' : e?.message ?? String(err);
   return `cannot read ${path}: ${why}${e?.code ? ` (${e.code})` : ''}`;
-}
-
-/** Reads a whole file; failures become a CairnError naming the file (not_found / forbidden / internal). */
-export async function readSourceFile(path: string): Promise<Buffer> {
-  try {
-    return await readFile(path);
-  } catch (err) {
-    throw new CairnError(fsErrorCode(err), fsErrorMessage(path, err), { details: { path, errno: (err as NodeJS.ErrnoException).code }, cause: err });
-  }
 }
 
 export interface FileProbe {

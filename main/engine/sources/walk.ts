@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { SourceFile, WalkError } from '../types.js';
 import { isInside, walkError } from './inspect.js';
-import { FolderFilter } from './filter.js';
+import { FolderFilter, relativeInside } from './filter.js';
 import { loadIgnoreLevel, type IgnoreLevel } from './ignore-files.js';
 import { checkFile } from './inspect.js';
 
@@ -118,9 +118,21 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
         yield { skipped: { path: abs, reason: 'symlink outside the folder' } };
         continue;
       }
+      // The rules apply to what the link points to as well as to its name: a link must not
+      // bring in a file the folder excludes, ignores or keeps out as a secret.
+      const targetRel = relativeInside(rootReal, real);
+      if (targetRel && filter.reject(targetRel, isDir)) {
+        yield { skipped: { path: abs, reason: 'symlink to a path the rules leave out' } };
+        continue;
+      }
     }
     if (isDir) {
-      if (filter.rejectEntry(rel, true, levels)) continue;
+      const dirWhy = filter.rejectEntry(rel, true, levels);
+      if (dirWhy) {
+        // Secret folders (.ssh, .gnupg…) are reported, so status can say how much they kept out.
+        if (dirWhy === 'secret' || dirWhy === 'data folder') yield { skipped: { path: abs, reason: dirWhy } };
+        continue;
+      }
       // A plain subdirectory's real path follows from its parent's: no syscall needed.
       real ??= join(frame.real, entry.name);
       if (frame.chain.has(real)) {
@@ -138,7 +150,7 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
     const why = filter.rejectEntry(rel, false, levels);
     if (why) {
       // Rule-based skips are expected and numerous (node_modules, ignores); only content ones are reported.
-      if (why === 'binary' || why === 'minified') yield { skipped: { path: abs, reason: why } };
+      if (why === 'binary' || why === 'minified' || why === 'secret') yield { skipped: { path: abs, reason: why } };
       continue;
     }
     const item = await checkFile(abs, rel, opts.maxFileBytes);

@@ -1,0 +1,286 @@
+/**
+ * The one way Cairn touches a user's file: `read`, `grep` and the indexer all open through here.
+ *
+ * What it guarantees: the bytes returned come from a regular file that, at a moment after it was
+ * opened, was reachable by a path inside the folder that the folder's rules admit, whatever
+ * symlinks, renames or FIFOs an attacker with write access to the folder swaps in meanwhile.
+ *
+ * How, given that Node has no openat() (so a path is always resolved again by the kernel and a
+ * check made on one resolution says nothing about the next):
+ * 1. The path asked for is judged lexically: inside the folder, and admitted by its rules (built-in
+ *    and secret excludes, globs, ignore files, the data folder) under the name it was asked by.
+ * 2. It is opened ONCE, `O_RDONLY | O_NOFOLLOW | O_NONBLOCK`: a final symlink is not followed blindly
+ *    (it is resolved and its target opened the same way, so in-folder links still work), and a FIFO
+ *    or device cannot park the thread in open(). `fstat` of the descriptor must say regular file.
+ * 3. The DESCRIPTOR is checked, not the path: on Linux `/proc/self/fd/N` names the file the kernel
+ *    actually opened (symlink flips cannot change what it says), and that name must lie inside the
+ *    folder's real path and be admitted by the rules too, so a link is followed only to a target
+ *    the folder itself would index. Where there is no /proc (macOS, Windows) the fallback resolves
+ *    the path again after opening and requires the same device and inode there; that leaves a
+ *    narrower window (a component flipped between that realpath and its stat), said in the README.
+ * 4. All reads come from that descriptor, bounded by the size limit.
+ * A hard link inside the folder is the same file as its other names: it is served as in-folder
+ * content (the kernel's protected_hardlinks stops other users linking files they cannot write).
+ */
+import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { isAbsolute, normalize, resolve } from 'node:path';
+import type { FolderSpec } from '../../common/settings.js';
+import type { ErrorCode } from '../../common/errors.js';
+import { CairnError } from '../errors.js';
+import { DOCUMENT_EXTENSIONS, SNIFF_BYTES, extensionOf, looksBinary } from './defaults.js';
+import { FolderFilter, relativeInside, type FilterOptions, type RejectReason } from './filter.js';
+
+export interface AccessOptions extends FilterOptions {
+  maxFileBytes: number;
+}
+
+const FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
+/** Retries when the file changed under us between the open and the check (an editor's atomic save). */
+const ATTEMPTS = 3;
+
+class Raced extends Error {}
+
+function refusal(code: ErrorCode, path: string, why: string, details: Record<string, unknown> = {}): CairnError {
+  const remedy = code === 'path_outside_folders' ? 'Pass a path that search or grep returned; files the folder\'s rules leave out are never served.' : undefined;
+  return new CairnError(code, `${path}: ${why}`, { remedy, details: { path, ...details } });
+}
+
+function fsRefusal(path: string, err: unknown): CairnError {
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === 'ENOENT' || e?.code === 'ENOTDIR') return new CairnError('not_found', `${path} does not exist`, { details: { path, errno: e.code }, cause: err });
+  if (e?.code === 'EACCES' || e?.code === 'EPERM') return new CairnError('forbidden', `cannot read ${path}: permission denied (${e.code})`, { details: { path, errno: e.code }, cause: err });
+  return new CairnError('internal', `cannot read ${path}: ${e?.message ?? String(err)}`, { details: { path, errno: e?.code }, cause: err });
+}
+
+/** A file opened and checked; `close` must be called. */
+export interface OpenedSync {
+  fd: number;
+  stat: Stats;
+  /** Folder-relative path of the file the descriptor names. */
+  realRel: string;
+}
+
+/** One folder's door: built per call (a grep, a read, an index job) from plain data, so workers can build it too. */
+export class FolderAccess {
+  readonly filter: FolderFilter;
+  private rootReal: string | null = null;
+
+  constructor(readonly spec: FolderSpec, readonly opts: AccessOptions) {
+    this.filter = new FolderFilter(spec, opts);
+  }
+
+  /** Folder-relative path of an absolute path that lies lexically in the folder, else null. */
+  lexicalRel(abs: string): string | null {
+    if (!isAbsolute(abs)) return null;
+    return relativeInside(normalize(this.spec.path), resolve(abs));
+  }
+
+  /** Why the rules leave a folder-relative file out, or null. */
+  rejects(rel: string): RejectReason | null {
+    return this.filter.reject(rel, false);
+  }
+
+  private root(): string {
+    this.rootReal ??= realpathSync.native(this.spec.path);
+    return this.rootReal;
+  }
+
+  /** Step 1: the name asked for. `nameChecked` skips the rules when the caller's walk applied them to this very name. */
+  private admitName(abs: string, nameChecked: boolean): string {
+    if (this.filter.insideDataFolder) throw refusal('path_outside_folders', abs, 'the folder lies inside Cairn\'s data folder', { reason: 'data folder' });
+    const rel = this.lexicalRel(abs);
+    if (rel === null || rel === '') throw refusal('path_outside_folders', abs, 'not inside the folder');
+    if (!nameChecked) {
+      const why = this.rejects(rel);
+      if (why) throw refusal('path_outside_folders', abs, `left out by the folder's rules (${why})`, { reason: why });
+    }
+    return rel;
+  }
+
+  /** Step 3: where the descriptor really is. */
+  private admitTarget(abs: string, lexRel: string, real: string): string {
+    const realRel = relativeInside(this.root(), real);
+    if (realRel === null || realRel === '') throw refusal('path_outside_folders', abs, 'a symlink leads out of the folder', { reason: 'symlink outside the folder' });
+    if (realRel !== lexRel) {
+      const why = this.rejects(realRel);
+      if (why) throw refusal('path_outside_folders', abs, `a symlink leads to a file the folder's rules leave out (${why})`, { reason: why });
+    }
+    return realRel;
+  }
+
+  private checkStat(abs: string, st: Stats): void {
+    if (!st.isFile()) throw refusal('invalid_argument', abs, 'not a regular file', { reason: 'not a regular file' });
+    if (st.size > this.opts.maxFileBytes) throw refusal('invalid_argument', abs, `too large (${st.size} bytes > ${this.opts.maxFileBytes}, index.max_file_bytes)`, { reason: 'too large' });
+  }
+
+  /** Opens and checks a file synchronously (grep's workers: a thread-pool round trip per syscall costs more than the syscall). */
+  openSync(abs: string, nameChecked = false): OpenedSync {
+    const lexRel = this.admitName(abs, nameChecked);
+    for (let attempt = 1; ; attempt++) {
+      let fd: number;
+      try {
+        fd = openNoFollowSync(abs, () => realpathSync.native(abs));
+      } catch (err) {
+        throw fsRefusal(abs, err);
+      }
+      try {
+        const st = fstatSync(fd);
+        const realRel = this.admitTarget(abs, lexRel, descriptorPathSync(fd, abs, st));
+        this.checkStat(abs, st);
+        return { fd, stat: st, realRel };
+      } catch (err) {
+        closeSync(fd);
+        if (err instanceof Raced && attempt < ATTEMPTS) continue;
+        if (err instanceof Raced) throw refusal('path_outside_folders', abs, 'the file kept changing while it was opened', { reason: 'raced' });
+        throw err instanceof CairnError ? err : fsRefusal(abs, err);
+      }
+    }
+  }
+
+  /** The same, with the thread pool (main thread and parse workers). */
+  async open(abs: string, nameChecked = false): Promise<{ fh: FileHandle; stat: Stats; realRel: string }> {
+    const lexRel = this.admitName(abs, nameChecked);
+    for (let attempt = 1; ; attempt++) {
+      let fh: FileHandle;
+      try {
+        fh = await openNoFollow(abs);
+      } catch (err) {
+        throw fsRefusal(abs, err);
+      }
+      try {
+        const st = await fh.stat();
+        const realRel = this.admitTarget(abs, lexRel, await descriptorPath(fh.fd, abs, st));
+        this.checkStat(abs, st);
+        return { fh, stat: st, realRel };
+      } catch (err) {
+        await fh.close();
+        if (err instanceof Raced && attempt < ATTEMPTS) continue;
+        if (err instanceof Raced) throw refusal('path_outside_folders', abs, 'the file kept changing while it was opened', { reason: 'raced' });
+        throw err instanceof CairnError ? err : fsRefusal(abs, err);
+      }
+    }
+  }
+
+  /** A whole admitted file's bytes, read from the checked descriptor. */
+  async readFile(abs: string, nameChecked = false): Promise<{ bytes: Buffer; stat: Stats }> {
+    const { fh, stat: st } = await this.open(abs, nameChecked);
+    try {
+      const cap = this.opts.maxFileBytes;
+      const chunks: Buffer[] = [];
+      let got = 0;
+      for (;;) {
+        const buf = Buffer.allocUnsafe(Math.min(cap + 1 - got, Math.max(st.size - got, 64 * 1024)) || 1);
+        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+        if (bytesRead === 0) break;
+        chunks.push(buf.subarray(0, bytesRead));
+        got += bytesRead;
+        // Grew past the limit while being read (the stat said less): as good as too large.
+        if (got > cap) throw refusal('invalid_argument', abs, `too large (over ${cap} bytes, index.max_file_bytes)`, { reason: 'too large' });
+      }
+      return { bytes: Buffer.concat(chunks, got), stat: st };
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** `readFile` plus the content rule the walk applies (NUL sniff), for `read`: it serves only what indexing would admit. */
+  async readAdmitted(abs: string): Promise<{ bytes: Buffer; stat: Stats }> {
+    const r = await this.readFile(abs);
+    if (!DOCUMENT_EXTENSIONS.has(extensionOf(abs)) && looksBinary(r.bytes.subarray(0, SNIFF_BYTES))) throw refusal('invalid_argument', abs, 'a binary file; only text and documents are served', { reason: 'binary' });
+    return r;
+  }
+}
+
+function openNoFollowSync(abs: string, resolveLink: () => string): number {
+  try {
+    return openSync(abs, FLAGS);
+  } catch (err) {
+    // ELOOP: the last component is a symlink. Its target is opened the same way, and checked below
+    // like any file; a link to a link to ... is resolved by realpath, the open still refuses to follow.
+    if ((err as NodeJS.ErrnoException).code !== 'ELOOP') throw err;
+    return openSync(resolveLink(), FLAGS);
+  }
+}
+
+async function openNoFollow(abs: string): Promise<FileHandle> {
+  try {
+    return await open(abs, FLAGS);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOOP') throw err;
+    return open(await realpath(abs), FLAGS);
+  }
+}
+
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+function descriptorPathSync(fd: number, abs: string, st: Stats): string {
+  if (PROC_FD) {
+    const p = readlinkSync(`/proc/self/fd/${fd}`);
+    // An unlinked file reads "… (deleted)": it is in no folder any more.
+    if (!p.startsWith('/') || p.endsWith(' (deleted)')) throw new Raced();
+    return p;
+  }
+  let real: string;
+  try {
+    real = realpathSync.native(abs);
+    if (!sameFile(statSync(real), st)) throw new Raced();
+  } catch (err) {
+    if (err instanceof Raced) throw err;
+    throw new Raced();
+  }
+  return real;
+}
+
+async function descriptorPath(fd: number, abs: string, st: Stats): Promise<string> {
+  if (PROC_FD) {
+    const p = await readlink(`/proc/self/fd/${fd}`);
+    if (!p.startsWith('/') || p.endsWith(' (deleted)')) throw new Raced();
+    return p;
+  }
+  try {
+    const real = await realpath(abs);
+    if (!sameFile(await stat(real), st)) throw new Raced();
+    return real;
+  } catch {
+    throw new Raced();
+  }
+}
+
+/** The door of whichever folder lexically holds `abs`, or null. */
+export function accessFor(folders: readonly FolderAccess[], abs: string): FolderAccess | null {
+  return folders.find((f) => {
+    const rel = f.lexicalRel(abs);
+    return rel !== null && rel !== '';
+  }) ?? null;
+}
+
+/** Plain data that rebuilds a `FolderAccess` on another thread. */
+export interface AccessSpec {
+  spec: FolderSpec;
+  opts: AccessOptions;
+  /** Bumped by the sender when rules may have changed (a new job), so a worker's cached ignore files are dropped. */
+  epoch: number;
+}
+
+/** The plain-data part of walk or indexer options (no AbortSignal: it crosses to workers). */
+export function accessOptions(o: AccessOptions): AccessOptions {
+  return { maxFileBytes: o.maxFileBytes, respectGitignore: o.respectGitignore, extraExcludes: [...o.extraExcludes], ...(o.dataDir ? { dataDir: o.dataDir } : {}) };
+}
+
+const cache = new Map<string, FolderAccess>();
+
+/** A worker's `FolderAccess` for a spec, kept while the spec and its epoch stay the same. */
+export function accessFromSpec(a: AccessSpec): FolderAccess {
+  const key = JSON.stringify(a);
+  let access = cache.get(key);
+  if (!access) {
+    if (cache.size > 16) cache.clear();
+    access = new FolderAccess(a.spec, a.opts);
+    cache.set(key, access);
+  }
+  return access;
+}
