@@ -44,7 +44,12 @@ test('status tells the truth; a defaults change shows restart pending until rest
   assert.equal(s.running, true);
   assert.equal(s.in_process_url, `${fx.server.url}/mcp`);
   assert.equal(s.advertised_url, `${fx.server.url}/mcp`, 'the default public_base_url follows the bound port');
-  assert.deepEqual(s.transport, { stateless: true, json_response: true });
+  assert.deepEqual(s.transport, {
+    stateless: true,
+    json_response: true,
+    protocol_versions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'],
+    sessions: 0,
+  });
   assert.deepEqual(s.tools, ['search', 'read']);
   assert.equal(s.security.loopback_only, true);
   assert.equal(s.defaults_restart_pending, false);
