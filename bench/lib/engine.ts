@@ -40,7 +40,8 @@ export async function openBenchEngine(root: string, home: string, settings: Reco
 /**
  * Adds a folder, indexes it and waits for the job (text, then vectors: the engine computes vectors
  * in the same job, after the text). Fails when the job fails or, if vectors are wanted, when any
- * chunk is left without one (e.g. the model could not load).
+ * chunk is left without one (e.g. the model could not load). Without `vectors`, the job is cancelled
+ * as soon as its text is written: the sparse leg is complete then, and embedding takes minutes.
  */
 export async function indexFolderAndWait(
   engine: EngineApi,
@@ -59,13 +60,27 @@ export async function indexFolderAndWait(
         if (j) opts.onProgress?.(`  … ${j.state} ${j.progress.phase} files ${j.progress.files_done}/${j.progress.files_total} chunks ${j.progress.chunks_done}/${j.progress.chunks_total} (${j.progress.throughput}/s)`);
       }, 15_000)
     : null;
+  let cancelled = false;
   try {
+    // Without vectors wanted, the job stops once the text is in (sparse runs skip minutes of embedding).
+    if (!opts.vectors) {
+      for (;;) {
+        const j = engine.job(job.id);
+        if (!j || j.state === 'done' || j.state === 'failed' || j.state === 'cancelled') break;
+        if (j.progress.phase === 'embedding') {
+          engine.jobAction(j.id, 'cancel');
+          cancelled = true;
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
     await engine.idle();
   } finally {
     if (timer) clearInterval(timer);
   }
   const j = engine.job(job.id);
-  if (j && j.state !== 'done') throw new Error(`index job for ${folder} ended ${j.state}: ${j.error?.message ?? 'no reason given'}`);
+  if (j && j.state !== 'done' && !(cancelled && j.state === 'cancelled')) throw new Error(`index job for ${folder} ended ${j.state}: ${j.error?.message ?? 'no reason given'}`);
   const f = (await engine.folders()).find((x) => x.path === folder);
   if (!f) throw new Error(`folder ${folder} vanished from the engine`);
   if (f.state === 'error') throw new Error(`indexing ${folder} failed: ${f.reason ?? 'unknown reason'}`);

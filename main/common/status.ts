@@ -65,7 +65,7 @@ export interface IndexContract {
   embedding_model: string;
   embedding_dimensions: number;
   chunker_version: number;
-  fts: { tokenizer: string; stem: boolean; stop_words: boolean; language: string };
+  fts: { analyzer?: string; tokenizer: string; stem: boolean; stop_words: boolean; language: string };
 }
 
 export interface ModelInfo {

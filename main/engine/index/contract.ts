@@ -2,9 +2,13 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IndexContract } from '../../common/status.js';
 import { CairnError } from '../errors.js';
+import { ANALYZER_VERSION } from './analyzer.js';
 
-/** Full-text settings are part of the contract: changing them changes what BM25 scores mean. */
-export const FTS_SETTINGS = { tokenizer: 'simple', stem: true, stop_words: true, language: 'English' } as const;
+/**
+ * Full-text settings are part of the contract: changing them changes what BM25 scores mean. The
+ * analysis is Cairn's own (index/analyzer.ts); LanceDB only splits its output on whitespace.
+ */
+export const FTS_SETTINGS = { analyzer: `cairn-${ANALYZER_VERSION}`, tokenizer: 'whitespace', stem: false, stop_words: false, language: 'English' } as const;
 
 const FILE = 'contract.json';
 

@@ -102,8 +102,9 @@ export class IndexStore {
           stem: FTS_SETTINGS.stem,
           removeStopWords: FTS_SETTINGS.stop_words,
           language: FTS_SETTINGS.language,
-          lowercase: true,
-          asciiFolding: true,
+          // The analyzer has lower-cased and folded already; folding again would merge what it keeps apart.
+          lowercase: false,
+          asciiFolding: false,
           withPosition: false,
         }),
       });

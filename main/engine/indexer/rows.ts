@@ -3,6 +3,8 @@ import { basename, extname } from 'node:path';
 import type { ChunkRow, DocRow, EdgeRow, FileRow, NodeRow } from '../index/schema.js';
 import type { ParsedFile, SourceFile } from '../types.js';
 import { splitIdentifier } from '../search/identifiers.js';
+import { analyzeForIndex, textLanguage } from '../index/analyzer.js';
+import type { LatinLanguage } from '../index/text-language.js';
 
 export function sha1(data: string | Uint8Array): string {
   return createHash('sha1').update(data).digest('hex');
@@ -46,6 +48,8 @@ export interface FileRows {
 
 export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: ParsedFile, plainText?: string): FileRows {
   const ext = extOf(src.rel);
+  // The file's language decides for chunks too short to show their own (a heading, a list item).
+  const fileLanguage = textLanguage(plainText ?? parsed.chunks.map((c) => c.text).join('\n')).language;
   const chunks: ChunkRow[] = parsed.chunks.map((c) => {
     const textHash = sha1(c.text);
     return {
@@ -62,7 +66,7 @@ export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: P
       end_line: c.endLine,
       page: c.page ?? 0,
       text: c.text,
-      search_text: searchText(src.rel, c),
+      search_text: analyzeForIndex(searchText(src.rel, c), fileLanguage),
       symbol: c.symbol ?? '',
       symbol_kind: c.symbolKind ?? '',
       heading: c.heading ?? '',
@@ -81,7 +85,7 @@ export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: P
     end_line: s.endLine,
   }));
   const edges: EdgeRow[] = parsed.refs.map((r) => ({ folder, path: src.path, kind: r.kind, target: r.target, line: r.line }));
-  return { file: fileRow(folder, src, hash, chunks.length, '', ''), doc: docRow(folder, src, ext, parsed, plainText), chunks, nodes, edges };
+  return { file: fileRow(folder, src, hash, chunks.length, '', ''), doc: docRow(folder, src, ext, parsed, plainText, fileLanguage), chunks, nodes, edges };
 }
 
 const MAX_DOC_CHARS = 200_000;
@@ -90,7 +94,7 @@ const MAX_DOC_CHARS = 200_000;
  * The whole file as one full-text document: path words, the names it defines, then its text. A
  * query's words spread over a long section still meet here, where no single small chunk has them.
  */
-function docRow(folder: string, src: SourceFile, ext: string, parsed: ParsedFile, plainText?: string): DocRow | undefined {
+function docRow(folder: string, src: SourceFile, ext: string, parsed: ParsedFile, plainText: string | undefined, language: LatinLanguage): DocRow | undefined {
   if (parsed.chunks.length === 0) return undefined;
   const names = [...new Set(parsed.symbols.filter((s) => s.kind !== 'heading').map((s) => s.name))].map(splitIdentifier).join(' ');
   // The file's own text where it is text; for extracted formats (PDF, DOCX, HTML) the chunks'
@@ -104,7 +108,8 @@ function docRow(folder: string, src: SourceFile, ext: string, parsed: ParsedFile
     ext,
     kind: parsed.chunks[0].kind,
     mtime: src.mtimeMs,
-    text: `${basename(src.rel, extname(src.rel))}\n${names}\n${body}`.slice(0, MAX_DOC_CHARS),
+    // Analysed tokens, as the chunks' search_text (see index/analyzer.ts).
+    text: analyzeForIndex(`${basename(src.rel, extname(src.rel))}\n${names}\n${body}`.slice(0, MAX_DOC_CHARS), language),
   };
 }
 

@@ -1,7 +1,7 @@
 import { MatchQuery, type Table } from '@lancedb/lancedb';
 import { and, sqlIn } from '../index/sql.js';
 import type { LegResult } from './fusion.js';
-import { expandQuery } from './identifiers.js';
+import { analyzeQuery } from '../index/analyzer.js';
 
 interface Scored {
   id: string;
@@ -40,7 +40,9 @@ async function fts(table: Table, column: string, match: string, where: string | 
 
 /** BM25 over chunks and over whole files (native LanceDB full-text indexes), fused per chunk. */
 export async function sparseLeg(chunks: Table, docs: Table, query: string, where: string | undefined, limit: number, weight: number, docWeight = DOC_WEIGHT): Promise<LegResult> {
-  const match = expandQuery(query);
+  // Both columns hold analysed tokens (index/analyzer.ts): the query is analysed the same way.
+  const match = analyzeQuery(query);
+  if (match === '') return { leg: 'sparse', weight, ids: [], scores: [], rels: [], paths: [], rows: new Map() };
   const DOC = docWeight;
   const files = fts(docs, 'text', match, where, limit, ['rel', 'path']);
   // Most matching files have no chunk among the best chunks (their words are spread over several):

@@ -1,0 +1,153 @@
+import { detectLatin, LATIN_LANGUAGES, stem, type LatinLanguage } from './text-language.js';
+
+/**
+ * Cairn's own text analysis for BM25, in front of LanceDB's full-text index (which then only
+ * splits on whitespace): the index stores the analysed tokens and a query is analysed the same
+ * way. Modelled on Lucene's analyzers as Anserini and Elasticsearch use them:
+ * - words are runs of letters, digits and marks (Unicode), with a possessive `'s` dropped;
+ * - camelCase identifiers also give their parts (`parseInvoiceTotals` → parse, invoice, totals);
+ * - Lucene's 33 English stop words are dropped;
+ * - English words get the Porter stemmer, other Latin-script text the Snowball stemmer of its
+ *   language (detected per chunk, falling back to the file's), Cyrillic Russian, Arabic Arabic;
+ * - Chinese, Japanese and Korean runs become overlapping bigrams, as Lucene's CJKAnalyzer does
+ *   (so 熊猫 finds 大熊猫), and, in the index only, single characters too (a one-character query).
+ * Changing anything here changes what stored tokens mean: bump ANALYZER_VERSION (part of the
+ * index's sparse contract), so old indexes report `sparse_contract_mismatch` and are rebuilt.
+ */
+export const ANALYZER_VERSION = 2;
+
+/** Lucene's EnglishAnalyzer stop set (ENGLISH_STOP_WORDS_SET). */
+const STOP = new Set('a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '));
+
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const POSSESSIVE = /(\p{L})['’\u02BC]s(?![\p{L}\p{N}])/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC\u3005]+/u;
+const CJK_SPLIT = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC\u3005]+)/u;
+const CYRILLIC = /^[\p{Script=Cyrillic}\p{M}]+$/u;
+const ARABIC = /^[\p{Script=Arabic}\p{M}]+$/u;
+const LATIN = /\p{Script=Latin}/u;
+const MARKS = /\p{M}+/gu;
+const ASCII_WORD = /^[a-z]+$/;
+/**
+ * Inner case changes of an identifier: fooBar, HTTPServer → HTTP Server, utf8Decode. An upper-case
+ * run at the end stays whole (mRNA, getURL's URL), so prose acronyms give no one-letter parts.
+ */
+const CAMEL = /(?<=[a-z0-9])(?=[A-Z][a-z])|(?<=[A-Z])(?=[A-Z][a-z])/;
+/** Words sampled for detecting a text's language: enough for a verdict, cheap on a 200 kB file. */
+const DETECT_WORDS = 2000;
+
+interface RawWord {
+  /** Lower case, NFKC. */
+  word: string;
+  /** The parts of a camelCase identifier (lower case), when it has more than one. */
+  parts?: string[];
+}
+
+function rawWords(text: string): RawWord[] {
+  const out: RawWord[] = [];
+  for (const m of text.normalize('NFKC').replace(POSSESSIVE, '$1').matchAll(WORD)) {
+    const w = m[0];
+    const lower = w.toLowerCase();
+    if (lower !== w && /[a-z]/.test(w)) {
+      const parts = w.split(CAMEL);
+      if (parts.length > 1) {
+        out.push({ word: lower, parts: parts.map((p) => p.toLowerCase()) });
+        continue;
+      }
+    }
+    out.push({ word: lower });
+  }
+  return out;
+}
+
+/** The language evidence of a text (for `analyzeForIndex`'s fallback: a file's language for its chunks). */
+export function textLanguage(text: string): { language: LatinLanguage; confident: boolean } {
+  const words = rawWords(text.slice(0, DETECT_WORDS * 12)).map((w) => w.word);
+  return detectLatin(words.slice(0, DETECT_WORDS), words.slice(0, DETECT_WORDS).join(' '));
+}
+
+function fold(w: string): string {
+  return w.normalize('NFD').replace(MARKS, '').normalize('NFC');
+}
+
+/** One non-CJK word in one Latin language (stop words already removed). */
+function latinTerm(w: string, language: LatinLanguage): string {
+  if (language === 'en') {
+    // Folding first, so résumé and resume meet; Porter reads plain a-z only (as Lucene's does).
+    const f = fold(w);
+    return ASCII_WORD.test(f) ? stem('en', f) : f;
+  }
+  return fold(stem(language, w));
+}
+
+/** The index terms of one word with no CJK in it, or null for a stop word. */
+function terms(w: string, languages: readonly LatinLanguage[]): string[] | null {
+  if (STOP.has(w)) return null;
+  if (CYRILLIC.test(w)) return [stem('ru', w.replace(/ё/g, 'е'))];
+  if (ARABIC.test(w)) return [stem('ar', w.replace(MARKS, ''))];
+  if (!LATIN.test(w)) return [w];
+  const out = new Set<string>();
+  for (const l of languages) out.add(latinTerm(w, l));
+  return [...out];
+}
+
+/** Bigrams of a CJK run (a single character alone stays one); with `unigrams`, each character too. */
+function cjkTerms(run: string, unigrams: boolean, out: string[]): void {
+  const chars = [...run];
+  if (chars.length === 1) {
+    out.push(chars[0]);
+    return;
+  }
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+  if (unigrams) out.push(...chars);
+}
+
+function analyze(words: RawWord[], languages: readonly LatinLanguage[], indexSide: boolean): string[] {
+  const out: string[] = [];
+  const push = (w: string) => {
+    if (!CJK.test(w)) {
+      const t = terms(w, languages);
+      if (t) out.push(...t);
+      return;
+    }
+    for (const piece of w.split(CJK_SPLIT)) {
+      if (piece === '') continue;
+      if (CJK.test(piece)) cjkTerms(piece, indexSide, out);
+      else {
+        const t = terms(piece, languages);
+        if (t) out.push(...t);
+      }
+    }
+  };
+  for (const w of words) {
+    push(w.word);
+    if (w.parts) for (const p of w.parts) push(p);
+  }
+  return out;
+}
+
+/**
+ * The token string stored in a full-text column for `text`. `fallback` is the language of the
+ * whole file, used when this piece alone says too little (a heading, a short chunk).
+ */
+export function analyzeForIndex(text: string, fallback?: LatinLanguage): string {
+  const words = rawWords(text);
+  const sample = words.slice(0, DETECT_WORDS).map((w) => w.word);
+  const d = detectLatin(sample, sample.join(' '));
+  const language = d.confident || !fallback ? d.language : fallback;
+  return analyze(words, [language], true).join(' ');
+}
+
+/**
+ * A query's terms. A query long enough to show its language is stemmed in it; a short one (one or
+ * two content words, no function word) is stemmed in every Latin language, since its language is
+ * unknown: its words then meet a German or French document stemmed in that document's language.
+ */
+export function analyzeQuery(query: string): string {
+  const words = rawWords(query);
+  const lower = words.map((w) => w.word);
+  const d = detectLatin(lower, lower.join(' '));
+  const languages = d.confident ? [d.language] : LATIN_LANGUAGES;
+  // Repeated words count again, as in Lucene's BooleanQuery (and the reference BM25).
+  return analyze(words, languages, false).join(' ');
+}

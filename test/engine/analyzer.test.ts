@@ -1,0 +1,86 @@
+// The full-text analyzer (index/analyzer.ts): what a query and a document reduce to decides
+// whether they meet in BM25, so each rule is checked on both sides.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeForIndex, analyzeQuery } from '../../main/engine/index/analyzer.js';
+
+const terms = (s: string) => s.split(' ').filter(Boolean);
+/** Whether every term of the analysed query is among the analysed document's terms. */
+const meets = (query: string, doc: string) => {
+  const d = new Set(terms(analyzeForIndex(doc)));
+  return terms(analyzeQuery(query)).some((t) => d.has(t));
+};
+
+describe('English analysis (Lucene EnglishAnalyzer-like)', () => {
+  test('lower case, possessives, stop words and Porter stems', () => {
+    assert.deepEqual(terms(analyzeForIndex("The patient's generalizations of the Running dogs")), ['patient', 'gener', 'run', 'dog']);
+    assert.deepEqual(terms(analyzeQuery('the dogs')), ['dog']);
+  });
+
+  test('a query of stop words only has no terms', () => {
+    assert.equal(analyzeQuery('to be or not to be'), '');
+    assert.notEqual(analyzeQuery('to be or not to bee'), '');
+  });
+
+  test('diacritics are folded, so résumé meets resume', () => {
+    assert.ok(meets('resume', 'My résumé, updated'));
+    assert.ok(!meets('resurgence', 'My résumé, updated'));
+  });
+
+  test('numbers and words split at punctuation, as the standard tokenizer does', () => {
+    assert.deepEqual(terms(analyzeForIndex('COVID-19 in 2020')), ['covid', '19', '2020']);
+  });
+});
+
+describe('identifiers', () => {
+  test('camelCase and snake_case give their words, and the whole name stays', () => {
+    const t = terms(analyzeForIndex('function parseInvoiceTotals(crc32_checksum) { HTTPServer }'));
+    for (const w of ['parseinvoicetot', 'pars', 'invoic', 'total', 'crc32', 'checksum', 'httpserver', 'http', 'server']) assert.ok(t.includes(w), `${w} in ${t.join(' ')}`);
+    assert.ok(meets('parse invoice totals', 'export function parseInvoiceTotals() {}'));
+    assert.ok(meets('parseInvoiceTotals', 'export function parseInvoiceTotals() {}'));
+  });
+
+  test('acronyms in prose are not split into letters', () => {
+    assert.deepEqual(terms(analyzeForIndex('mRNA levels')), ['mrna', 'level']);
+  });
+});
+
+describe('CJK', () => {
+  test('bigrams: a word inside a longer run matches', () => {
+    assert.ok(meets('熊猫', '大熊猫是中国的国宝。'));
+    assert.ok(meets('東京', '東京タワーに行きました'));
+    assert.ok(meets('도서관', '도서관에서 책을 읽었습니다'));
+    // Control: a word that is not in the text does not.
+    assert.ok(!meets('老虎', '大熊猫是中国的国宝。'));
+  });
+
+  test('a one-character query matches the character (the index keeps single characters)', () => {
+    assert.ok(meets('猫', '大熊猫'));
+    assert.ok(!meets('狗', '大熊猫'));
+  });
+});
+
+describe('other languages are stemmed in their own language', () => {
+  test('Russian inflections meet', () => {
+    assert.ok(meets('веник', 'Он подметал пол вениками.'));
+    assert.ok(meets('вениками', 'Новый веник стоит в углу.'));
+    assert.ok(!meets('метла', 'Новый веник стоит в углу.'));
+  });
+
+  test('German, French and Spanish inflections meet in documents of that language', () => {
+    assert.ok(meets('Katze', 'Die Katzen schlafen auf dem Sofa, und der Hund ist nicht da.'));
+    assert.ok(meets('maison', 'Les maisons sont très belles et elles sont dans la ville.'));
+    assert.ok(meets('ciudad', 'Las ciudades de España son muy bonitas y están llenas de gente.'));
+    assert.ok(!meets('perro', 'Las ciudades de España son muy bonitas y están llenas de gente.'));
+  });
+
+  test('Arabic words are stemmed', () => {
+    assert.ok(meets('مكتبة', 'زرت المكتبات العامة في المدينة'));
+  });
+
+  test('a short chunk takes the language of its file', () => {
+    const german = analyzeForIndex('Katzen', 'de');
+    assert.equal(german, 'katz');
+    assert.equal(analyzeForIndex('Katzen'), 'katzen');
+  });
+});
