@@ -33,6 +33,8 @@ export interface SearchRequest {
   freshness?: FreshnessPolicy;
   /** Bound on the text rendering (MCP) / snippet budget. */
   max_chars?: number;
+  /** At most one hit per file: its best chunk, with the file's other matching ranges in `other_ranges`. */
+  per_file?: boolean;
 }
 
 export type FolderState = 'indexing' | 'fresh' | 'possibly_stale' | 'error';
@@ -72,6 +74,14 @@ export interface SearchHit {
   language?: string;
   modified_at: string;
   freshness: Freshness;
+  /** With `per_file`: the file's other matching chunks, best first (at most 10). */
+  other_ranges?: LineRange[];
+}
+
+export interface LineRange {
+  start_line: number;
+  end_line: number;
+  page?: number;
 }
 
 export interface SearchResponse {

@@ -25,7 +25,8 @@ export function renderFreshness(folders: Record<string, Freshness>): string {
 
 function hitHeader(hit: SearchHit): string {
   const where = hit.page !== undefined ? `page ${hit.page}, lines ${hit.start_line}-${hit.end_line}` : `lines ${hit.start_line}-${hit.end_line}`;
-  const extra = [hit.symbol && `symbol ${hit.symbol}`, hit.heading && `§ ${hit.heading}`].filter(Boolean).join(', ');
+  const also = hit.other_ranges?.length ? `also lines ${hit.other_ranges.map((r) => `${r.page !== undefined ? `p${r.page}:` : ''}${r.start_line}-${r.end_line}`).join(', ')}` : '';
+  const extra = [hit.symbol && `symbol ${hit.symbol}`, hit.heading && `§ ${hit.heading}`, also].filter(Boolean).join(', ');
   return `${where} (score ${hit.score.toFixed(3)}${extra ? `, ${extra}` : ''})`;
 }
 

@@ -40,6 +40,7 @@ export const hitSchema = z.looseObject({
   language: z.string().optional(),
   modified_at: z.string(),
   freshness: freshnessSchema,
+  other_ranges: z.array(z.object({ start_line: z.number().int(), end_line: z.number().int(), page: z.number().int().optional() })).optional(),
 });
 
 /*
@@ -70,6 +71,7 @@ export const searchInput = {
   min_score: z.number().optional().describe('Drop hits scoring below this.'),
   freshness: z.enum(FRESHNESS_POLICIES).optional().describe('eventual (default) or wait_for_fresh (wait for pending index updates first).'),
   max_chars: maxChars.optional().describe(`Bound on the text rendering (default ${MAX_CHARS_DEFAULT}).`),
+  per_file: z.boolean().optional().describe('At most one hit per file (its best passage, with the other matching line ranges). Default false.'),
 };
 
 export const readInput = {

@@ -1,5 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
-import type { Freshness, RetrievalLeg, SearchHit, SearchMode, SearchRequest, SearchResponse } from '../../common/search.js';
+import { TOP_K_MAX, type Freshness, type RetrievalLeg, type SearchHit, type SearchMode, type SearchRequest, type SearchResponse, type LineRange } from '../../common/search.js';
 import { CairnError } from '../errors.js';
 import type { Embedder } from '../types.js';
 import type { GraphIndex } from '../graph/graph.js';
@@ -44,6 +44,9 @@ const NEEDS: Record<SearchMode, RetrievalLeg[]> = {
 
 export const WAIT_FOR_FRESH_MS = 10_000;
 
+/** Candidates each leg returns, whatever top_k: twice the largest top_k, so fusion can reorder. */
+export const CANDIDATE_DEPTH = 2 * TOP_K_MAX;
+
 export class Searcher {
   constructor(private readonly deps: SearchDeps) {}
 
@@ -64,15 +67,18 @@ export class Searcher {
     const prefilter = new Set(folders).size === this.deps.folders().length ? null : folders;
     const where = whereClause(s, prefilter);
     const globs = globMatcher(s.globs);
-    // Globs are applied after ranking, so ask each leg for more when they may drop results.
-    const depth = Math.max(s.topK * 3, 60) * (globs ? 4 : 1);
+    // Globs are applied after ranking, so ask each leg for more when they may drop results. The
+    // depth never depends on top_k: the first k hits of a search are the hits of the same search
+    // with top_k k (fusion and normalisation see the same candidates whatever is asked for).
+    const depth = CANDIDATE_DEPTH * (globs ? 4 : 1);
     const inScope = inFolders(folders);
     const lists = (await this.runLegs(s, needs, where, whereClause(s, prefilter, false), depth, cfg)).map((l) => keep(l, (i) => inScope(l.paths?.[i] ?? '')));
     const filtered = globs ? lists.map((l) => keep(l, (i) => globs(l.rels?.[i] ?? ''))) : lists;
     if (needs.includes('graph')) filtered.push(await graphLeg(this.deps, s, filtered, folders, where, globs, cfg.graphWeight));
 
-    const fused = this.fuse(s.mode, filtered, cfg).filter((f) => s.minScore === null || f.score >= s.minScore).slice(0, s.topK);
-    const hits = await this.hydrate(fused, s, folders);
+    const ranked = this.fuse(s.mode, filtered, cfg).filter((f) => s.minScore === null || f.score >= s.minScore);
+    const grouped = s.perFile ? perFile(ranked, filtered) : ranked.map((f) => ({ ...f, others: [] }));
+    const hits = await this.hydrate(grouped.slice(0, s.topK), s, folders);
     const freshness = Object.fromEntries(folders.map((f) => [f, this.deps.freshness(f)]));
     return { hits, mode: s.mode, legs_answered: needs, folders: freshness, took_ms: Math.round(performance.now() - started) };
   }
@@ -143,11 +149,17 @@ export class Searcher {
     return cfg.fusion === 'convex' ? convexMix(lists) : weightedRrf(lists, cfg.rrfK);
   }
 
-  private async hydrate(fused: Fused[], s: ValidSearch, folders: string[]): Promise<SearchHit[]> {
+  private async hydrate(fused: Grouped[], s: ValidSearch, folders: string[]): Promise<SearchHit[]> {
     if (fused.length === 0) return [];
     // One read by id (a B-tree lookup) for the final hits: the legs read no text.
     const rows = (await this.deps.chunks.query().where(sqlIn('id', fused.map((f) => f.id))).select(HIT_COLUMNS).toArray()) as ChunkRow[];
     const byId = new Map(rows.map((r) => [r.id, r]));
+    const otherIds = fused.flatMap((f) => f.others);
+    const ranges = new Map<string, LineRange>();
+    if (otherIds.length > 0) {
+      const more = (await this.deps.chunks.query().where(sqlIn('id', otherIds)).select(['id', 'start_line', 'end_line', 'page']).toArray()) as ChunkRow[];
+      for (const r of more) ranges.set(r.id, r.page > 0 ? { start_line: r.start_line, end_line: r.end_line, page: r.page } : { start_line: r.start_line, end_line: r.end_line });
+    }
     const scope = new Set(folders);
     const budget = s.maxChars ? Math.max(200, Math.floor(s.maxChars / Math.max(1, fused.length))) : undefined;
     const hits: SearchHit[] = [];
@@ -171,10 +183,41 @@ export class Searcher {
       if (r.language) hit.language = r.language;
       if (r.symbol) hit.symbol = r.symbol;
       if (r.heading) hit.heading = r.heading;
+      if (s.perFile) hit.other_ranges = f.others.flatMap((id) => ranges.get(id) ?? []);
       hits.push(hit);
     }
     return hits;
   }
+}
+
+interface Grouped extends Fused {
+  /** With per_file: the ids of the file's other chunks in the ranking, best first. */
+  others: string[];
+}
+
+const OTHER_RANGES_MAX = 10;
+
+/**
+ * One entry per file, at the rank of its best chunk. Grouping the whole ranking before top_k is
+ * applied keeps the top_k prefix property (the first k files are the same whatever k).
+ */
+function perFile(ranked: Fused[], lists: LegResult[]): Grouped[] {
+  const pathOf = new Map<string, string>();
+  for (const l of lists) l.ids.forEach((id, i) => l.paths?.[i] !== undefined && pathOf.set(id, l.paths[i]));
+  const byPath = new Map<string, Grouped>();
+  const out: Grouped[] = [];
+  for (const f of ranked) {
+    const path = pathOf.get(f.id) ?? f.id;
+    const g = byPath.get(path);
+    if (g) {
+      if (g.others.length < OTHER_RANGES_MAX) g.others.push(f.id);
+      continue;
+    }
+    const entry = { ...f, others: [] };
+    byPath.set(path, entry);
+    out.push(entry);
+  }
+  return out;
 }
 
 /** The entries of a list that pass a test (by position). */

@@ -14,6 +14,7 @@ export interface ValidSearch {
   minScore: number | null;
   freshness: FreshnessPolicy;
   maxChars: number | null;
+  perFile: boolean;
 }
 
 const MAX_QUERY_CHARS = 4000;
@@ -56,6 +57,7 @@ export function validateSearch(req: SearchRequest, defaults: { mode: SearchMode;
   const modifiedAfter = date(req.modified_after, 'modified_after');
   const modifiedBefore = date(req.modified_before, 'modified_before');
   if (modifiedAfter !== null && modifiedBefore !== null && modifiedAfter > modifiedBefore) throw bad('modified_after is later than modified_before', 'modified_after');
+  if (req.per_file !== undefined && typeof req.per_file !== 'boolean') throw bad('per_file must be true or false', 'per_file');
   const folders = req.folders === undefined ? null : stringList(req.folders, 'folders');
   return {
     queries: cleaned,
@@ -69,5 +71,6 @@ export function validateSearch(req: SearchRequest, defaults: { mode: SearchMode;
     minScore: req.min_score ?? null,
     freshness,
     maxChars: req.max_chars ?? null,
+    perFile: req.per_file ?? false,
   };
 }
