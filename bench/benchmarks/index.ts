@@ -8,6 +8,7 @@ import { mcpBenchmark } from './mcp.js';
 import { freshnessBenchmark } from './freshness.js';
 import { startupBenchmark } from './startup.js';
 import { qualityBenchmark } from './quality.js';
+import { multilingualBenchmark } from './multilingual.js';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   grepBenchmark,
@@ -18,4 +19,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   freshnessBenchmark,
   startupBenchmark,
   qualityBenchmark,
+  multilingualBenchmark,
 ];

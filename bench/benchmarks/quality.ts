@@ -22,6 +22,9 @@ import { checkWithEvalMjs } from '../quality/eval-check.js';
 import { evaluate } from '../quality/metrics.js';
 import { runMode } from '../quality/search-run.js';
 import { subsetOf } from '../quality/subset.js';
+import { pairedBootstrap, perQuery, type PairedCi } from '../quality/bootstrap.js';
+import { referenceRun } from '../quality/reference.js';
+import type { QueryScores } from '../quality/metrics.js';
 import { printHeader, printRow, qualityCharts, qualityTables, qualityTargets, type QualityRow } from '../quality/summary.js';
 
 /** Code search sets are written as source files, so the engine's code chunker handles them. */
@@ -42,6 +45,14 @@ async function usableTopK(engine: EngineApi, folder: string, wanted: number, not
     notes.push(`The engine refuses top_k ${wanted}; runs use top_k ${TOP_K_MAX} chunks, so Recall@100 is measured over at most ${TOP_K_MAX} documents (a lower bound).`);
     return TOP_K_MAX;
   }
+}
+
+function bootstrapTable(cis: { set: string; comparison: string; ci: PairedCi }[]) {
+  return {
+    title: 'Paired differences (bootstrap over queries, 95% interval)',
+    columns: ['set', 'comparison', 'metric', 'mean', 'low', 'high', 'P(≤0)', 'queries'],
+    rows: cis.map(({ set, comparison, ci }) => [set, comparison, ci.metric, round(ci.mean, 4), round(ci.low, 4), round(ci.high, 4), round(ci.p_not_better, 3), ci.queries]),
+  };
 }
 
 const variantLabel = (v: Record<string, unknown>): string => Object.entries(v).map(([k, x]) => `${k}=${String(x)}`).join(',');
@@ -67,6 +78,7 @@ export const qualityBenchmark: Benchmark = {
     const indexFigures: Record<string, unknown> = {};
     const skipped: string[] = [];
     const errors: string[] = [];
+    const cis: { set: string; comparison: string; ci: PairedCi }[] = [];
     printHeader(ctx.log);
     for (const name of sets) {
       const missing = missingSetFiles(ctx.datasets, name);
@@ -97,6 +109,16 @@ export const qualityBenchmark: Benchmark = {
         indexFigures[name] = { docs: set.docs.length, queries: set.queries.length, files: counts.files, chunks: counts.chunks, embedded: counts.embedded, index_s: round(indexS, 1), reused: !fresh };
         ctx.log(`   ${name}: ${set.docs.length} docs → ${counts.chunks} chunks (${counts.embedded} embedded) in ${indexS.toFixed(1)} s${fresh ? '' : ' (reused folder)'}`);
         const topK = await usableTopK(engine, docsDir, wantedK, out.notes);
+        // The reference BM25 on the same documents and queries, beside every mode.
+        const perMode = new Map<string, Map<string, QueryScores>>();
+        const ref = referenceRun(ctx.datasets, ctx.tmp, set);
+        if (ref) {
+          const s = evaluate(set.qrels, ref);
+          const row: QualityRow = { set: name, mode: 'bm25-ref', variant: '', ndcg10: round(s.ndcg10, 4), recall100: round(s.recall100, 4), mrr10: round(s.mrr10, 4), queries: s.queries_evaluated, p50_ms: 0, p95_ms: 0 };
+          rows.push(row);
+          printRow(ctx.log, row);
+          perMode.set('bm25-ref', perQuery(set.qrels, ref));
+        } else out.notes.push(`${name}: the reference BM25 (../shared/tools/bm25-reference.mjs) is not there; no reference row.`);
         for (const { patch, label } of variants) {
           engine.settings.set(patch);
           for (const mode of modes) {
@@ -108,12 +130,23 @@ export const qualityBenchmark: Benchmark = {
               const row: QualityRow = { set: name, mode, variant: label, ndcg10: round(s.ndcg10, 4), recall100: round(s.recall100, 4), mrr10: round(s.mrr10, 4), queries: s.queries_evaluated, p50_ms: round(lat.p50, 1), p95_ms: round(lat.p95, 1) };
               rows.push(row);
               printRow(ctx.log, row);
+              if (label === variants[0].label) perMode.set(mode, perQuery(set.qrels, r.run));
               if (r.unordered) out.notes.push(`${name} ${mode}: ${r.unordered} queries returned hits out of score order.`);
             } catch (err) {
               const msg = `${name} ${mode}${label ? ` [${label}]` : ''}: ${err instanceof Error ? err.message : String(err)}`;
               errors.push(msg);
               ctx.log(`   ERROR ${msg}`);
             }
+          }
+        }
+        for (const [a, b] of [['sparse', 'bm25-ref'], ['hybrid', 'sparse'], ['tribrid', 'sparse']] as const) {
+          const pa = perMode.get(a);
+          const pb = perMode.get(b);
+          if (!pa || !pb) continue;
+          for (const metric of ['ndcg10', 'recall100', 'mrr10'] as const) {
+            const ci = pairedBootstrap(pa, pb, metric);
+            cis.push({ set: name, comparison: `${a} − ${b}`, ci });
+            if (metric === 'ndcg10') ctx.log(`   ${name}: ${a} − ${b} nDCG@10 ${ci.mean.toFixed(4)} [${ci.low.toFixed(4)}, ${ci.high.toFixed(4)}]`);
           }
         }
       } finally {
@@ -125,8 +158,9 @@ export const qualityBenchmark: Benchmark = {
     out.notes.push(local.length
       ? `Recommended models present locally in ${defaultDataDir()}: ${local.join(', ')} (measure with --model <id or folder>).`
       : 'None of the recommended downloadable models is present locally (no hub access here); their published figures are shown beside ours.');
-    out.figures = { top_k: wantedK, model: model_(ctx), sets: indexFigures, runs: rows, skipped_sets: skipped };
-    out.tables = qualityTables(rows, ctx.quick);
+    out.figures = { top_k: wantedK, per_file: true, model: model_(ctx), sets: indexFigures, runs: rows, paired_bootstrap: cis, skipped_sets: skipped };
+    out.tables = [...qualityTables(rows, ctx.quick), bootstrapTable(cis)];
+    out.notes.push('Every mode searches with per_file: true, so Recall@100 counts 100 documents (as the reference BM25 does). bm25-ref is ../shared/tools/bm25-reference.mjs (k1 0.9, b 0.4) over the same documents and queries. Intervals: paired bootstrap over queries, 2000 resamples, 95%.');
     out.charts = qualityCharts(rows);
     // Targets hold for full sets only: a quick subset has fewer distractors and reads high.
     if (!ctx.quick && !Number.isFinite(maxQueries)) out.targets = qualityTargets(rows);

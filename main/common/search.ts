@@ -74,6 +74,8 @@ export interface SearchHit {
   language?: string;
   modified_at: string;
   freshness: Freshness;
+  /** Legs that declined this search (see SearchResponse.legs_abstained); their ranks are absent, not poor. */
+  legs_abstained?: RetrievalLeg[];
   /** With `per_file`: the file's other matching chunks, best first (at most 10). */
   other_ranges?: LineRange[];
 }
@@ -89,6 +91,11 @@ export interface SearchResponse {
   mode: SearchMode;
   /** The legs that ran and answered. */
   legs_answered: RetrievalLeg[];
+  /**
+   * Legs that declined rather than answer badly, and why: the vector leg abstains on a query its
+   * model cannot represent (mostly words outside its vocabulary, e.g. a script it was not trained on).
+   */
+  legs_abstained?: { leg: RetrievalLeg; reason: string }[];
   /** Per-folder freshness of the folders searched. */
   folders: Record<string, Freshness>;
   took_ms: number;

@@ -78,5 +78,11 @@ export interface Embedder {
   embedQuery(text: string): Promise<Float32Array>;
   /** Rough token count under this model's tokenizer (for chunk sizing). */
   countTokens(text: string): number;
+  /**
+   * Share (0..1) of a text's letters that fall in words the model's vocabulary knows (no unknown
+   * token): an English-only model reads Chinese or Russian as `<unk>`, and its vector for such a
+   * query is the same whatever the query says.
+   */
+  coverage(text: string): number;
   close(): Promise<void>;
 }

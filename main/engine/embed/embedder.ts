@@ -37,6 +37,9 @@ export interface EmbedderOptions {
   remoteHost?: string;
 }
 
+/** Words as the coverage check weighs them: runs of letters and digits (CJK runs included whole). */
+const WORDS = /[\p{L}\p{N}\p{M}]+/gu;
+
 interface Tokenizer {
   encode(text: string, opts?: { add_special_tokens?: boolean }): number[];
 }
@@ -112,6 +115,8 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
 
   // Special tokens are counted once per text by the model, not per word: count words bare.
   const counter = new CachedTokenCounter((word) => tokenizer.encode(word, { add_special_tokens: false }).length);
+  const unkId = (tokenizer as unknown as { unk_token_id?: number }).unk_token_id ?? (tokenizer as unknown as { model?: { unk_token_id?: number } }).model?.unk_token_id;
+  const known = new Map<string, boolean>();
   return {
     modelId: model.id,
     dimensions,
@@ -161,6 +166,27 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
 
     countTokens(text) {
       return counter.count(text);
+    },
+
+    coverage(text) {
+      if (unkId === undefined) return 1;
+      let total = 0;
+      let ok = 0;
+      for (const word of text.match(WORDS) ?? []) {
+        let k = known.get(word);
+        if (k === undefined) {
+          if (known.size > 50_000) known.clear();
+          // Unknown: an <unk> piece, or spelled out letter by letter (a script the vocabulary
+          // holds only as single characters, e.g. Cyrillic in an English model).
+          const ids = tokenizer.encode(word, { add_special_tokens: false });
+          k = !ids.includes(unkId) && ids.length <= Math.max(2, Math.ceil([...word].length * 0.6));
+          known.set(word, k);
+        }
+        const n = [...word].length;
+        total += n;
+        if (k) ok += n;
+      }
+      return total === 0 ? 1 : ok / total;
     },
 
     close: () => pool.close(),

@@ -80,11 +80,23 @@ function latinTerm(w: string, language: LatinLanguage): string {
   return fold(stem(language, w));
 }
 
-/** The index terms of one word with no CJK in it, or null for a stop word. */
-function terms(w: string, languages: readonly LatinLanguage[]): string[] | null {
+/**
+ * The index terms of one word with no CJK in it, or null for a stop word. A query word in
+ * Russian or Arabic also stands as written: Snowball does not always give a base form and its
+ * inflections one stem (экзамен → экзам, экзаменам → экзамен), and the base form is what people type.
+ */
+function terms(w: string, languages: readonly LatinLanguage[], querySide: boolean): string[] | null {
   if (STOP.has(w)) return null;
-  if (CYRILLIC.test(w)) return [stem('ru', w.replace(/ё/g, 'е'))];
-  if (ARABIC.test(w)) return [stem('ar', w.replace(MARKS, ''))];
+  if (CYRILLIC.test(w)) {
+    const plain = w.replace(/ё/g, 'е');
+    const s = stem('ru', plain);
+    return querySide && s !== plain ? [s, plain] : [s];
+  }
+  if (ARABIC.test(w)) {
+    const plain = w.replace(MARKS, '');
+    const s = stem('ar', plain);
+    return querySide && s !== plain ? [s, plain] : [s];
+  }
   if (!LATIN.test(w)) return [w];
   const out = new Set<string>();
   for (const l of languages) out.add(latinTerm(w, l));
@@ -106,7 +118,7 @@ function analyze(words: RawWord[], languages: readonly LatinLanguage[], indexSid
   const out: string[] = [];
   const push = (w: string) => {
     if (!CJK.test(w)) {
-      const t = terms(w, languages);
+      const t = terms(w, languages, !indexSide);
       if (t) out.push(...t);
       return;
     }
@@ -114,7 +126,7 @@ function analyze(words: RawWord[], languages: readonly LatinLanguage[], indexSid
       if (piece === '') continue;
       if (CJK.test(piece)) cjkTerms(piece, indexSide, out);
       else {
-        const t = terms(piece, languages);
+        const t = terms(piece, languages, !indexSide);
         if (t) out.push(...t);
       }
     }

@@ -49,6 +49,7 @@ export function renderSearch(res: SearchResponse, maxChars: number): string {
   const head = [
     renderFreshness(res.folders),
     `Mode ${res.mode}; legs answered: ${res.legs_answered.join(', ') || 'none'}; ${res.hits.length} hits in ${byFile.size} files. ${CONTENT_NOTE}`,
+    ...(res.legs_abstained ?? []).map((a) => `The ${a.leg} leg abstained: ${a.reason}.`),
   ].join('\n');
   if (res.hits.length === 0) return `${head}\nNo hits.`;
   const blocks: string[] = [head];

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../../common/errors.js';
-import { FRESHNESS_POLICIES, SEARCH_MODES, TOP_K_MAX, TOP_K_MIN } from '../../common/search.js';
+import { FRESHNESS_POLICIES, RETRIEVAL_LEGS, SEARCH_MODES, TOP_K_MAX, TOP_K_MIN } from '../../common/search.js';
 
 export const MAX_CHARS_MIN = 200;
 export const MAX_CHARS_MAX = 200_000;
@@ -40,6 +40,7 @@ export const hitSchema = z.looseObject({
   language: z.string().optional(),
   modified_at: z.string(),
   freshness: freshnessSchema,
+  legs_abstained: z.array(z.enum(RETRIEVAL_LEGS)).optional(),
   other_ranges: z.array(z.object({ start_line: z.number().int(), end_line: z.number().int(), page: z.number().int().optional() })).optional(),
 });
 

@@ -44,6 +44,9 @@ const NEEDS: Record<SearchMode, RetrievalLeg[]> = {
 
 export const WAIT_FOR_FRESH_MS = 10_000;
 
+/** Below this share of known words (Embedder.coverage) the vector leg abstains on a query. */
+export const MIN_COVERAGE = 0.5;
+
 /** Candidates each leg returns, whatever top_k: twice the largest top_k, so fusion can reorder. */
 export const CANDIDATE_DEPTH = 2 * TOP_K_MAX;
 
@@ -72,7 +75,8 @@ export class Searcher {
     // with top_k k (fusion and normalisation see the same candidates whatever is asked for).
     const depth = CANDIDATE_DEPTH * (globs ? 4 : 1);
     const inScope = inFolders(folders);
-    const lists = (await this.runLegs(s, needs, where, whereClause(s, prefilter, false), depth, cfg)).map((l) => keep(l, (i) => inScope(l.paths?.[i] ?? '')));
+    const abstained: { leg: RetrievalLeg; reason: string }[] = [];
+    const lists = (await this.runLegs(s, needs, where, whereClause(s, prefilter, false), depth, cfg, abstained)).map((l) => keep(l, (i) => inScope(l.paths?.[i] ?? '')));
     const filtered = globs ? lists.map((l) => keep(l, (i) => globs(l.rels?.[i] ?? ''))) : lists;
     if (needs.includes('graph')) filtered.push(await graphLeg(this.deps, s, filtered, folders, where, globs, cfg.graphWeight));
 
@@ -80,7 +84,15 @@ export class Searcher {
     const grouped = s.perFile ? perFile(ranked, filtered) : ranked.map((f) => ({ ...f, others: [] }));
     const hits = await this.hydrate(grouped.slice(0, s.topK), s, folders);
     const freshness = Object.fromEntries(folders.map((f) => [f, this.deps.freshness(f)]));
-    return { hits, mode: s.mode, legs_answered: needs, folders: freshness, took_ms: Math.round(performance.now() - started) };
+    // A leg that abstained on every query did not answer.
+    const silent = new Set(abstained.filter((a) => abstained.filter((b) => b.leg === a.leg).length === s.queries.length).map((a) => a.leg));
+    const res: SearchResponse = { hits, mode: s.mode, legs_answered: needs.filter((l) => !silent.has(l)), folders: freshness, took_ms: Math.round(performance.now() - started) };
+    if (abstained.length > 0) {
+      res.legs_abstained = abstained;
+      const legs = [...new Set(abstained.map((a) => a.leg))];
+      for (const h of hits) h.legs_abstained = legs;
+    }
+    return res;
   }
 
   private scope(s: ValidSearch): string[] {
@@ -91,7 +103,7 @@ export class Searcher {
     return s.folders.map((f) => f.replace(/[\\/]+$/, ''));
   }
 
-  private async runLegs(s: ValidSearch, needs: RetrievalLeg[], where: string | undefined, vectorWhere: string | undefined, depth: number, cfg: SearchSettings): Promise<LegResult[]> {
+  private async runLegs(s: ValidSearch, needs: RetrievalLeg[], where: string | undefined, vectorWhere: string | undefined, depth: number, cfg: SearchSettings, abstained: { leg: RetrievalLeg; reason: string }[]): Promise<LegResult[]> {
     const lists: LegResult[] = [];
     let vec: Awaited<ReturnType<SearchDeps['vectors']>> | null = null;
     if (needs.includes('vector')) {
@@ -115,7 +127,11 @@ export class Searcher {
       const docWeight = names ? 0 : DOC_WEIGHT;
       const tasks: Promise<LegResult>[] = [];
       if (needs.includes('sparse')) tasks.push(this.leg('sparse', () => sparseLeg(this.deps.chunks, this.deps.docs, q, where, depth, 1, docWeight)));
-      if (vec) {
+      const coverage = vec ? vec.embedder.coverage(q) : 1;
+      if (vec && coverage < MIN_COVERAGE) {
+        // Its vector would be the same for any such query: a fixed list at a plausible score.
+        abstained.push({ leg: 'vector', reason: `the embedding model ${vec.embedder.modelId} knows ${Math.round(coverage * 100)}% of the query's words (below ${MIN_COVERAGE * 100}%): it cannot represent this query${s.queries.length > 1 ? ` ("${q.slice(0, 60)}")` : ''}` });
+      } else if (vec) {
         const v = vec;
         tasks.push(this.leg('vector', async () => this.datesOnChunks(s, await vectorLeg(v.table, await v.embedder.embedQuery(q), vectorWhere, depth, needs.length === 1 ? 1 : vectorWeight))));
       }
