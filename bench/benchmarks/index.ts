@@ -9,6 +9,7 @@ import { freshnessBenchmark } from './freshness.js';
 import { startupBenchmark } from './startup.js';
 import { qualityBenchmark } from './quality.js';
 import { multilingualBenchmark } from './multilingual.js';
+import { codeSearchBenchmark } from './code-search.js';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   grepBenchmark,
@@ -20,4 +21,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   startupBenchmark,
   qualityBenchmark,
   multilingualBenchmark,
+  codeSearchBenchmark,
 ];

@@ -91,6 +91,20 @@ export class GraphIndex {
     return (code.length > 0 ? code : headings).slice(0, limit);
   }
 
+  /**
+   * Code definitions named exactly `word` (case-insensitive), for a one-word query: `tokenize`
+   * or `Field` look like plain words, but in a folder that defines them they are names.
+   */
+  codeDefinitions(word: string, folders: Set<string>, limit: number): GraphTarget[] {
+    const out: GraphTarget[] = [];
+    for (const n of this.byName.get(word.toLowerCase()) ?? []) {
+      if (n.kind === 'heading' || !folders.has(n.folder)) continue;
+      out.push({ path: n.path, line: n.start_line, via: 'name' });
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
   /** One hop out of a chunk: what it imports or links to, the definitions it references, and who imports its file. */
   neighbours(folder: string, path: string, startLine: number, endLine: number, limit: number): GraphTarget[] {
     const g = this.folders.get(folder);

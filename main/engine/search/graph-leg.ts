@@ -44,7 +44,7 @@ export async function graphLeg(deps: SearchDeps, s: ValidSearch, lists: LegResul
     });
   }
   const ranked = [...scored.values()].sort((a, b) => b.score - a.score).slice(0, 60);
-  const ids = await chunksAt(deps, ranked.map((r) => r.target), folders, where, globs);
+  const ids = (await chunksAt(deps, ranked.map((r) => r.target), folders, where, globs)).map((r) => r?.id);
   const out: LegResult = { leg: 'graph', weight, ids: [], scores: [], paths: [] };
   ranked.forEach((r, i) => {
     const id = ids[i];
@@ -67,7 +67,7 @@ function seedIds(lists: LegResult[], n: number): string[] {
 }
 
 /** The chunk holding each target line, in one query for all target files. */
-async function chunksAt(deps: SearchDeps, targets: GraphTarget[], folders: string[], where: string | undefined, globs: ((rel: string) => boolean) | null): Promise<(string | undefined)[]> {
+async function chunksAt(deps: SearchDeps, targets: GraphTarget[], folders: string[], where: string | undefined, globs: ((rel: string) => boolean) | null): Promise<(ChunkRow | undefined)[]> {
   if (targets.length === 0) return [];
   const paths = [...new Set(targets.map((t) => t.path))];
   const rows = (await deps.chunks.query().where(and(sqlIn('path', paths), sqlIn('folder', folders), where) ?? 'true').select(['id', 'path', 'rel', 'start_line', 'end_line']).toArray()) as ChunkRow[];
@@ -81,7 +81,19 @@ async function chunksAt(deps: SearchDeps, targets: GraphTarget[], folders: strin
   return targets.map((t) => {
     const list = byPath.get(t.path);
     if (!list) return undefined;
-    const hit = list.find((c) => c.start_line <= t.line && c.end_line >= t.line) ?? list.reduce((a, b) => (a.start_line <= b.start_line ? a : b));
-    return hit.id;
+    return list.find((c) => c.start_line <= t.line && c.end_line >= t.line) ?? list.reduce((a, b) => (a.start_line <= b.start_line ? a : b));
   });
+}
+
+/**
+ * The chunks that define the code names a query mentions (from the graph's definitions), best
+ * first: the answer to a query naming a function is its definition, not the files that call it.
+ */
+export async function definitionChunks(deps: SearchDeps, query: string, folders: string[], where: string | undefined): Promise<{ id: string; path: string; rel: string }[]> {
+  const word = query.trim();
+  const targets = /^[A-Za-z_$][\w$]*$/.test(word) ? deps.graph.codeDefinitions(word.replace(/\$/g, ''), new Set(folders), 20) : deps.graph.nameMatches(query, new Set(folders), 20);
+  if (targets.length === 0) return [];
+  const out: { id: string; path: string; rel: string }[] = [];
+  for (const r of await chunksAt(deps, targets, folders, where, null)) if (r && !out.some((o) => o.id === r.id)) out.push({ id: r.id, path: r.path, rel: r.rel });
+  return out;
 }

@@ -18,6 +18,17 @@ interface Scored {
  */
 export const DOC_WEIGHT = 3;
 
+/**
+ * For code the file is not the unit of an answer: a source file holds many functions, and its
+ * BM25 as a whole let one file take a whole top 10 (issue 13: Python docstring queries drew their
+ * top 10 from a median of one file). Its chunks (definitions) carry the evidence, the file a little.
+ */
+export const CODE_DOC_WEIGHT = 0.5;
+
+export function docWeightFor(kind: string | undefined): number {
+  return kind === 'code' ? CODE_DOC_WEIGHT : DOC_WEIGHT;
+}
+
 /** What a hit shows: read by id for the final hits only (the text is the costly column to read). */
 export const HIT_COLUMNS = ['id', 'folder', 'path', 'rel', 'kind', 'language', 'start_line', 'end_line', 'page', 'text', 'symbol', 'heading', 'mtime'];
 
@@ -25,9 +36,9 @@ export const HIT_COLUMNS = ['id', 'folder', 'path', 'rel', 'kind', 'language', '
  * What the legs read with their matches: enough to place a chunk (globs, file fusion, the graph
  * leg's seeds). Reading the text too for 60 candidates doubled a full-text search at 100k chunks.
  */
-const LEG_COLUMNS = ['id', 'folder', 'path', 'rel', 'start_line', 'end_line', 'page'];
+const LEG_COLUMNS = ['id', 'folder', 'path', 'rel', 'kind', 'start_line', 'end_line', 'page'];
 
-type FtsRow = { id?: string; rel: string; path: string; start_line?: number; page?: number; _score: number } & Record<string, unknown>;
+type FtsRow = { id?: string; rel: string; path: string; kind?: string; start_line?: number; page?: number; _score: number } & Record<string, unknown>;
 
 async function fts(table: Table, column: string, match: string, where: string | undefined, limit: number, cols: string[]): Promise<FtsRow[]> {
   // A MatchQuery takes the words as words: a person's `Great-circle` or `C++` is not query syntax.
@@ -38,13 +49,15 @@ async function fts(table: Table, column: string, match: string, where: string | 
   return rows.sort((a, b) => b._score - a._score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** BM25 over chunks and over whole files (native LanceDB full-text indexes), fused per chunk. */
-export async function sparseLeg(chunks: Table, docs: Table, query: string, where: string | undefined, limit: number, weight: number, docWeight = DOC_WEIGHT): Promise<LegResult> {
+/**
+ * BM25 over chunks and over whole files (native LanceDB full-text indexes), fused per chunk; the
+ * file's share depends on its kind (docWeightFor) and is scaled by `docScale` (0: chunks alone).
+ */
+export async function sparseLeg(chunks: Table, docs: Table, query: string, where: string | undefined, limit: number, weight: number, docScale = 1): Promise<LegResult> {
   // Both columns hold analysed tokens (index/analyzer.ts): the query is analysed the same way.
   const match = analyzeQuery(query);
   if (match === '') return { leg: 'sparse', weight, ids: [], scores: [], rels: [], paths: [], rows: new Map() };
-  const DOC = docWeight;
-  const files = fts(docs, 'text', match, where, limit, ['rel', 'path']);
+  const files = fts(docs, 'text', match, where, limit, ['rel', 'path', 'kind']);
   // Most matching files have no chunk among the best chunks (their words are spread over several):
   // their own best chunks are searched as soon as the files are known, beside the chunk search.
   const inFiles = files.then((d) => (d.length === 0 ? [] : fts(chunks, 'search_text', match, and(where, sqlIn('path', d.map((f) => f.path))), d.length * 4, LEG_COLUMNS)));
@@ -52,17 +65,18 @@ export async function sparseLeg(chunks: Table, docs: Table, query: string, where
   const maxC = crows[0]?._score || 1;
   const maxD = drows[0]?._score || 1;
   const docScore = new Map(drows.map((d) => [d.path, d._score / maxD]));
+  const kindOf = new Map(drows.map((d) => [d.path, d.kind]));
   const out = new Map<string, Scored>();
   const rows = new Map<string, Record<string, unknown>>();
   for (const c of crows) {
-    out.set(c.id as string, { id: c.id as string, rel: c.rel, path: c.path, score: c._score / maxC + DOC * (docScore.get(c.path) ?? 0) });
+    out.set(c.id as string, { id: c.id as string, rel: c.rel, path: c.path, score: c._score / maxC + docScale * docWeightFor(c.kind) * (docScore.get(c.path) ?? 0) });
     rows.set(c.id as string, c);
   }
   const covered = new Set(crows.map((c) => c.path));
   const missing = drows.filter((d) => !covered.has(d.path));
   if (missing.length > 0) {
     for (const s of await bestChunks(chunks, frows, missing)) {
-      out.set(s.id, { id: s.id, rel: s.rel, path: s.path, score: DOC * (docScore.get(s.path) ?? 0) });
+      out.set(s.id, { id: s.id, rel: s.rel, path: s.path, score: docScale * docWeightFor(kindOf.get(s.path)) * (docScore.get(s.path) ?? 0) });
       rows.set(s.id, s.row);
     }
   }

@@ -7,10 +7,10 @@ import type { ChunkRow } from '../index/schema.js';
 import { sqlIn } from '../index/sql.js';
 import { dateClause, globMatcher, inFolders, whereClause } from './filters.js';
 import { convexMix, single, weightedRrf, type Fused, type LegResult } from './fusion.js';
-import { DOC_WEIGHT, HIT_COLUMNS, sparseLeg, vectorLeg } from './legs.js';
+import { HIT_COLUMNS, sparseLeg, vectorLeg } from './legs.js';
 import { numberLines } from './snippet.js';
 import { validateSearch, type ValidSearch } from './validate.js';
-import { graphLeg } from './graph-leg.js';
+import { definitionChunks, graphLeg } from './graph-leg.js';
 import { identifiers } from '../graph/graph.js';
 
 /** What the searcher needs from the engine; injected so the searcher holds no engine state. */
@@ -76,7 +76,7 @@ export class Searcher {
     const depth = CANDIDATE_DEPTH * (globs ? 4 : 1);
     const inScope = inFolders(folders);
     const abstained: { leg: RetrievalLeg; reason: string }[] = [];
-    const lists = (await this.runLegs(s, needs, where, whereClause(s, prefilter, false), depth, cfg, abstained)).map((l) => keep(l, (i) => inScope(l.paths?.[i] ?? '')));
+    const lists = (await this.runLegs(s, needs, folders, where, whereClause(s, prefilter, false), depth, cfg, abstained)).map((l) => keep(l, (i) => inScope(l.paths?.[i] ?? '')));
     const filtered = globs ? lists.map((l) => keep(l, (i) => globs(l.rels?.[i] ?? ''))) : lists;
     if (needs.includes('graph')) filtered.push(await graphLeg(this.deps, s, filtered, folders, where, globs, cfg.graphWeight));
 
@@ -103,7 +103,7 @@ export class Searcher {
     return s.folders.map((f) => f.replace(/[\\/]+$/, ''));
   }
 
-  private async runLegs(s: ValidSearch, needs: RetrievalLeg[], where: string | undefined, vectorWhere: string | undefined, depth: number, cfg: SearchSettings, abstained: { leg: RetrievalLeg; reason: string }[]): Promise<LegResult[]> {
+  private async runLegs(s: ValidSearch, needs: RetrievalLeg[], folders: string[], where: string | undefined, vectorWhere: string | undefined, depth: number, cfg: SearchSettings, abstained: { leg: RetrievalLeg; reason: string }[]): Promise<LegResult[]> {
     const lists: LegResult[] = [];
     let vec: Awaited<ReturnType<SearchDeps['vectors']>> | null = null;
     if (needs.includes('vector')) {
@@ -120,13 +120,21 @@ export class Searcher {
     const baseWeight = cfg.vectorWeight ?? vec?.weight ?? 0.2;
     for (const q of s.queries) {
       // Embeddings blur identifiers (`reconcileAccounts`): a query that is mostly code names leans on the exact legs.
-      const names = looksLikeIdentifiers(q);
+      const names = looksLikeIdentifiers(q) || this.namesADefinition(q, folders);
       const vectorWeight = names ? baseWeight * 0.25 : baseWeight;
       // Looking up a name is looking for its definition: the chunk that defines it beats a short
       // file that merely mentions it, so file-level evidence stays out.
-      const docWeight = names ? 0 : DOC_WEIGHT;
+      const docScale = names ? 0 : 1;
       const tasks: Promise<LegResult>[] = [];
-      if (needs.includes('sparse')) tasks.push(this.leg('sparse', () => sparseLeg(this.deps.chunks, this.deps.docs, q, where, depth, 1, docWeight)));
+      if (needs.includes('sparse')) {
+        tasks.push(
+          this.leg('sparse', async () => {
+            const list = await sparseLeg(this.deps.chunks, this.deps.docs, q, where, depth, 1, docScale);
+            // A definition outranks the chunks that mention its name, in every mode with this leg.
+            return names ? promote(list, await definitionChunks(this.deps, q, folders, where)) : list;
+          }),
+        );
+      }
       const coverage = vec ? vec.embedder.coverage(q) : 1;
       if (vec && coverage < MIN_COVERAGE) {
         // Its vector would be the same for any such query: a fixed list at a plausible score.
@@ -138,6 +146,12 @@ export class Searcher {
       lists.push(...(await Promise.all(tasks)));
     }
     return lists;
+  }
+
+  /** A one-word query that is the exact name of a code definition in the searched folders. */
+  private namesADefinition(q: string, folders: string[]): boolean {
+    const w = q.trim();
+    return /^[A-Za-z_$][\w$]*$/.test(w) && w.length >= 3 && this.deps.graph.codeDefinitions(w, new Set(folders), 1).length > 0;
   }
 
   /** Applies the date filters to vector candidates by their chunks' current mtime. */
@@ -234,6 +248,26 @@ function perFile(ranked: Fused[], lists: LegResult[]): Grouped[] {
     out.push(entry);
   }
   return out;
+}
+
+/**
+ * Puts the given chunks (definitions) first in a leg's list, in their order, above every other
+ * entry's score; the rest keeps its order.
+ */
+function promote(list: LegResult, first: { id: string; path: string; rel: string }[]): LegResult {
+  if (first.length === 0) return list;
+  const top = list.scores[0] ?? 1;
+  const ids = new Set(first.map((f) => f.id));
+  const rest = list.ids.map((_, i) => i).filter((i) => !ids.has(list.ids[i]));
+  const head = first.map((f, i) => ({ id: f.id, path: f.path, rel: f.rel, score: top + 1 + (first.length - i) / first.length }));
+  const tail = pick(list, rest);
+  return {
+    ...list,
+    ids: [...head.map((h) => h.id), ...tail.ids],
+    scores: [...head.map((h) => h.score), ...tail.scores],
+    rels: [...head.map((h) => h.rel), ...(tail.rels ?? [])],
+    paths: [...head.map((h) => h.path), ...(tail.paths ?? [])],
+  };
 }
 
 /** The entries of a list that pass a test (by position). */
