@@ -6,6 +6,8 @@ export interface GraphTarget {
   line: number;
   /** Why it was reached, for the score. */
   via: 'name' | 'import' | 'link' | 'reference' | 'imported_by';
+  /** Last line of the definition, when the target is one. */
+  endLine?: number;
 }
 
 interface FolderGraph {
@@ -85,7 +87,7 @@ export class GraphIndex {
     for (const token of identifiers(query)) {
       for (const n of this.byName.get(token) ?? []) {
         if (!folders.has(n.folder)) continue;
-        (n.kind === 'heading' ? headings : code).push({ path: n.path, line: n.start_line, via: 'name' });
+        (n.kind === 'heading' ? headings : code).push({ path: n.path, line: n.start_line, endLine: n.end_line, via: 'name' });
       }
     }
     return (code.length > 0 ? code : headings).slice(0, limit);
@@ -99,7 +101,7 @@ export class GraphIndex {
     const out: GraphTarget[] = [];
     for (const n of this.byName.get(word.toLowerCase()) ?? []) {
       if (n.kind === 'heading' || !folders.has(n.folder)) continue;
-      out.push({ path: n.path, line: n.start_line, via: 'name' });
+      out.push({ path: n.path, line: n.start_line, endLine: n.end_line, via: 'name' });
       if (out.length >= limit) break;
     }
     return out;

@@ -88,12 +88,25 @@ async function chunksAt(deps: SearchDeps, targets: GraphTarget[], folders: strin
 /**
  * The chunks that define the code names a query mentions (from the graph's definitions), best
  * first: the answer to a query naming a function is its definition, not the files that call it.
+ * Of a definition's chunks, the one the given list ranks best is taken (the window that names
+ * it); a definition the list missed gets the chunk holding its first line.
  */
-export async function definitionChunks(deps: SearchDeps, query: string, folders: string[], where: string | undefined): Promise<{ id: string; path: string; rel: string }[]> {
+export async function definitionChunks(deps: SearchDeps, query: string, folders: string[], where: string | undefined, ranked: LegResult): Promise<{ id: string; path: string; rel: string }[]> {
   const word = query.trim();
   const targets = /^[A-Za-z_$][\w$]*$/.test(word) ? deps.graph.codeDefinitions(word.replace(/\$/g, ''), new Set(folders), 20) : deps.graph.nameMatches(query, new Set(folders), 20);
   if (targets.length === 0) return [];
   const out: { id: string; path: string; rel: string }[] = [];
-  for (const r of await chunksAt(deps, targets, folders, where, null)) if (r && !out.some((o) => o.id === r.id)) out.push({ id: r.id, path: r.path, rel: r.rel });
+  const add = (o: { id: string; path: string; rel: string }) => out.some((x) => x.id === o.id) || out.push(o);
+  const missed: GraphTarget[] = [];
+  for (const t of targets) {
+    const end = t.endLine ?? t.line;
+    const i = ranked.ids.findIndex((id) => {
+      const r = ranked.rows?.get(id) as { path?: string; start_line?: number; end_line?: number } | undefined;
+      return r?.path === t.path && (r.start_line ?? 0) <= end && (r.end_line ?? 0) >= t.line;
+    });
+    if (i >= 0) add({ id: ranked.ids[i], path: t.path, rel: ranked.rels?.[i] ?? '' });
+    else missed.push(t);
+  }
+  for (const r of await chunksAt(deps, missed, folders, where, null)) if (r) add({ id: r.id, path: r.path, rel: r.rel });
   return out;
 }

@@ -131,7 +131,7 @@ export class Searcher {
           this.leg('sparse', async () => {
             const list = await sparseLeg(this.deps.chunks, this.deps.docs, q, where, depth, 1, docScale);
             // A definition outranks the chunks that mention its name, in every mode with this leg.
-            return names ? promote(list, await definitionChunks(this.deps, q, folders, where)) : list;
+            return names ? promote(list, await definitionChunks(this.deps, q, folders, where, list)) : list;
           }),
         );
       }
