@@ -84,3 +84,15 @@ describe('other languages are stemmed in their own language', () => {
     assert.equal(analyzeForIndex('Katzen'), 'katzen');
   });
 });
+
+describe('the analyzer is part of the sparse contract', () => {
+  test('an index built with the previous full-text settings reports sparse_contract_mismatch', async () => {
+    const { checkContract, FTS_SETTINGS } = await import('../../main/engine/index/contract.js');
+    const wanted = { embedding_model: 'm', embedding_dimensions: 512, chunker_version: 3, fts: { ...FTS_SETTINGS } };
+    const before = { ...wanted, fts: { tokenizer: 'simple', stem: true, stop_words: true, language: 'English' } };
+    assert.equal(checkContract(before, wanted).sparse?.code, 'sparse_contract_mismatch');
+    // Control: the same settings match.
+    assert.equal(checkContract({ ...wanted, fts: { ...FTS_SETTINGS } }, wanted).sparse, null);
+    assert.match(FTS_SETTINGS.analyzer, /^cairn-\d+$/);
+  });
+});
