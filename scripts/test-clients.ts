@@ -20,6 +20,7 @@ import { readLock } from '../main/engine/lock.js';
 import { mergeJsonEntry } from '../main/engine/clients/jsonc.js';
 import { mergeTomlTable } from '../main/engine/clients/toml.js';
 import { buildCopy } from '../test/helpers/built-layout.js';
+import { startAnthropicStandIn } from './clients/anthropic-stand-in.js';
 import { FILES } from '../test/mcp/fixtures.js';
 import { servedAt, start, type Proc } from '../test/helpers/processes.js';
 
@@ -239,6 +240,7 @@ async function main(): Promise<number> {
     };
 
     await checks('serve first, no key', null);
+    await modelView(cwd);
     const { key } = (await admin('POST', '/api/mcp/api-key', { action: 'generate' })) as { key: string };
     await admin('PATCH', '/api/settings', { values: { 'mcp.require_api_key': true } });
     await install();
@@ -279,6 +281,36 @@ async function main(): Promise<number> {
     await rm(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => undefined);
   }
   return summary();
+}
+
+/**
+ * What Claude Code hands its model from one Cairn search: `claude -p` against a loopback
+ * stand-in for the Anthropic Messages API (a test double for the remote model, which cannot run
+ * here) that scripts exactly one `search` call and records the tool result. The size and whether
+ * the freshness line and the data-not-instructions note reach the model are reported (INFO);
+ * bounding them is issue 10 point 4.
+ */
+async function modelView(cwd: string): Promise<void> {
+  const standIn = await startAnthropicStandIn('mcp__cairn__search', { query: 'exponential backoff', top_k: 20 });
+  try {
+    const r = await run(bin('claude'), ['-p', 'How do retries back off? Use the cairn search tool.', '--allowedTools', 'mcp__cairn__search', '--output-format', 'json'], {
+      ANTHROPIC_BASE_URL: standIn.url,
+      ANTHROPIC_API_KEY: 'sk-ant-stand-in',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      // MCP tools offered directly, not behind Claude Code's ToolSearch: the script makes one call.
+      ENABLE_TOOL_SEARCH: 'false',
+    }, { cwd, timeoutMs: 180_000 });
+    const offered = standIn.toolsOffered.has('mcp__cairn__search');
+    record('claude-code', 'claude -p (model stand-in): Cairn\'s search tool is offered to the model', offered ? 'pass' : 'fail', offered ? '' : `tools offered: ${[...standIn.toolsOffered].join(', ') || 'none'}; ${r.out.trim().slice(-300)}`);
+    const seen = standIn.toolResults.join('\n');
+    record('claude-code', 'claude -p (model stand-in): the search result reaches the model', /retry\.md/.test(seen) ? 'pass' : 'fail', /retry\.md/.test(seen) ? '' : (seen || r.out).slice(0, 300));
+    if (seen) {
+      process.stdout.write(`INFO     claude-code    the model saw ${Buffer.byteLength(seen)} bytes for top_k 20; freshness ${/fresh/i.test(seen) ? 'present' : 'absent'}; data note ${/not instructions/i.test(seen) ? 'present' : 'absent'}; starts: ${seen.slice(0, 120).replace(/\n/g, ' ')}\n`);
+    }
+  } finally {
+    await standIn.close();
+  }
 }
 
 function summary(): number {
