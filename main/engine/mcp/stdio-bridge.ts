@@ -2,8 +2,10 @@
  * `cairn mcp --stdio` as a bridge: newline-delimited JSON-RPC on stdin/stdout (the MCP stdio
  * framing) carried to the one engine's Streamable HTTP endpoint, so a stdio client and every
  * HTTP client share one engine and one index. Kept at the byte/JSON-RPC level on purpose: it
- * does not parse MCP beyond the ids it must match and the two headers it must carry
- * (MCP-Protocol-Version, Mcp-Session-Id), so it follows whichever SDK serves the endpoint.
+ * does not parse MCP beyond the ids it must match and the headers the HTTP transport carries
+ * (MCP-Protocol-Version and Mcp-Session-Id from a 2025-era initialize; for 2026-07-28 requests
+ * MCP-Protocol-Version, Mcp-Method and Mcp-Name derived from the body, as the spec defines),
+ * so it follows whichever SDK serves the endpoint, in either era.
  *
  * Messages read before the engine answers are queued (the target resolves once); each request
  * is then posted as it arrives, concurrently, and every answer (JSON, or each SSE event) is
@@ -35,6 +37,29 @@ type Id = string | number | null;
 
 function isRequest(m: Json): boolean {
   return typeof m.method === 'string' && m.id !== undefined && m.id !== null;
+}
+
+/** The 2026-07-28 wire: a request's version claim travels in `_meta`, and HTTP repeats it (and the method and name) in headers. */
+const VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+const NAME_SOURCE: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
+
+/** Header values must be printable ASCII without edge spaces; anything else goes base64 in the spec's sentinel. */
+function headerValue(s: string): string {
+  const plain = s.length > 0 && s === s.trim() && /^[\t\x20-\x7e]*$/.test(s) && !(s.startsWith('=?base64?') && s.endsWith('?='));
+  return plain ? s : `=?base64?${Buffer.from(s, 'utf8').toString('base64')}?=`;
+}
+
+/** Headers a modern (2026) request carries on HTTP, derived from its body as the SDK's HTTP client does. */
+export function bodyHeaders(msg: Json): Record<string, string> {
+  const params = msg.params && typeof msg.params === 'object' && !Array.isArray(msg.params) ? (msg.params as Json) : null;
+  const meta = params?._meta && typeof params._meta === 'object' ? (params._meta as Json) : null;
+  const version = meta?.[VERSION_META_KEY];
+  if (typeof version !== 'string' || typeof msg.method !== 'string' || msg.id === undefined) return {};
+  const h: Record<string, string> = { 'mcp-protocol-version': version, 'mcp-method': msg.method };
+  const field = NAME_SOURCE[msg.method];
+  const name = field ? params?.[field] : undefined;
+  if (typeof name === 'string') h['mcp-name'] = headerValue(name);
+  return h;
 }
 
 function rpcError(id: Id, code: number, message: string): string {
@@ -137,12 +162,12 @@ export class StdioBridge {
     }
   }
 
-  private headers(target: BridgeTarget): Record<string, string> {
+  private headers(target: BridgeTarget, msg?: Json): Record<string, string> {
     const h: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
     if (this.sessionId) h['mcp-session-id'] = this.sessionId;
     if (target.key) h.authorization = `Bearer ${target.key}`;
-    return h;
+    return msg ? { ...h, ...bodyHeaders(msg) } : h;
   }
 
   private async forward(line: string): Promise<void> {
@@ -167,7 +192,7 @@ export class StdioBridge {
       const ctl = new AbortController();
       this.inflight.add(ctl);
       try {
-        const res = await fetch(target.url, { method: 'POST', headers: this.headers(target), body: line, signal: ctl.signal });
+        const res = await fetch(target.url, { method: 'POST', headers: this.headers(target, msg), body: line, signal: ctl.signal });
         if (res.status === 401 && attempt === 0 && this.o.key) {
           const text = await res.text();
           const key = await this.o.key(target).catch(() => null);
