@@ -56,13 +56,19 @@ export interface SettingsResponse {
 }
 export interface SettingsPatch {
   values: Record<string, unknown>;
+  /** The person agreed to the issues that need a confirmation (a new address or port). */
+  confirm?: boolean;
 }
 export interface ValidationIssue {
   key: string;
   rule: string;
+  /** A sentence a person understands: where (entries counted from 1), what is accepted. */
   message: string;
+  /** Saved once confirmed (`confirm: true`); without it the save is refused with `conflict`. */
+  needs_confirmation?: boolean;
 }
 export interface ValidateResponse {
+  /** No issue at all (issues that only need a confirmation are issues too). */
   ok: boolean;
   issues: ValidationIssue[];
 }
