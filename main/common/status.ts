@@ -134,6 +134,8 @@ export interface McpStatus {
   config_default_mode: SearchMode;
   config_default_top_k: number;
   defaults_restart_pending: boolean;
+  /** Saved settings the mounted server does not use yet (toolset, defaults, transport...): remount to apply. */
+  remount_pending: { key: string; mounted: unknown; configured: unknown }[];
   stdio_command: string[];
   uptime_s: number;
   requests: { total: number; errors: number; rejected: number };

@@ -28,7 +28,7 @@ function valuesOf(body: Partial<SettingsPatch>): Record<string, unknown> {
 async function allIssues(req: Request, ctx: AdminContext, values: Record<string, unknown>): Promise<ValidationIssue[]> {
   const issues = ctx.engine.settings.validate(values);
   if (issues.length > 0) return issues;
-  return guardIssues(values, { current: ctx.engine.settings.all(), listenOrigin: ctx.inProcessOrigin(), requestHost: req.headers.get('host') });
+  return guardIssues(values, { current: ctx.engine.settings.all(), listenOrigin: ctx.inProcessOrigin(), advertisedOrigin: ctx.advertisedOrigin(), requestHost: req.headers.get('host') });
 }
 
 export const engineRoutes: Record<string, Handler> = {

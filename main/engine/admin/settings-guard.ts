@@ -16,6 +16,8 @@ export interface GuardContext {
   current: Record<string, unknown>;
   /** `http://127.0.0.1:<port>`: where this process listens. */
   listenOrigin: string;
+  /** The origin clients are told to dial now (follows the bound port while the setting is at its default). */
+  advertisedOrigin: string;
   /** The Host header of the request that saves (the page's own address). */
   requestHost: string | null;
 }
@@ -54,7 +56,7 @@ function listIssues(values: Record<string, unknown>, ctx: GuardContext): Validat
       message: `Not saved: ${shown} would refuse ${listen}, the address the CLI, the probe and your MCP clients use. Keep 127.0.0.1:* (or ${listen}) in the list.`,
     });
   }
-  const advertised = hostOf(String(merged['mcp.public_base_url']));
+  const advertised = hostOf('mcp.public_base_url' in values ? String(values['mcp.public_base_url']) : ctx.advertisedOrigin);
   if (advertised && advertised !== listen && !hostAllowed(advertised, hosts)) {
     issues.push({
       key: 'mcp.allowed_hosts',
