@@ -1,6 +1,7 @@
 /** Folder, job and engine status: what `cairn status`, the admin API and the workbench show. */
 import type { FolderState, Freshness, SearchMode } from './search.js';
 import type { ErrorBody } from './errors.js';
+import type { ProgressView } from './progress.js';
 
 export interface FileError {
   path: string;
@@ -36,7 +37,7 @@ export interface FolderStatus {
 
 export type JobKind = 'create' | 'update' | 'rebuild' | 'drop' | 'embed';
 export type JobState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
-export type JobPhase = 'scanning' | 'parsing' | 'writing' | 'embedding' | 'maintenance' | 'done';
+export type JobPhase = 'queued' | 'scanning' | 'parsing' | 'writing' | 'embedding' | 'maintenance' | 'done';
 
 export interface JobProgress {
   phase: JobPhase;
@@ -47,6 +48,8 @@ export interface JobProgress {
   /** Chunks per second over the recent past. */
   throughput: number;
   eta_seconds: number | null;
+  /** The same numbers in words (main/common/progress.ts), so every surface says the same thing. */
+  summary?: ProgressView;
 }
 
 export interface JobInfo {
