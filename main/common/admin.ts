@@ -24,6 +24,8 @@ export const ADMIN_ROUTES = {
   models: 'GET /api/models',
   /** Loads the configured embedding model now (a hub model downloads; status shows the bytes). */
   loadModel: 'POST /api/model/load',
+  /** Downloads and checks a model, then makes it the configured one (status: model_switch). */
+  switchModel: 'POST /api/model/switch',
   search: 'POST /api/search',
   clients: 'GET /api/clients',
   installClient: 'POST /api/clients/install',

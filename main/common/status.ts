@@ -93,6 +93,21 @@ export interface ModelDownload {
   files: { file: string; loaded_bytes: number; total_bytes: number }[];
 }
 
+/**
+ * A model change in progress or just ended (POST /api/model/switch): the new model is downloaded
+ * and checked first; `embedding.model` changes only when `state` becomes `done`.
+ */
+export interface ModelSwitchStatus {
+  target: string;
+  from: string;
+  state: 'downloading' | 'verifying' | 'done' | 'failed';
+  download?: ModelDownload;
+  error?: string;
+  remedy?: string;
+  started_at: string;
+  finished_at?: string;
+}
+
 export interface EngineStatus {
   version: string;
   data_dir: string;
@@ -107,6 +122,8 @@ export interface EngineStatus {
   /** Set when the configured model or chunker conflicts with the stored index. */
   contract_mismatch: ErrorBody | null;
   paused: boolean;
+  /** The last model switch, while it runs and after it ended (null when none this run). */
+  model_switch: ModelSwitchStatus | null;
   totals: { files: number; chunks: number; embedded_chunks: number };
 }
 

@@ -28,6 +28,14 @@ function valuesOf(body: Partial<SettingsPatch>): Record<string, unknown> {
 async function allIssues(req: Request, ctx: AdminContext, values: Record<string, unknown>): Promise<ValidationIssue[]> {
   const issues = ctx.engine.settings.validate(values);
   if (issues.length > 0) return issues;
+  if ('embedding.model' in values && values['embedding.model'] !== ctx.engine.settings.get('embedding.model')) {
+    // A model that cannot load must never become the configured one: the switch checks it first.
+    return [{
+      key: 'embedding.model',
+      rule: 'switch_first',
+      message: 'Not saved: the embedding model is changed with "Change model" in the workbench (POST /api/model/switch), which downloads and checks the model first, so one that cannot load never becomes the configured model.',
+    }];
+  }
   return guardIssues(values, { current: ctx.engine.settings.all(), listenOrigin: ctx.inProcessOrigin(), advertisedOrigin: ctx.advertisedOrigin(), requestHost: req.headers.get('host') });
 }
 
@@ -108,6 +116,14 @@ export const engineRoutes: Record<string, Handler> = {
   'POST /api/model/load': async (_req, ctx) => {
     ctx.engine.prepareModel();
     return json(202, (await ctx.engine.status()).model);
+  },
+
+  'POST /api/model/switch': async (req, ctx) => {
+    const { model } = await jsonBody<{ model?: unknown }>(req);
+    const id = needString(model, 'model').trim();
+    const issues = ctx.engine.settings.validate({ 'embedding.model': id });
+    if (issues.length > 0) return typedError('invalid_argument', issues[0].message, { details: { issues } });
+    return json(202, ctx.engine.switchModel(id));
   },
 
   // The same code path as the MCP search tool, with the mounted defaults.

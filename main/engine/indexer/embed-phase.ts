@@ -14,14 +14,16 @@ const FILES_PER_STEP = 64;
  * embedded once all its chunks have vectors. Interrupted (crash, cancel), it resumes from the
  * `embedded` flags: finished files are not embedded again.
  */
-export async function embedPending(store: IndexStore, emb: Embeddings, folder: string, job: Job, onStep: () => Promise<void> = async () => undefined): Promise<void> {
+export async function embedPending(store: IndexStore, emb: Embeddings, folder: string, job: Job, onStep: () => Promise<void> = async () => undefined, requireModel = false): Promise<void> {
   const pending = (await store.files.query().where(and(sqlIn('folder', [folder]), 'embedded = false', 'chunks > 0') ?? 'false').select(['path', 'chunks']).toArray()) as { path: string; chunks: number }[];
   if (pending.length === 0) return;
   let embedder;
   try {
     embedder = await emb.get();
-  } catch {
-    // No model: text search works; status reports the model's error and the coverage.
+  } catch (err) {
+    // No model: text search works; status reports the model's error and the coverage. A rebuild,
+    // whose point is vectors under the configured model, fails instead of reporting "done".
+    if (requireModel) throw err;
     return;
   }
   const table = await emb.table(true);

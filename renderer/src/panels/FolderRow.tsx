@@ -72,10 +72,12 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
         </div>
       ) : null}
       <div className="row">
-        <button type="button" className="btn small" disabled={action.busy || active} onClick={() => act(() => api.indexFolder(folder.path, 'update'))} data-testid="folder-update">
+        <button type="button" className="btn small" disabled={action.busy || active} onClick={() => act(() => api.indexFolder(folder.path, 'update'))} data-testid="folder-update" title="Pick up files added, changed or deleted since the last run">
           Update
         </button>
-        <button type="button" className="btn small" disabled={action.busy || active} onClick={() => act(() => api.indexFolder(folder.path, 'rebuild'))} data-testid="folder-rebuild">
+        <button type="button" className="btn small" disabled={action.busy || active} onClick={() => {
+            if (window.confirm(`Re-index ${folder.path} from scratch? Every file is read and embedded again, which can take a long time; search keeps working meanwhile. (Update only picks up what changed.)`)) void act(() => api.indexFolder(folder.path, 'rebuild'));
+          }} data-testid="folder-rebuild" title="Read and embed every file again, from scratch">
           Re-index
         </button>
         <button
