@@ -72,3 +72,26 @@ test('a toolset change says it applies on remount, offers the remount, and the r
   await expect(page.getByTestId('restart-pending')).toHaveCount(0);
   await expect(saved).toContainText('in use by the mounted server');
 });
+
+test('a page without a token shows one sign-in screen that says where the token is, and the token signs in', async ({ page, engine }) => {
+  await page.goto(engine.origin + '/');
+  const login = page.getByTestId('login-screen');
+  await expect(login).toBeVisible();
+  await expect(login).toContainText('#token=');
+  await expect(login).toContainText('data folder');
+  // One screen, not a red "unauthorized" box per panel, and no panel waiting forever.
+  await expect(page.getByTestId('error')).toHaveCount(0);
+  await expect(page.getByText('Loading server status')).toHaveCount(0);
+  await shootCommitted(page, 'error-no-token-login');
+  // The control: a wrong token stays on the sign-in screen; the right one opens the workbench.
+  await page.getByTestId('login-token').fill('not-the-token-at-all');
+  await page.getByTestId('login-submit').click();
+  await expect(login).toBeVisible();
+  await page.getByTestId('login-token').fill(engine.token);
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('mcp-state')).toHaveText('running');
+  // The browser's own favicon request is answered (it was a 404 on every load).
+  const icon = await fetch(`${engine.origin}/favicon.ico`);
+  expect(icon.status).toBe(200);
+  expect(icon.headers.get('content-type')).toBe('image/x-icon');
+});
