@@ -45,8 +45,10 @@ test('an empty or narrowed Host allowlist is refused in words, and the workbench
   await hosts.fill('');
   await page.getByTestId('save-allowlists').click();
   await expect.poll(async () => (await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['mcp.allowed_hosts']).toEqual([]);
-  await page.getByTestId('toggle-rebinding').check();
+  // click, not check: the refused save puts the box back, which is the point.
+  await page.getByTestId('toggle-rebinding').click();
   await expect(page.getByTestId('panel-security').getByTestId('error')).toContainText('would refuse');
+  await expect(page.getByTestId('toggle-rebinding')).not.toBeChecked();
   await expect(page.getByTestId('panel-security').getByTestId('error')).not.toContainText(/^config_invalid/);
   await shootCommitted(page, 'error-protection-on-empty-list', 'panel-security');
 
