@@ -67,7 +67,7 @@ test('a toolset change says it applies on remount, offers the remount, and the r
   await page.getByTestId('save-defaults').click();
   const saved = page.getByTestId('defaults-saved');
   await expect(saved).toContainText('after a remount');
-  await expect(page.getByTestId('restart-pending')).toContainText('toolset="agent"');
+  await expect(page.getByTestId('restart-pending')).toContainText('toolset=agent now');
   await shootCommitted(page, 'toolset-remount-pending', 'panel-defaults');
   await page.getByTestId('defaults-remount').click();
   await expect(page.getByTestId('toolset')).toContainText('grep');

@@ -9,6 +9,8 @@ import { RemountButton } from '../components/RemountButton';
 import { Loading, Panel } from '../components/Panel';
 import { useEngine } from '../hooks/engine-context';
 
+const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+
 function yesNo(v: boolean) {
   return v ? 'on' : 'off';
 }
@@ -91,9 +93,9 @@ export function StatusCard() {
               return (
                 <li key={p.key} data-testid="pending-setting">
                   <code>
-                    {name}={JSON.stringify(p.mounted)}
+                    {name}={shown(p.mounted)}
                   </code>{' '}
-                  now, <code>{name}={JSON.stringify(p.configured)}</code> after the remount
+                  now, <code>{name}={shown(p.configured)}</code> after the remount
                 </li>
               );
             })}
