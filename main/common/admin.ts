@@ -24,6 +24,8 @@ export const ADMIN_ROUTES = {
   models: 'GET /api/models',
   /** Loads the configured embedding model now (a hub model downloads; status shows the bytes). */
   loadModel: 'POST /api/model/load',
+  /** Downloads and checks a model, then makes it the configured one (status: model_switch). */
+  switchModel: 'POST /api/model/switch',
   search: 'POST /api/search',
   clients: 'GET /api/clients',
   installClient: 'POST /api/clients/install',
@@ -56,13 +58,19 @@ export interface SettingsResponse {
 }
 export interface SettingsPatch {
   values: Record<string, unknown>;
+  /** The person agreed to the issues that need a confirmation (a new address or port). */
+  confirm?: boolean;
 }
 export interface ValidationIssue {
   key: string;
   rule: string;
+  /** A sentence a person understands: where (entries counted from 1), what is accepted. */
   message: string;
+  /** Saved once confirmed (`confirm: true`); without it the save is refused with `conflict`. */
+  needs_confirmation?: boolean;
 }
 export interface ValidateResponse {
+  /** No issue at all (issues that only need a confirmation are issues too). */
   ok: boolean;
   issues: ValidationIssue[];
 }

@@ -1,6 +1,7 @@
 /** Folder, job and engine status: what `cairn status`, the admin API and the workbench show. */
 import type { FolderState, Freshness, SearchMode } from './search.js';
 import type { ErrorBody } from './errors.js';
+import type { ProgressView } from './progress.js';
 
 export interface FileError {
   path: string;
@@ -36,7 +37,7 @@ export interface FolderStatus {
 
 export type JobKind = 'create' | 'update' | 'rebuild' | 'drop' | 'embed';
 export type JobState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
-export type JobPhase = 'scanning' | 'parsing' | 'writing' | 'embedding' | 'maintenance' | 'done';
+export type JobPhase = 'queued' | 'scanning' | 'parsing' | 'writing' | 'embedding' | 'maintenance' | 'done';
 
 export interface JobProgress {
   phase: JobPhase;
@@ -47,6 +48,8 @@ export interface JobProgress {
   /** Chunks per second over the recent past. */
   throughput: number;
   eta_seconds: number | null;
+  /** The same numbers in words (main/common/progress.ts), so every surface says the same thing. */
+  summary?: ProgressView;
 }
 
 export interface JobInfo {
@@ -90,6 +93,21 @@ export interface ModelDownload {
   files: { file: string; loaded_bytes: number; total_bytes: number }[];
 }
 
+/**
+ * A model change in progress or just ended (POST /api/model/switch): the new model is downloaded
+ * and checked first; `embedding.model` changes only when `state` becomes `done`.
+ */
+export interface ModelSwitchStatus {
+  target: string;
+  from: string;
+  state: 'downloading' | 'verifying' | 'done' | 'failed';
+  download?: ModelDownload;
+  error?: string;
+  remedy?: string;
+  started_at: string;
+  finished_at?: string;
+}
+
 export interface EngineStatus {
   version: string;
   data_dir: string;
@@ -104,6 +122,8 @@ export interface EngineStatus {
   /** Set when the configured model or chunker conflicts with the stored index. */
   contract_mismatch: ErrorBody | null;
   paused: boolean;
+  /** The last model switch, while it runs and after it ended (null when none this run). */
+  model_switch: ModelSwitchStatus | null;
   totals: { files: number; chunks: number; embedded_chunks: number };
 }
 
@@ -134,6 +154,8 @@ export interface McpStatus {
   config_default_mode: SearchMode;
   config_default_top_k: number;
   defaults_restart_pending: boolean;
+  /** Saved settings the mounted server does not use yet (toolset, defaults, transport...): remount to apply. */
+  remount_pending: { key: string; mounted: unknown; configured: unknown }[];
   stdio_command: string[];
   uptime_s: number;
   requests: { total: number; errors: number; rejected: number };

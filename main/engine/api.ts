@@ -12,7 +12,7 @@ import type {
   SearchRequest,
   SearchResponse,
 } from '../common/search.js';
-import type { EngineStatus, FolderStatus, JobInfo } from '../common/status.js';
+import type { EngineStatus, FolderStatus, JobInfo, ModelSwitchStatus } from '../common/status.js';
 import type { ValidationIssue } from '../common/admin.js';
 
 export interface SettingsApi {
@@ -44,6 +44,8 @@ export interface EngineApi {
   jobAction(id: string, action: 'pause' | 'resume' | 'cancel'): JobInfo;
   /** Starts loading the configured embedding model in the background (a hub model downloads). */
   prepareModel(): void;
+  /** Downloads and checks a model, then configures it (status: model_switch). */
+  switchModel(modelId: string): ModelSwitchStatus;
   /** Pauses (or resumes) every job, including ones queued while paused; status reports `paused`. */
   setPaused(paused: boolean): void;
   /** Resolves when every job queued so far has finished. */

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { ValidationIssue } from '../common/admin.js';
 import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchMode, SearchRequest, SearchResponse } from '../common/search.js';
 import type { FolderSpec } from '../common/settings.js';
-import type { EngineStatus, FolderStatus, IndexContract, JobInfo } from '../common/status.js';
+import type { EngineStatus, FolderStatus, IndexContract, JobInfo, ModelSwitchStatus } from '../common/status.js';
 import type { EngineApi } from './api.js';
 import type { DataPaths } from './config/paths.js';
 import type { SettingsStore } from './config/settings-store.js';
@@ -11,6 +11,7 @@ import { takeDataFolder, type DataFolder } from './data-folder.js';
 import { CairnError } from './errors.js';
 import { grepFolders } from './files/grep.js';
 import { readLines } from './files/read.js';
+import { ModelSwitch } from './model-switch.js';
 import { FolderStates } from './folder-state.js';
 import { GraphIndex } from './graph/graph.js';
 import { checkContract, FTS_SETTINGS, readContract, writeContract, type ContractCheck } from './index/contract.js';
@@ -62,6 +63,7 @@ export class Engine implements EngineApi {
   private live: LiveUpdates | null = null;
   private settingsWork: Promise<void> = Promise.resolve();
   private folderRetryMs = 5000;
+  private readonly modelSwitch: ModelSwitch;
 
   private constructor(
     readonly paths: DataPaths,
@@ -74,6 +76,7 @@ export class Engine implements EngineApi {
     this.dataDir = paths.root;
     this.states = new FolderStates(store, this.jobsQueue, (folder) => this.indexer.secretsExcluded(folder));
     this.embeddingsRef = this.makeEmbeddings();
+    this.modelSwitch = new ModelSwitch((id) => this.makeEmbeddings(id), (id) => this.settings.set({ 'embedding.model': id }), paths.root);
     this.indexer = new Indexer(store, this.graph, () => this.embeddingsRef, () => this.indexerOptions(), (folder) => this.states.refresh(folder));
     this.searcher = new Searcher({
       chunks: store.chunks,
@@ -125,8 +128,8 @@ export class Engine implements EngineApi {
     }
   }
 
-  private makeEmbeddings(): Embeddings {
-    return new Embeddings(this.store, this.settings.get('embedding.model'), {
+  private makeEmbeddings(modelId: string = this.settings.get('embedding.model')): Embeddings {
+    return new Embeddings(this.store, modelId, {
       dataDir: this.paths.root,
       bundledModelsDir: this.bundledModelsDir,
       threads: this.settings.get('embedding.threads'),
@@ -282,6 +285,7 @@ export class Engine implements EngineApi {
       contract: this.storedContract,
       contract_mismatch: mismatch ? mismatch.toBody() : null,
       paused: this.jobsQueue.paused,
+      model_switch: this.modelSwitch.status(),
       totals: folders.reduce((t, f) => ({ files: t.files + f.files, chunks: t.chunks + f.chunks, embedded_chunks: t.embedded_chunks + f.embedded_chunks }), { files: 0, chunks: 0, embedded_chunks: 0 }),
     };
   }
@@ -433,6 +437,12 @@ export class Engine implements EngineApi {
     this.embeddingsRef.get().catch(() => undefined);
   }
 
+  /** Downloads and checks `modelId`, then configures it; the current model serves until then. */
+  switchModel(modelId: string): ModelSwitchStatus {
+    this.assertOpen();
+    return this.modelSwitch.start(modelId, this.settings.get<string>('embedding.model'));
+  }
+
   setPaused(paused: boolean): void {
     this.jobsQueue.setPaused(paused);
   }
@@ -470,6 +480,7 @@ export class Engine implements EngineApi {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.modelSwitch.close();
     await this.settingsWork;
     if (this.maintenanceTimer) clearTimeout(this.maintenanceTimer);
     await this.live?.close();

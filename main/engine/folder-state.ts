@@ -41,6 +41,8 @@ export class FolderStates {
   private rescans = new Set<string>();
   /** Folders a full sync completed for in this process: an empty one is then fresh, not unknown. */
   private synced = new Set<string>();
+  /** When the last full sync of each folder finished here: the index was checked up to then. */
+  private syncedAt = new Map<string, number>();
 
   constructor(private readonly store: IndexStore, private readonly jobs: JobQueue, private readonly secretsExcluded: (folder: string) => number | null = () => null) {}
 
@@ -76,10 +78,12 @@ export class FolderStates {
     this.failures.delete(folder);
     this.rescans.delete(folder);
     this.synced.delete(folder);
+    this.syncedAt.delete(folder);
   }
 
   markSynced(folder: string): void {
     this.synced.add(folder);
+    this.syncedAt.set(folder, Date.now());
   }
 
   addPending(folder: string, paths: string[]): void {
@@ -120,7 +124,9 @@ export class FolderStates {
     return {
       state,
       vector_coverage: c && c.chunks > 0 ? Math.round((c.embedded / c.chunks) * 1000) / 1000 : c ? 1 : 0,
-      updated_at: c?.updatedAt ? new Date(c.updatedAt).toISOString() : null,
+      // The later of the last file written and the last sync that finished (one that found
+      // nothing to change, or only computed vectors, still brought the folder up to date).
+      updated_at: updatedAt(c?.updatedAt ?? null, this.syncedAt.get(folder) ?? null),
       pending_changes: pending,
     };
   }
@@ -149,4 +155,9 @@ export class FolderStates {
     if (job) s.progress = job.info().progress;
     return s;
   }
+}
+
+function updatedAt(written: number | null, synced: number | null): string | null {
+  const t = Math.max(written ?? 0, synced ?? 0);
+  return t > 0 ? new Date(t).toISOString() : null;
 }

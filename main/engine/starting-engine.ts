@@ -7,7 +7,7 @@
  */
 import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchRequest, SearchResponse } from '../common/search.js';
 import type { FolderSpec } from '../common/settings.js';
-import type { EngineStatus, FolderStatus, JobInfo } from '../common/status.js';
+import type { EngineStatus, FolderStatus, JobInfo, ModelSwitchStatus } from '../common/status.js';
 import type { EngineApi } from './api.js';
 import type { DataFolder } from './data-folder.js';
 import type { Engine, EngineOptions } from './engine.js';
@@ -107,6 +107,11 @@ export class StartingEngine implements EngineApi {
 
   prepareModel(): void {
     this.ready().then((e) => e.prepareModel(), () => undefined);
+  }
+
+  switchModel(modelId: string): ModelSwitchStatus {
+    if (!this.engine) throw new CairnError('dependency_unavailable', 'The engine is still opening the index; try the switch again in a moment.');
+    return this.engine.switchModel(modelId);
   }
 
   /**

@@ -1,6 +1,8 @@
 import { ReconnectBanner } from './components/ReconnectBanner';
 import { ThemeToggle } from './components/ThemeToggle';
 import { EngineProvider } from './hooks/EngineProvider';
+import { useEngine } from './hooks/engine-context';
+import { LoginScreen } from './components/LoginScreen';
 import { ClientsPanel } from './panels/ClientsPanel';
 import { DefaultsPanel } from './panels/DefaultsPanel';
 import { IndexPanel } from './panels/IndexPanel';
@@ -21,21 +23,38 @@ const NAV = [
 export function App() {
   return (
     <EngineProvider>
+      <Workbench />
+    </EngineProvider>
+  );
+}
+
+function Workbench() {
+  const { link } = useEngine();
+  return (
+    <>
       <a className="skip" href="#main">
         Skip to content
       </a>
       <header className="top">
         <h1>Cairn</h1>
-        <nav aria-label="Panels">
+        {link === 'unauthorized' ? <div className="nav-spacer" /> : <nav aria-label="Panels">
           {NAV.map(([id, label]) => (
             <a key={id} href={`#${id}`}>
               {label}
             </a>
           ))}
-        </nav>
+        </nav>}
         <ThemeToggle />
       </header>
       <ReconnectBanner />
+      {link === 'unauthorized' ? <LoginScreen /> : <Panels />}
+    </>
+  );
+}
+
+function Panels() {
+  return (
+    <>
       <main id="main" tabIndex={-1}>
         <div className="col">
           <StatusCard />
@@ -49,6 +68,6 @@ export function App() {
           <SearchPanel />
         </div>
       </main>
-    </EngineProvider>
+    </>
   );
 }

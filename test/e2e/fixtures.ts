@@ -50,3 +50,16 @@ export async function shootPanel(page: Page, info: TestInfo, id: string): Promis
   await panel.screenshot({ path, style: '.top { position: static !important; }' });
   await info.attach(`panel-${id}`, { path, contentType: 'image/png' });
 }
+
+/** Saves a screenshot that is committed (test/e2e/screenshots/<name>.png), to be looked at in review. */
+export async function shootCommitted(page: Page, name: string, testId?: string): Promise<void> {
+  const path = new URL(`./screenshots/${name}.png`, import.meta.url).pathname;
+  const style = '.top { position: static !important; }';
+  if (testId) {
+    const el = page.getByTestId(testId);
+    await el.scrollIntoViewIfNeeded();
+    await el.screenshot({ path, style });
+  } else {
+    await page.screenshot({ path, style, fullPage: true });
+  }
+}

@@ -24,8 +24,18 @@ test('add with an exclude glob, re-index, remove', async ({ page, engine }) => {
   await expect(row.getByTestId('folder-counts')).toContainText('2 files');
   await expect(row).toContainText('exclude drafts/**');
 
+  // Re-index reads and embeds everything again: it asks first (the control: dismissing starts nothing).
+  page.once('dialog', (d) => void d.dismiss());
+  await row.getByTestId('folder-rebuild').click();
+  await expect(page.locator('[data-testid="job-row"]').filter({ hasText: 'rebuild' })).toHaveCount(0);
+  let asked = '';
+  page.once('dialog', (d) => {
+    asked = d.message();
+    void d.accept();
+  });
   await row.getByTestId('folder-rebuild').click();
   await expect(page.locator('[data-testid="job-row"]').filter({ hasText: 'rebuild' })).toHaveCount(1);
+  expect(asked).toContain('from scratch');
   await expect(row).toHaveAttribute('data-state', 'fresh', { timeout: 120_000 });
   await expect(page.locator('[data-testid="job-row"]').filter({ hasText: 'rebuild' })).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
 

@@ -32,7 +32,7 @@ test('the admin token moves from the URL to sessionStorage; the status card show
 
 test('without a token the page says how to get one instead of showing stale data', async ({ page, engine }) => {
   await page.goto(engine.origin + '/');
-  await expect(page.getByTestId('unauthorized-banner')).toBeVisible();
+  await expect(page.getByTestId('login-screen')).toBeVisible();
 });
 
 test('add a fixture folder by path and watch it reach fresh', async ({ page, engine }, info) => {

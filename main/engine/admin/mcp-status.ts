@@ -1,7 +1,7 @@
 /** `GET /api/mcp/status`: what is mounted, beside what is configured, so a pending restart shows. */
 import type { McpStatus } from '../../common/status.js';
 import type { SearchMode } from '../../common/search.js';
-import { toolNames } from '../mcp/mount-config.js';
+import { remountPending, toolNames } from '../mcp/mount-config.js';
 import { SERVED_PROTOCOL_VERSIONS } from '../mcp/endpoint.js';
 import { keyRequired } from '../http/mcp-route.js';
 import { securityWarnings } from '../http/security.js';
@@ -38,6 +38,7 @@ export async function mcpStatus(ctx: AdminContext): Promise<McpStatus> {
     config_default_mode: configMode,
     config_default_top_k: configTopK,
     defaults_restart_pending: configMode !== mount.defaultMode || configTopK !== mount.defaultTopK,
+    remount_pending: remountPending(mount, s),
     stdio_command: ctx.stdioCommand,
     uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
     requests: { ...ctx.counters },

@@ -6,6 +6,7 @@ import { ADMIN_ROUTES } from '../../common/admin.js';
 import { bearerToken, credentialInQuery, secretEquals } from '../http/security.js';
 import { errorResponse, typedError } from '../http/responses.js';
 import { rebindingRefusal } from '../http/mcp-route.js';
+import { isOwnHost } from '../http/own-address.js';
 import type { AdminContext } from './context.js';
 import { engineRoutes } from './routes-engine.js';
 import { mcpRoutes } from './routes-mcp.js';
@@ -21,8 +22,9 @@ for (const route of Object.values(ADMIN_ROUTES)) {
 export async function handleAdmin(req: Request, ctx: AdminContext): Promise<Response> {
   const url = new URL(req.url);
   const host = req.headers.get('host');
-  // The workbench is served by this same origin; it is allowed even if the MCP origin list is narrowed.
-  const refused = rebindingRefusal(req, ctx.engine.settings, host ? `http://${host}` : undefined);
+  // The workbench is served by this same origin; it is allowed even if the MCP origin list is
+  // narrowed, and this server's own loopback address is allowed whatever the Host list says.
+  const refused = rebindingRefusal(req, ctx.engine.settings, host ? `http://${host}` : undefined, isOwnHost(host, ctx.inProcessOrigin()));
   if (refused) {
     ctx.counters.rejected++;
     return typedError('forbidden', 'Host or Origin is not allowed for the admin API.');

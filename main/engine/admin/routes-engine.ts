@@ -1,11 +1,12 @@
 /** Admin routes over the engine: settings, folders, jobs, status and the search playground. */
 import type { FolderSpec } from '../../common/settings.js';
-import type { IndexFolderRequest, JobActionRequest, RemoveFolderRequest, SetPausedRequest, SetPausedResponse, SettingsPatch } from '../../common/admin.js';
+import type { IndexFolderRequest, JobActionRequest, RemoveFolderRequest, SetPausedRequest, SetPausedResponse, SettingsPatch, ValidateResponse, ValidationIssue } from '../../common/admin.js';
 import type { SearchRequest } from '../../common/search.js';
 import { CairnError } from '../errors.js';
 import { json, typedError } from '../http/responses.js';
 import { runSearch } from '../mcp/search-call.js';
 import { jsonBody, type AdminContext } from './context.js';
+import { guardIssues } from './settings-guard.js';
 
 type Handler = (req: Request, ctx: AdminContext) => Promise<Response>;
 
@@ -23,25 +24,45 @@ function valuesOf(body: Partial<SettingsPatch>): Record<string, unknown> {
   return body.values;
 }
 
+/** The settings table's rules first; what the save would do to this server's users only on valid values. */
+async function allIssues(req: Request, ctx: AdminContext, values: Record<string, unknown>): Promise<ValidationIssue[]> {
+  const issues = ctx.engine.settings.validate(values);
+  if (issues.length > 0) return issues;
+  if ('embedding.model' in values && values['embedding.model'] !== ctx.engine.settings.get('embedding.model')) {
+    // A model that cannot load must never become the configured one: the switch checks it first.
+    return [{
+      key: 'embedding.model',
+      rule: 'switch_first',
+      message: 'Not saved: the embedding model is changed with "Change model" in the workbench (POST /api/model/switch), which downloads and checks the model first, so one that cannot load never becomes the configured model.',
+    }];
+  }
+  return guardIssues(values, { current: ctx.engine.settings.all(), listenOrigin: ctx.inProcessOrigin(), advertisedOrigin: ctx.advertisedOrigin(), requestHost: req.headers.get('host') });
+}
+
 export const engineRoutes: Record<string, Handler> = {
   'GET /api/status': async (_req, ctx) => json(200, await ctx.engine.status()),
 
   'GET /api/settings': async (_req, ctx) => json(200, { values: ctx.engine.settings.all() }),
 
   'PATCH /api/settings': async (req, ctx) => {
-    const values = valuesOf(await jsonBody<Partial<SettingsPatch>>(req));
-    const issues = ctx.engine.settings.validate(values);
-    if (issues.length > 0) {
-      const first = issues[0];
-      return typedError('config_invalid', `${first.key}: ${first.message} (rule: ${first.rule})`, { details: { issues } });
+    const body = await jsonBody<Partial<SettingsPatch>>(req);
+    const values = valuesOf(body);
+    const issues = await allIssues(req, ctx, values);
+    const hard = issues.filter((i) => !i.needs_confirmation);
+    if (hard.length > 0) return typedError('config_invalid', hard[0].message, { details: { issues } });
+    if (issues.length > 0 && body.confirm !== true) {
+      return typedError('conflict', issues[0].message, {
+        remedy: 'Confirm to save anyway (send "confirm": true).',
+        details: { issues, needs_confirmation: true },
+      });
     }
     ctx.engine.settings.set(values);
     return json(200, { values: ctx.engine.settings.all() });
   },
 
   'POST /api/settings/validate': async (req, ctx) => {
-    const issues = ctx.engine.settings.validate(valuesOf(await jsonBody<Partial<SettingsPatch>>(req)));
-    return json(200, { ok: issues.length === 0, issues });
+    const issues = await allIssues(req, ctx, valuesOf(await jsonBody<Partial<SettingsPatch>>(req)));
+    return json(200, { ok: issues.length === 0, issues } satisfies ValidateResponse);
   },
 
   'GET /api/folders': async (_req, ctx) => json(200, await ctx.engine.folders()),
@@ -95,6 +116,14 @@ export const engineRoutes: Record<string, Handler> = {
   'POST /api/model/load': async (_req, ctx) => {
     ctx.engine.prepareModel();
     return json(202, (await ctx.engine.status()).model);
+  },
+
+  'POST /api/model/switch': async (req, ctx) => {
+    const { model } = await jsonBody<{ model?: unknown }>(req);
+    const id = needString(model, 'model').trim();
+    const issues = ctx.engine.settings.validate({ 'embedding.model': id });
+    if (issues.length > 0) return typedError('invalid_argument', issues[0].message, { details: { issues } });
+    return json(202, ctx.engine.switchModel(id));
   },
 
   // The same code path as the MCP search tool, with the mounted defaults.

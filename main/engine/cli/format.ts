@@ -1,5 +1,6 @@
 import type { SearchResponse } from '../../common/search.js';
 import type { EngineStatus, JobInfo } from '../../common/status.js';
+import { describeProgress, progressText } from '../../common/progress.js';
 
 export function formatHits(res: SearchResponse): string {
   if (res.hits.length === 0) return `No results (${res.mode}, ${res.took_ms} ms).`;
@@ -30,23 +31,18 @@ export function formatStatus(s: EngineStatus): string {
     if (f.file_errors > 5) lines.push(`  … ${f.file_errors - 5} more file errors (cairn status --json)`);
   }
   const running = s.jobs.filter((j) => !j.finished_at);
-  for (const j of running) lines.push(`job ${j.id.slice(0, 8)} ${j.kind} ${j.folder}: ${j.state}, ${progressLine(j.progress)}`);
+  for (const j of running) lines.push(`job ${j.id.slice(0, 8)} ${j.kind} ${j.folder}: ${progressLine(j.progress, j.state)}`);
   return lines.join('\n');
 }
 
-export function progressLine(p: JobInfo['progress']): string {
-  const files = p.files_total ? `${p.files_done}/${p.files_total} files` : `${p.files_done} files`;
-  const chunks = p.chunks_total ? `${p.chunks_done}/${p.chunks_total} chunks` : `${p.chunks_done} chunks`;
-  const eta = p.eta_seconds !== null && p.eta_seconds > 0 ? `, ETA ${p.eta_seconds}s` : '';
-  return `${p.phase}: ${files}, ${chunks}, ${p.throughput}/s${eta}`;
+export function progressLine(p: JobInfo['progress'], state: JobInfo['state'] = 'running'): string {
+  return progressText(state, p);
 }
 
 /** One redrawn line on a terminal; nothing when output is piped. */
-export function progressBar(job: JobInfo, width = 28): string {
-  const p = job.progress;
-  const total = p.phase === 'embedding' || p.phase === 'writing' ? p.chunks_total : p.files_total;
-  const done = p.phase === 'embedding' || p.phase === 'writing' ? p.chunks_done : p.files_done;
-  const frac = total > 0 ? Math.min(1, done / total) : 0;
-  const fill = Math.round(frac * width);
-  return `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${(frac * 100).toFixed(0).padStart(3)}% ${progressLine(p)}`;
+export function progressBar(job: Pick<JobInfo, 'state' | 'progress'>, width = 28): string {
+  const v = describeProgress(job.state, job.progress);
+  if (v.fraction === null) return `[${'.'.repeat(width)}]      ${progressText(job.state, job.progress)}`;
+  const fill = Math.round(v.fraction * width);
+  return `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${(v.fraction * 100).toFixed(0).padStart(3)}% ${progressText(job.state, job.progress)}`;
 }

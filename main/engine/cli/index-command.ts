@@ -3,7 +3,23 @@ import type { JobInfo } from '../../common/status.js';
 import { CairnError } from '../errors.js';
 import type { EngineClient } from './client.js';
 import { EXIT } from './exit-codes.js';
-import { progressBar, progressLine } from './format.js';
+import { progressText } from '../../common/progress.js';
+import { progressBar } from './format.js';
+
+/**
+ * What to show for a job: its own progress, or while it waits its turn (beside a running `cairn
+ * serve`, the folder is often busy with the serve's own job), the job it waits for, so the
+ * line moves with the real work instead of sitting at "0% scanning".
+ */
+async function progressOf(client: EngineClient, job: JobInfo, bar: boolean): Promise<string> {
+  const show = (j: JobInfo) => (bar ? progressBar(j) : progressText(j.state, j.progress));
+  // Not started yet (queued, or held by a pause before its turn came): show what it waits for.
+  if (job.progress.phase !== 'queued') return show(job);
+  const busy = (await client.status()).jobs.find((j) => j.id !== job.id && !j.finished_at && j.progress.phase !== 'queued');
+  if (!busy) return show(job);
+  const whose = busy.folder === job.folder ? 'this folder\'s current job' : `the job on ${busy.folder}`;
+  return `${show(busy)} (queued behind ${whose})`;
+}
 
 /** Indexes the named folders (default: all) one job at a time, until each finishes. */
 export async function runIndex(client: EngineClient, folders: string[], rebuild: boolean, json: boolean): Promise<number> {
@@ -15,14 +31,13 @@ export async function runIndex(client: EngineClient, folders: string[], rebuild:
     let job = await client.indexFolder(folder, rebuild ? 'rebuild' : 'update');
     let lastLine = '';
     while (!job.finished_at) {
-      await new Promise((r) => setTimeout(r, tty ? 200 : 1000));
+      await new Promise((r) => setTimeout(r, tty ? 250 : 1000));
       job = (await client.job(job.id)) ?? job;
-      if (tty) process.stderr.write(`\r\x1b[2K${progressBar(job)}`);
-      else if (!json) {
-        const line = `${folder}: ${progressLine(job.progress)}`;
-        if (line !== lastLine) process.stderr.write(`${line}\n`);
-        lastLine = line;
-      }
+      if (json) continue;
+      const line = `${folder}: ${await progressOf(client, job, tty)}`;
+      if (tty) process.stderr.write(`\r\x1b[2K${line}`);
+      else if (line !== lastLine) process.stderr.write(`${line}\n`);
+      lastLine = line;
     }
     if (tty) process.stderr.write('\r\x1b[2K');
     results.push(job);

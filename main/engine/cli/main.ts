@@ -29,6 +29,11 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command ? EXIT.ok : EXIT.usage;
   }
+  // `cairn search --help` (any command): the help, not an unknown-option error.
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(USAGE);
+    return EXIT.ok;
+  }
   if (command === '--version' || command === 'version') {
     const { ENGINE_VERSION } = await import('../version.js');
     process.stdout.write(`${ENGINE_VERSION}\n`);

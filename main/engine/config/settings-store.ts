@@ -66,7 +66,7 @@ export class SettingsStore implements SettingsApi {
       issues = [{ key: '(file)', rule: 'json', message: `${file} is not valid JSON: ${(parseErr as Error).message}` }];
     }
     const first = issues[0];
-    const message = first ? `Invalid configuration in ${file}: ${first.message} (rule: ${first.rule})` : `Cannot load ${file}: ${(err as Error).message}`;
+    const message = first ? `Invalid configuration in ${file}: ${first.message}` : `Cannot load ${file}: ${(err as Error).message}`;
     return new CairnError('config_invalid', message, { remedy: `Fix or remove ${file}; it was left untouched.`, details: { issues } });
   }
 
@@ -100,15 +100,15 @@ export class SettingsStore implements SettingsApi {
     return (v === undefined ? structuredClone(spec.default) : own(v)) as T;
   }
 
+  /** The patch on its own and, across settings, on the values it would leave. */
   validate(values: Record<string, unknown>): ValidationIssue[] {
-    return validateValues(values);
+    return validateValues(values, this.all());
   }
 
   set(values: Record<string, unknown>): void {
-    const issues = validateValues(values);
+    const issues = this.validate(values);
     if (issues.length > 0) {
-      const first = issues[0];
-      throw new CairnError('config_invalid', `${first.message} (rule: ${first.rule})`, { details: { issues } });
+      throw new CairnError('config_invalid', issues[0].message, { details: { issues } });
     }
     const before = this.all();
     const changed = Object.keys(values).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(values[k]));

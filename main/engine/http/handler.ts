@@ -6,6 +6,7 @@ import type { AdminContext } from '../admin/context.js';
 import { handleAdmin } from '../admin/router.js';
 import { handleMcp, type McpRouteDeps } from './mcp-route.js';
 import { hostAllowed } from './security.js';
+import { isOwnHost } from './own-address.js';
 import { errorResponse } from './responses.js';
 import { serveStatic } from './static.js';
 
@@ -24,7 +25,9 @@ export function createHttpHandler(deps: HandlerDeps): HttpHandler {
       const mountPath = deps.mcp.endpoint.mount.mountPath;
       if (pathname === mountPath || pathname === `${mountPath}/`) return await handleMcp(req, deps.mcp);
       if (pathname === '/api' || pathname.startsWith('/api/')) return await handleAdmin(req, deps.admin);
-      if (!hostAllowed(req.headers.get('host'), deps.mcp.settings.get<string[]>('mcp.allowed_hosts'))) {
+      const host = req.headers.get('host');
+      // The page that edits the allowlist stays reachable at this server's own loopback address.
+      if (!isOwnHost(host, deps.admin.inProcessOrigin()) && !hostAllowed(host, deps.mcp.settings.get<string[]>('mcp.allowed_hosts'))) {
         return new Response('Forbidden: Host not allowed', { status: 403, headers: { 'content-type': 'text/plain' } });
       }
       return await serveStatic(req, deps.rendererDir);

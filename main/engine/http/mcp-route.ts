@@ -25,9 +25,9 @@ export interface McpRouteDeps {
 }
 
 /** Host and Origin against the allowlists; null when they pass. Shared with the admin API. */
-export function rebindingRefusal(req: Request, settings: SettingsApi, sameOrigin?: string): Response | null {
+export function rebindingRefusal(req: Request, settings: SettingsApi, sameOrigin?: string, hostIsOwn = false): Response | null {
   const host = req.headers.get('host');
-  if (!hostAllowed(host, settings.get<string[]>('mcp.allowed_hosts'))) {
+  if (!hostIsOwn && !hostAllowed(host, settings.get<string[]>('mcp.allowed_hosts'))) {
     return jsonRpcError(403, -32000, `Forbidden: Host '${host ?? ''}' is not in mcp.allowed_hosts.`);
   }
   const origin = req.headers.get('origin');

@@ -14,14 +14,16 @@ const FILES_PER_STEP = 64;
  * embedded once all its chunks have vectors. Interrupted (crash, cancel), it resumes from the
  * `embedded` flags: finished files are not embedded again.
  */
-export async function embedPending(store: IndexStore, emb: Embeddings, folder: string, job: Job, onStep: () => Promise<void> = async () => undefined): Promise<void> {
+export async function embedPending(store: IndexStore, emb: Embeddings, folder: string, job: Job, onStep: () => Promise<void> = async () => undefined, requireModel = false): Promise<void> {
   const pending = (await store.files.query().where(and(sqlIn('folder', [folder]), 'embedded = false', 'chunks > 0') ?? 'false').select(['path', 'chunks']).toArray()) as { path: string; chunks: number }[];
   if (pending.length === 0) return;
   let embedder;
   try {
     embedder = await emb.get();
-  } catch {
-    // No model: text search works; status reports the model's error and the coverage.
+  } catch (err) {
+    // No model: text search works; status reports the model's error and the coverage. A rebuild,
+    // whose point is vectors under the configured model, fails instead of reporting "done".
+    if (requireModel) throw err;
     return;
   }
   const table = await emb.table(true);
@@ -33,13 +35,26 @@ export async function embedPending(store: IndexStore, emb: Embeddings, folder: s
     const chunks = (await store.chunks.query().where(sqlIn('path', paths)).select(['id', 'folder', 'path', 'rel', 'ext', 'kind', 'mtime', 'text_hash', 'text', 'heading', 'symbol']).toArray()) as ChunkRow[];
     const have = new Set(((await table.query().where(sqlIn('id', chunks.map((c) => c.id))).select(['id']).toArray()) as { id: string }[]).map((r) => r.id));
     const todo = chunks.filter((c) => !have.has(c.id));
-    job.advance(0, chunks.length - todo.length);
+    // Files count as done as their last chunk's vector arrives (vectors arrive in todo order), not
+    // 64 at a time, so "files" and "chunks" move together.
+    const lastChunk = new Map<string, number>();
+    todo.forEach((c, k) => lastChunk.set(c.path, k + 1));
+    const ends = [...lastChunk.values()].sort((a, b) => a - b);
+    let filesReported = paths.length - ends.length;
+    job.advance(filesReported, chunks.length - todo.length);
     if (todo.length > 0) {
       let reported = 0;
+      let next = 0;
       const vectors = await embedder.embedDocuments(
         todo.map(embeddingText),
         (n) => {
-          job.advance(0, n - reported);
+          let files = 0;
+          while (next < ends.length && ends[next] <= n) {
+            next++;
+            files++;
+          }
+          job.advance(files, n - reported);
+          filesReported += files;
           reported = n;
         },
         () => job.checkpoint(),
@@ -47,7 +62,7 @@ export async function embedPending(store: IndexStore, emb: Embeddings, folder: s
       await retryOnConflict(() => table.add(todo.map((c, k) => vectorRowFor(c, vectors[k])) as unknown as Record<string, unknown>[]));
     }
     await store.markEmbedded(paths);
-    job.advance(paths.length, 0);
+    job.advance(paths.length - filesReported, 0);
     await onStep();
   }
 }

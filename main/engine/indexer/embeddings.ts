@@ -2,7 +2,7 @@ import type { Table } from '@lancedb/lancedb';
 import type { ModelDownload, ModelState } from '../../common/status.js';
 import { DownloadProgress } from '../embed/hub.js';
 import { findLocalModel, resolveModel, type ResolvedModel } from '../embed/registry.js';
-import { CairnError } from '../errors.js';
+import { humanLoadError } from '../embed/load-error.js';
 import type { IndexStore } from '../index/store.js';
 import type { Embedder } from '../types.js';
 
@@ -70,12 +70,12 @@ export class Embeddings {
           return e;
         })
         .catch((err: unknown) => {
+          const typed = humanLoadError(this.modelId, err, this.opts.dataDir);
           this.state = 'error';
-          this.error = err instanceof Error ? err.message : String(err);
+          this.error = typed.message;
+          this.remedy = typed.remedy;
           this.loading = null;
           this.progress = null;
-          const typed = err instanceof CairnError ? err : new CairnError('dependency_unavailable', `The embedding model ${this.modelId} cannot be loaded: ${this.error}`, { remedy: 'Check the embedding.model setting, or download the model where a network exists.' });
-          this.remedy = typed.remedy;
           throw typed;
         });
     }

@@ -136,7 +136,8 @@ export class Indexer {
       await settle();
       this.secrets.set(spec.path, secrets);
       await this.prune(spec.path, stored);
-      await this.embed(spec.path, job);
+      // A rebuild is asked for to get vectors under the configured model: without it, it has failed.
+      await this.embed(spec.path, job, rebuild);
     } catch (err) {
       throw asIndexWriteError(err, this.store.dir);
     }
@@ -286,8 +287,8 @@ export class Indexer {
     }
   }
 
-  async embed(folder: string, job: Job): Promise<void> {
-    await embedPending(this.store, this.embeddings(), folder, job, () => this.committed(folder));
+  async embed(folder: string, job: Job, requireModel = false): Promise<void> {
+    await embedPending(this.store, this.embeddings(), folder, job, () => this.committed(folder), requireModel);
   }
 }
 

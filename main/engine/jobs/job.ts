@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ErrorBody } from '../../common/errors.js';
 import type { JobInfo, JobKind, JobPhase, JobProgress, JobState } from '../../common/status.js';
 import { CairnError } from '../errors.js';
+import { describeProgress } from '../../common/progress.js';
 
 export class JobCancelled extends Error {
   constructor() {
@@ -23,10 +24,11 @@ export class Job {
   finishedAt: Date | null = null;
   /** The most walked files a scan held at once: bounded by the scan batch, whatever the folder's size. */
   scanPeak = 0;
-  private progress: JobProgress = { phase: 'scanning', files_done: 0, files_total: 0, chunks_done: 0, chunks_total: 0, throughput: 0, eta_seconds: null };
+  private progress: JobProgress = { phase: 'queued', files_done: 0, files_total: 0, chunks_done: 0, chunks_total: 0, throughput: 0, eta_seconds: null };
   private resumeWaiters: (() => void)[] = [];
   private cancelled = false;
-  private rate: { t: number; chunks: number }[] = [];
+  private rate: { t: number; chunks: number; files: number }[] = [];
+  private started = false;
 
   constructor(readonly kind: JobKind, readonly folder: string) {}
 
@@ -37,18 +39,31 @@ export class Job {
     this.rate = [];
   }
 
+  /** The queue starts it: a job that waited (queued, maybe paused and resumed) begins here. */
+  start(): void {
+    this.started = true;
+    if (this.state !== 'paused') this.state = 'running';
+    if (this.progress.phase === 'queued') this.progress.phase = 'scanning';
+  }
+
   advance(files: number, chunks: number): void {
-    this.progress.files_done += files;
-    this.progress.chunks_done += chunks;
+    const p = this.progress;
+    p.files_done += files;
+    p.chunks_done += chunks;
     const now = performance.now();
-    this.rate.push({ t: now, chunks: this.progress.chunks_done });
-    // Throughput over the last ~10 s, so the ETA follows the current phase, not the whole run.
-    while (this.rate.length > 2 && now - this.rate[0].t > 10_000) this.rate.shift();
+    this.rate.push({ t: now, chunks: p.chunks_done, files: p.files_done });
+    // Rates over the last ~30 s of this phase: long enough that the ETA does not wander with
+    // each batch, short enough to follow a change of pace (the model warming up, a big file).
+    while (this.rate.length > 2 && now - this.rate[0].t > 30_000) this.rate.shift();
     const first = this.rate[0];
     const dt = (now - first.t) / 1000;
-    this.progress.throughput = dt > 0 ? Math.round((this.progress.chunks_done - first.chunks) / dt) : 0;
-    const left = this.progress.chunks_total - this.progress.chunks_done;
-    this.progress.eta_seconds = this.progress.throughput > 0 && left > 0 ? Math.round(left / this.progress.throughput) : left <= 0 ? 0 : null;
+    p.throughput = dt > 0 ? Math.round((p.chunks_done - first.chunks) / dt) : 0;
+    // The ETA is in the phase's own unit: chunks while embedding, files while the text is written;
+    // unknown while a scan is still finding files (its total is still growing).
+    const embedding = p.phase === 'embedding';
+    const left = embedding ? p.chunks_total - p.chunks_done : p.files_total - p.files_done;
+    const rate = dt > 0 ? (embedding ? p.chunks_done - first.chunks : p.files_done - first.files) / dt : 0;
+    p.eta_seconds = p.phase === 'scanning' ? null : left <= 0 ? 0 : rate > 0 && dt >= 2 ? Math.round(left / rate) : null;
   }
 
   /** A streaming scan learns its total as it walks: the count grows batch by batch, never resets. */
@@ -73,7 +88,8 @@ export class Job {
 
   resume(): void {
     if (this.state !== 'paused') return;
-    this.state = 'running';
+    // A job the queue has not reached yet goes back to waiting, not to "running / scanning 0/0".
+    this.state = this.started ? 'running' : 'queued';
     for (const r of this.resumeWaiters.splice(0)) r();
   }
 
@@ -101,7 +117,7 @@ export class Job {
       kind: this.kind,
       folder: this.folder,
       state: this.state,
-      progress: { ...this.progress },
+      progress: { ...this.progress, summary: describeProgress(this.state, this.progress) },
       errors: this.errors,
       ...(this.error ? { error: this.error } : {}),
       created_at: this.createdAt.toISOString(),

@@ -50,7 +50,7 @@ export class JobQueue {
     const { job, run } = next;
     this.running = job;
     try {
-      if (job.state !== 'paused') job.state = 'running';
+      job.start();
       await job.checkpoint();
       await run(job);
       job.finish('done');

@@ -5,6 +5,7 @@
  */
 import type { SearchMode } from '../../common/search.js';
 import type { SettingsApi } from '../api.js';
+import { SETTINGS } from '../../common/settings.js';
 
 export interface MountConfig {
   defaultMode: SearchMode;
@@ -30,6 +31,31 @@ export function captureMountConfig(settings: SettingsApi): MountConfig {
     mountPath: settings.get<string>('mcp.mount_path'),
     mountedAt: Date.now(),
   };
+}
+
+/** The mount field each `applies: 'remount'` setting is captured in. */
+const MOUNTED_AS: Record<string, keyof MountConfig> = {
+  'mcp.default_mode': 'defaultMode',
+  'mcp.default_top_k': 'defaultTopK',
+  'mcp.toolset': 'toolset',
+  'mcp.generation_url': 'generationUrl',
+  'mcp.generation_model': 'generationModel',
+  'mcp.stateless_http': 'stateless',
+  'mcp.json_response': 'jsonResponse',
+  'mcp.mount_path': 'mountPath',
+};
+
+/** Every remount setting whose saved value differs from what the mounted server captured. */
+export function remountPending(config: MountConfig, settings: SettingsApi): { key: string; mounted: unknown; configured: unknown }[] {
+  const out: { key: string; mounted: unknown; configured: unknown }[] = [];
+  for (const spec of SETTINGS) {
+    if (spec.applies !== 'remount') continue;
+    const field = MOUNTED_AS[spec.key];
+    if (!field) throw new Error(`${spec.key} applies on remount but the mount does not capture it`);
+    const configured = settings.get(spec.key);
+    if (JSON.stringify(configured) !== JSON.stringify(config[field])) out.push({ key: spec.key, mounted: config[field], configured });
+  }
+  return out;
 }
 
 /** Tool names a mount exposes, in the order they are registered. */

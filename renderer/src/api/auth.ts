@@ -30,6 +30,11 @@ export function captureTokenFromUrl(): void {
   window.history.replaceState(null, '', url);
 }
 
+/** The token pasted on the sign-in screen, kept like one from the address (this tab only). */
+export function storeToken(token: string): void {
+  sessionStorage.setItem(TOKEN_KEY, token.trim());
+}
+
 export async function resolveConnection(): Promise<Connection> {
   if (desktopBridge()) return { baseUrl: '', token: null };
   return { baseUrl: '', token: sessionStorage.getItem(TOKEN_KEY) };

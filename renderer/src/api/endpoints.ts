@@ -16,6 +16,7 @@ import type {
   SetPausedResponse,
   SettingsResponse,
   ValidateResponse,
+  ModelSwitchStatus,
 } from '../../../main/common/index';
 import { ApiError, request } from './client';
 
@@ -50,6 +51,7 @@ export const api = {
 
   models: () => request<ModelInfo[]>('GET', '/api/models'),
   loadModel: () => request<EngineStatus['model']>('POST', '/api/model/load', {}),
+  switchModel: (model: string) => request<ModelSwitchStatus>('POST', '/api/model/switch', { model }),
   search: (req: AdminSearchRequest) => request<AdminSearchResponse>('POST', '/api/search', req),
 
   /** Snippets carry a key placeholder unless `reveal` (then the real key, for copying). */

@@ -1,7 +1,7 @@
 /**
  * The search defaults agents get when a call gives none, and the toolset. The mounted server keeps
- * what it captured until it is remounted, so saving here raises the restart-pending notice in the
- * status card rather than changing behaviour silently.
+ * what it captured until it is remounted, so a save says so right here and offers the remount
+ * (the status card shows the same notice), rather than changing behaviour silently.
  */
 import { useEffect, useState } from 'react';
 import type { SearchMode } from '../../../main/common/search';
@@ -9,6 +9,8 @@ import { ErrorNote } from '../components/ErrorNote';
 import { Loading, Panel } from '../components/Panel';
 import { useAction } from '../hooks/useAsync';
 import { useSettings } from '../hooks/useSettings';
+import { useEngine } from '../hooks/engine-context';
+import { RemountButton } from '../components/RemountButton';
 import { MODES } from './modes';
 
 export function DefaultsPanel() {
@@ -17,6 +19,8 @@ export function DefaultsPanel() {
   const [topK, setTopK] = useState(20);
   const [toolset, setToolset] = useState<'agent' | 'full'>('agent');
   const action = useAction();
+  const { mcp } = useEngine();
+  const [saved, setSaved] = useState(false);
 
   useEffect(() => {
     if (!values) return;
@@ -28,6 +32,10 @@ export function DefaultsPanel() {
   if (loadError) return <Panel id="defaults" title="Server defaults"><ErrorNote error={loadError} /></Panel>;
   if (!values) return <Panel id="defaults" title="Server defaults"><Loading what="settings" /></Panel>;
 
+  const pending = (mcp?.remount_pending ?? [])
+    .map((p) => p.key)
+    .filter((k) => k === 'mcp.default_mode' || k === 'mcp.default_top_k' || k === 'mcp.toolset')
+    .map((k) => k.replace(/^mcp\./, ''));
   const dirty = mode !== values['mcp.default_mode'] || topK !== values['mcp.default_top_k'] || toolset !== values['mcp.toolset'];
   return (
     <Panel id="defaults" title="Server defaults">
@@ -35,7 +43,11 @@ export function DefaultsPanel() {
         className="grid-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void action.run(() => save({ 'mcp.default_mode': mode, 'mcp.default_top_k': topK, 'mcp.toolset': toolset }));
+          setSaved(false);
+          void action.run(async () => {
+            await save({ 'mcp.default_mode': mode, 'mcp.default_top_k': topK, 'mcp.toolset': toolset });
+            setSaved(true);
+          });
         }}
       >
         <label htmlFor="default-mode">Default mode</label>
@@ -58,6 +70,23 @@ export function DefaultsPanel() {
           {action.busy ? 'Saving…' : 'Save defaults'}
         </button>
       </form>
+      <p className="hint">Applies when the MCP server is remounted: agents keep a stable set of tools and defaults until then.</p>
+      {saved && !dirty ? (
+        <div className="saved-note" role="status" data-testid="defaults-saved">
+          {pending.length > 0 ? (
+            <>
+              <p>
+                <strong>Saved.</strong> Agents get the new {pending.join(', ')} after a remount.
+              </p>
+              <RemountButton testId="defaults-remount" />
+            </>
+          ) : (
+            <p className="ok-text">
+              <strong>Saved</strong>, and in use by the mounted server.
+            </p>
+          )}
+        </div>
+      ) : null}
       {action.error ? <ErrorNote error={action.error} /> : null}
     </Panel>
   );

@@ -15,7 +15,15 @@ const STATE_LABEL: Record<FolderStatus['state'], string> = {
   error: 'error',
 };
 
-const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+const count = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+
+/** The folder's vector coverage; while vectors are being computed the progress below has the live count. */
+function vectorsText(folder: FolderStatus): string {
+  if (folder.progress?.phase === 'embedding') return 'vectors being computed';
+  if (folder.chunks === 0) return 'no chunks yet';
+  if (folder.embedded_chunks >= folder.chunks) return 'all with vectors';
+  return `${Math.floor((folder.embedded_chunks / folder.chunks) * 100)}% with vectors`;
+}
 
 export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInfo[] }) {
   const { refresh } = useEngine();
@@ -24,6 +32,7 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
   const p = folder.progress;
   const active = jobs.some((j) => j.state === 'running' || j.state === 'queued' || j.state === 'paused');
   const bridge = desktopBridge();
+  const paused = folder.state === 'indexing' && jobs.some((j) => j.state === 'paused') && !jobs.some((j) => j.state === 'running');
 
   const act = (fn: () => Promise<unknown>) => action.run(async () => {
     await fn();
@@ -34,12 +43,13 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
     <li className="folder" data-testid="folder-row" data-path={folder.path} data-state={folder.state}>
       <div className="folder-head">
         <code className="folder-path">{folder.path}</code>
-        <span className={`pill ${folder.state}`} data-testid="folder-state">
-          {STATE_LABEL[folder.state]}
+        {/* A folder whose job is held by a pause is not "indexing": say what it is. */}
+        <span className={`pill ${paused ? 'stopped' : folder.state}`} data-testid="folder-state">
+          {paused ? 'paused' : STATE_LABEL[folder.state]}
         </span>
       </div>
       <p className="muted" data-testid="folder-counts">
-        {count(folder.files, 'file')} · {count(folder.chunks, 'chunk')} · {folder.embedded_chunks} with vectors · updated {ago(folder.updated_at)}
+        {count(folder.files, 'file')} · {count(folder.chunks, 'chunk')} · {vectorsText(folder)} · updated {ago(folder.updated_at)}
         {folder.freshness.pending_changes ? ` · ${folder.freshness.pending_changes} changes pending` : ''}
       </p>
       {folder.include.length || folder.exclude.length ? (
@@ -48,26 +58,26 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
         </p>
       ) : null}
       {folder.reason ? <p className="error-text">{folder.reason}</p> : null}
-      {p && p.phase !== 'done' ? (
-        <div className="progress-block">
+      {p && p.phase !== 'done' && p.summary ? (
+        <div className="progress-block" data-testid="folder-progress-block">
           <label>
-            {p.phase}: {p.files_done}/{p.files_total} files
-            <progress max={Math.max(1, p.files_total)} value={p.files_done} data-testid="folder-progress" />
+            <span data-testid="folder-progress-text">
+              {p.summary.label}
+              {p.summary.counts ? `: ${p.summary.counts}` : ''}
+              {p.summary.eta ? ` · ${p.summary.eta}` : ''}
+            </span>
+            {/* No value: an indeterminate bar while the total is not known (a scan still finding files, a queued job). */}
+            {p.summary.fraction === null ? <progress data-testid="folder-progress" /> : <progress max={1} value={p.summary.fraction} data-testid="folder-progress" />}
           </label>
-          {p.chunks_total ? (
-            <label>
-              vectors: {p.chunks_done}/{p.chunks_total}
-              {p.eta_seconds !== null ? ` · about ${Math.ceil(p.eta_seconds)} s left` : ''}
-              <progress max={Math.max(1, p.chunks_total)} value={p.chunks_done} />
-            </label>
-          ) : null}
         </div>
       ) : null}
       <div className="row">
-        <button type="button" className="btn small" disabled={action.busy || active} onClick={() => act(() => api.indexFolder(folder.path, 'update'))} data-testid="folder-update">
+        <button type="button" className="btn small" disabled={action.busy || active} onClick={() => act(() => api.indexFolder(folder.path, 'update'))} data-testid="folder-update" title="Pick up files added, changed or deleted since the last run">
           Update
         </button>
-        <button type="button" className="btn small" disabled={action.busy || active} onClick={() => act(() => api.indexFolder(folder.path, 'rebuild'))} data-testid="folder-rebuild">
+        <button type="button" className="btn small" disabled={action.busy || active} onClick={() => {
+            if (window.confirm(`Re-index ${folder.path} from scratch? Every file is read and embedded again, which can take a long time; search keeps working meanwhile. (Update only picks up what changed.)`)) void act(() => api.indexFolder(folder.path, 'rebuild'));
+          }} data-testid="folder-rebuild" title="Read and embed every file again, from scratch">
           Re-index
         </button>
         <button

@@ -42,7 +42,7 @@ export function JobsList({ jobs }: { jobs: JobInfo[] }) {
                 {j.error ? <span className="error-text" title={j.error.remedy}> ({j.error.code}: {j.error.message})</span> : null}
               </td>
               <td>
-                {j.progress.phase} {j.progress.files_done}/{j.progress.files_total}
+                {j.progress.summary ? `${j.progress.summary.label}${j.progress.summary.counts ? `: ${j.progress.summary.counts}` : ''}` : j.progress.phase}
               </td>
               <td className="row">
                 {j.state === 'running' || j.state === 'queued' ? (

@@ -1,9 +1,10 @@
 /**
- * The embedding model. Vectors from different models are not comparable, so changing the model
- * means rebuilding every folder's index; the form says so before saving, and while the stored
- * index conflicts (contract mismatch) a one-click rebuild of every folder is offered. A hub model
- * that is not on this computer is fetched right after the change, with its bytes shown as they
- * arrive, so nobody wonders why the first search waits.
+ * The embedding model. A change downloads the new model (its bytes shown as they arrive), checks
+ * that it loads and embeds, and only then makes it the configured one: until then, and if it
+ * fails, the current model keeps serving. Vectors from different models are not comparable, so a
+ * completed change means rebuilding every folder; while the stored index conflicts (contract
+ * mismatch) a rebuild of every folder is offered, with a confirmation, and only for a model that
+ * works.
  */
 import { useState } from 'react';
 import type { EngineStatus, ModelDownload } from '../../../main/common/status';
@@ -24,15 +25,10 @@ export function ModelSection({ engine }: { engine: EngineStatus }) {
     e.preventDefault();
     const id = next.trim();
     if (!id || id === m.id) return;
-    const msg = n
-      ? `Switch the embedding model to ${id}? ${n === 1 ? 'The folder' : `All ${n} folders`} must be re-indexed (rebuilt) before vector search works again.`
-      : `Switch the embedding model to ${id}?`;
-    if (!window.confirm(msg)) return;
+    // Nothing changes until the model is downloaded and checked, so no confirmation is needed here.
     void action.run(async () => {
-      await api.updateSettings({ 'embedding.model': id });
+      await api.switchModel(id);
       setNext('');
-      // Fetch it now rather than at the first search or index job, so the wait is visible here.
-      await api.loadModel();
       await refresh();
     });
   };
@@ -43,11 +39,18 @@ export function ModelSection({ engine }: { engine: EngineStatus }) {
       await refresh();
     });
 
-  const rebuildAll = () =>
-    action.run(async () => {
+  const rebuildAll = () => {
+    const ok = window.confirm(
+      `Re-index ${n === 1 ? 'the folder' : `all ${n} folders`} with ${m.id}? Every file is read and embedded again (this can take a long time for large folders); text search keeps working meanwhile.`,
+    );
+    if (!ok) return;
+    void action.run(async () => {
       for (const f of engine.folders) await api.indexFolder(f.path, 'rebuild');
       await refresh();
     });
+  };
+  const sw = engine.model_switch;
+  const switching = sw?.state === 'downloading' || sw?.state === 'verifying';
 
   return (
     <div className="model" data-testid="model">
@@ -77,7 +80,8 @@ export function ModelSection({ engine }: { engine: EngineStatus }) {
           Stored index: {engine.contract.embedding_model} ({engine.contract.embedding_dimensions} d), chunker v{engine.contract.chunker_version}
         </p>
       ) : null}
-      {engine.contract_mismatch && n ? (
+      {sw ? <SwitchNote sw={sw} /> : null}
+      {engine.contract_mismatch && n && m.state !== 'error' ? (
         <button type="button" className="btn primary" onClick={rebuildAll} disabled={action.busy} data-testid="rebuild-all">
           Re-index all {n} folder{n === 1 ? '' : 's'} with {m.id}
         </button>
@@ -85,8 +89,8 @@ export function ModelSection({ engine }: { engine: EngineStatus }) {
       <form className="row" onSubmit={change}>
         <label htmlFor="model-next">Change model</label>
         <input id="model-next" className="mono" list={MODEL_CHOICES_ID} value={next} onChange={(e) => setNext(e.target.value)} placeholder="registry id, hub id or local folder" data-testid="model-next" />
-        <button type="submit" className="btn" disabled={!next.trim() || action.busy} data-testid="model-change">
-          Change…
+        <button type="submit" className="btn" disabled={!next.trim() || action.busy || switching} data-testid="model-change">
+          Download, check and switch
         </button>
       </form>
       <ModelChoices current={m.id} state={m.state} />
@@ -94,6 +98,32 @@ export function ModelSection({ engine }: { engine: EngineStatus }) {
       {action.error ? <ErrorNote error={action.error} /> : null}
     </div>
   );
+}
+
+/** The switch in progress or just ended: what it does now, or why the current model stays. */
+function SwitchNote({ sw }: { sw: NonNullable<EngineStatus['model_switch']> }) {
+  if (sw.state === 'downloading' || sw.state === 'verifying') {
+    return (
+      <div className="notice" role="status" data-testid="model-switch" data-state={sw.state}>
+        <p>
+          Switching to <code>{sw.target}</code>: {sw.state === 'downloading' ? 'downloading it' : 'checking that it loads and embeds'}. <code>{sw.from}</code> keeps
+          serving until then.
+        </p>
+        {sw.download ? <DownloadBar download={sw.download} /> : null}
+      </div>
+    );
+  }
+  if (sw.state === 'failed') {
+    return (
+      <div data-testid="model-switch" data-state="failed">
+        <ErrorNote
+          error={{ code: 'dependency_unavailable', message: `${sw.error ?? 'The model could not be loaded.'} The embedding model is still ${sw.from}.`, ...(sw.remedy ? { remedy: sw.remedy } : {}) }}
+          testId="model-switch-error"
+        />
+      </div>
+    );
+  }
+  return null;
 }
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;

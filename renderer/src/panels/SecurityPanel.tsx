@@ -106,8 +106,8 @@ function Issues({ list }: { list: ValidationIssue[] }) {
   return (
     <ul className="issues" data-testid="validation-issues">
       {list.map((i) => (
-        <li key={`${i.key}:${i.rule}:${i.message}`}>
-          {i.key}: {i.message}
+        <li key={`${i.key}:${i.rule}:${i.message}`} data-rule={i.rule}>
+          {i.message}
         </li>
       ))}
     </ul>

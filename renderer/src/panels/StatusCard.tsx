@@ -4,20 +4,19 @@
  * security, toolset, and the defaults the mounted server captured. When the configuration has moved
  * on, the restart-pending notice names both pairs and offers the remount.
  */
-import { api } from '../api/endpoints';
 import { CopyButton } from '../components/CopyButton';
-import { ErrorNote } from '../components/ErrorNote';
+import { RemountButton } from '../components/RemountButton';
 import { Loading, Panel } from '../components/Panel';
 import { useEngine } from '../hooks/engine-context';
-import { useAction } from '../hooks/useAsync';
+
+const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
 function yesNo(v: boolean) {
   return v ? 'on' : 'off';
 }
 
 export function StatusCard() {
-  const { mcp, engine, refresh } = useEngine();
-  const remount = useAction();
+  const { mcp, engine } = useEngine();
 
   if (!mcp) {
     return (
@@ -82,29 +81,28 @@ export function StatusCard() {
           mode <code>{mcp.default_mode}</code>, top_k <code>{mcp.default_top_k}</code>
         </dd>
       </dl>
-      {mcp.defaults_restart_pending ? (
+      {mcp.remount_pending.length > 0 ? (
         <div className="notice" role="status" data-testid="restart-pending">
           <p>
-            <strong>Restart pending.</strong> The mounted server uses <code>default_mode={mcp.default_mode}</code>,{' '}
-            <code>default_top_k={mcp.default_top_k}</code>; the configuration now says{' '}
-            <code>default_mode={mcp.config_default_mode}</code>, <code>default_top_k={mcp.config_default_top_k}</code>. Agents get the
-            old defaults until the server is remounted.
+            <strong>Remount pending.</strong> These saved settings are not in use yet: agents keep the old ones until the MCP server is
+            remounted (a second or so; connected agents reconnect by themselves).
           </p>
-          <button
-            type="button"
-            className="btn primary"
-            disabled={remount.busy}
-            data-testid="remount"
-            onClick={() => remount.run(async () => {
-              await api.restartMcp();
-              await refresh();
+          <ul className="pending-list">
+            {mcp.remount_pending.map((p) => {
+              const name = p.key.replace(/^mcp\./, '');
+              return (
+                <li key={p.key} data-testid="pending-setting">
+                  <code>
+                    {name}={shown(p.mounted)}
+                  </code>{' '}
+                  now, <code>{name}={shown(p.configured)}</code> after the remount
+                </li>
+              );
             })}
-          >
-            {remount.busy ? 'Remounting…' : 'Remount the MCP server'}
-          </button>
+          </ul>
+          <RemountButton />
         </div>
       ) : null}
-      {remount.error ? <ErrorNote error={remount.error} /> : null}
     </Panel>
   );
 }
