@@ -19,6 +19,7 @@ import { ServerPool } from './server-pool.js';
 import { SessionTable, SESSION_IDLE_MS, type SessionEntry } from './sessions.js';
 import { jsonRpcError } from '../http/responses.js';
 import { remoteAddress } from '../http/peer.js';
+import { serveIndexTasks, TaskRegistry } from './index-tasks.js';
 
 interface Session extends SessionEntry {
   server: McpServer;
@@ -51,6 +52,9 @@ function unsupportedVersion(req: Request): Response | null {
     requested,
   });
 }
+
+/** Open `subscriptions/listen` streams the 2026-07-28 leg accepts at once (the SDK's default is 1024). */
+const MAX_LISTEN_STREAMS = 16;
 
 /** Calls `done` once the response body has been fully sent or abandoned. */
 function onBodyDone(res: Response, done: () => void): Response {
@@ -99,6 +103,8 @@ export class McpEndpoint {
   private readonly pool = new ServerPool(() => this.newServer());
   private modern: McpHttpHandler;
   private readonly sweep: NodeJS.Timeout;
+  /** Task handles of index_update (2026-07-28 Tasks extension); they outlive remounts, as the jobs do. */
+  private readonly tasks = new TaskRegistry();
 
   constructor(private readonly engine: EngineApi, private readonly hooks: EndpointHooks = {}) {
     this.config = captureMountConfig(engine.settings);
@@ -147,10 +153,17 @@ export class McpEndpoint {
    * own pool or sessions. Body limits and the one-message rule are applied before, by the route.
    */
   private newModernHandler(): McpHttpHandler {
-    return createMcpHandler(() => this.newServer(), {
+    return createMcpHandler(({ requestInfo }) => {
+      const server = this.newServer();
+      if (this.config.toolset === 'full') serveIndexTasks(server, this.engine, this.tasks, requestInfo ? clientOf(requestInfo) : 'in-process');
+      return server;
+    }, {
       legacy: 'reject',
       // 'auto' is JSON unless a call streams progress the client asked for; 'json' would drop that.
       responseMode: this.config.jsonResponse ? 'auto' : 'sse',
+      // Each open subscriptions/listen stream holds a connection, and Cairn sends no change
+      // notifications (listChanged is false): a handful is plenty, thousands would be a lever.
+      maxSubscriptions: MAX_LISTEN_STREAMS,
     });
   }
 

@@ -66,6 +66,34 @@ function rpcError(id: Id, code: number, message: string): string {
   return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
 }
 
+/** The params key each 2026-07-28 method names in its `Mcp-Name` header. */
+const NAME_PARAM: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+/**
+ * A 2026-07-28 message (its `_meta` names the revision) needs the standard headers over HTTP, taken
+ * from the message itself: `MCP-Protocol-Version`, `Mcp-Method` and, where the method has one,
+ * `Mcp-Name`. Without them the endpoint refuses it (-32020) rather than guess; a 2025-era message
+ * keeps the negotiated version header.
+ */
+function modernHeaders(msg: Json): Record<string, string> | null {
+  const params = msg.params as Json | undefined;
+  const version = (params?._meta as Json | undefined)?.['io.modelcontextprotocol/protocolVersion'];
+  if (typeof version !== 'string' || typeof msg.method !== 'string') return null;
+  const h: Record<string, string> = { 'mcp-protocol-version': version, 'mcp-method': msg.method };
+  const key = NAME_PARAM[msg.method];
+  const name = key ? params?.[key] : undefined;
+  // Only what a header can carry as is; anything else is left out and the endpoint says why.
+  if (typeof name === 'string' && /^[\x20-\x7e]{1,1000}$/.test(name)) h['mcp-name'] = name;
+  return h;
+}
+
 /** Splits an SSE body into the data of each event. */
 async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
@@ -164,7 +192,9 @@ export class StdioBridge {
 
   private headers(target: BridgeTarget, msg?: Json): Record<string, string> {
     const h: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
+    const modern = msg ? modernHeaders(msg) : null;
+    if (modern) Object.assign(h, modern);
+    else if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
     if (this.sessionId) h['mcp-session-id'] = this.sessionId;
     if (target.key) h.authorization = `Bearer ${target.key}`;
     return msg ? { ...h, ...bodyHeaders(msg) } : h;

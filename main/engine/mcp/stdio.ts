@@ -10,10 +10,17 @@ import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio'
 import type { EngineApi } from '../api.js';
 import { captureMountConfig } from './mount-config.js';
 import { createMcpServer } from './server.js';
+import { serveIndexTasks, TaskRegistry } from './index-tasks.js';
 
 export async function serveStdio(engine: EngineApi): Promise<void> {
   const mount = captureMountConfig(engine.settings);
-  const handle = serveSdkStdio(() => createMcpServer({ engine, mount }));
+  const tasks = new TaskRegistry();
+  const handle = serveSdkStdio(({ era }) => {
+    const server = createMcpServer({ engine, mount });
+    // One client per stdio connection: its task handles are its own.
+    if (era === 'modern' && mount.toolset === 'full') serveIndexTasks(server, engine, tasks, 'stdio');
+    return server;
+  });
   process.stdin.once('end', () => void handle.close());
   await Promise.resolve();
 }
