@@ -23,7 +23,7 @@ export interface ToGrepWorker {
 }
 
 /** Per file: its matching lines, or null when it was not searched (unreadable, too large, binary, refused). */
-export type FromGrepWorker = { id: number; results: (LineHit[] | null)[] } | { id: number; error: string; code?: ErrorCode };
+export type FromGrepWorker = { ready: true } | { id: number; results: (LineHit[] | null)[] } | { id: number; error: string; code?: ErrorCode };
 
 const port = parentPort as NonNullable<typeof parentPort>;
 lowerThreadPriority();
@@ -44,3 +44,4 @@ port.on('message', (m: ToGrepWorker) => {
     port.postMessage({ id: m.id, error: (err as Error).message, code: err instanceof CairnError ? err.code : undefined } satisfies FromGrepWorker);
   }
 });
+port.postMessage({ ready: true } satisfies FromGrepWorker);
