@@ -5,6 +5,7 @@
 import type { SetPausedRequest, SetPausedResponse } from '../common/admin.js';
 import type { EngineStatus } from '../common/status.js';
 import type { EngineAddress } from './channels.js';
+import { revealablePath } from '../engine/sources/access.js';
 
 async function call<T>(addr: EngineAddress, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(addr.baseUrl + path, {
@@ -26,8 +27,11 @@ export async function setIndexingPaused(addr: EngineAddress, paused: boolean): P
   return (await call<SetPausedResponse>(addr, 'POST', '/api/jobs/paused', body)).paused;
 }
 
-/** Whether `file` lies inside one of the indexed folders (so reveal cannot probe the disk). */
-export async function isInsideIndexedFolder(addr: EngineAddress, file: string): Promise<boolean> {
+/**
+ * The real path of `file` when it lies inside one of the indexed folders (so reveal cannot probe
+ * the disk), else null: normalised and checked by the engine's file door (sources/access.ts).
+ */
+export async function revealableFile(addr: EngineAddress, file: string): Promise<string | null> {
   const status = await engineStatus(addr);
-  return status.folders.some((f) => file === f.path || file.startsWith(f.path.endsWith('/') || f.path.endsWith('\\') ? f.path : f.path + '/') || file.startsWith(f.path + '\\'));
+  return revealablePath(status.folders.map((f) => f.path), file);
 }

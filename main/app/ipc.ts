@@ -5,7 +5,7 @@
  */
 import { BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
 import { isAbsolute } from 'node:path';
-import { isInsideIndexedFolder } from './admin-client.js';
+import { revealableFile } from './admin-client.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import { CHANNELS, type EngineAddress } from './channels.js';
 import { isAllowedExternal } from './external-links.js';
@@ -44,8 +44,9 @@ export function registerIpc(deps: IpcDeps): void {
   handle(CHANNELS.revealFile, async (_event, path: unknown) => {
     const addr = deps.engineAddress();
     if (typeof path !== 'string' || !isAbsolute(path) || !addr) return false;
-    if (!(await isInsideIndexedFolder(addr, path))) return false;
-    shell.showItemInFolder(path);
+    const real = await revealableFile(addr, path);
+    if (!real) return false;
+    shell.showItemInFolder(real);
     return true;
   });
 

@@ -21,7 +21,10 @@ export type GrepBatch = Omit<ToGrepWorker, 'id'>;
 interface Pending {
   batch: GrepBatch;
   deadline: number;
-  timer: NodeJS.Timeout;
+  timeoutMs: number;
+  /** When it was handed to a worker that had not started yet (its start-up does not count against the call). */
+  waitingSince: number | null;
+  timer: NodeJS.Timeout | null;
   retried: boolean;
   resolve: (r: (LineHit[] | null)[]) => void;
   reject: (err: Error) => void;
@@ -30,6 +33,8 @@ interface Pending {
 interface Slot {
   worker: Worker;
   pending: Map<number, Pending>;
+  /** The worker has loaded its modules: a loaded machine can take seconds for that. */
+  ready: boolean;
 }
 
 export function grepTimeout(ms: number): CairnError {
@@ -59,8 +64,7 @@ export class GrepPool {
   /** Reads and searches a batch of files on the least busy worker; rejects with `timeout` at `deadline` (epoch ms). */
   search(batch: GrepBatch, deadline: number, timeoutMs: number): Promise<(LineHit[] | null)[]> {
     return new Promise((resolve, reject) => {
-      const p: Pending = { batch, deadline, retried: false, resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
-      p.timer = setTimeout(() => this.expire(p, timeoutMs), Math.max(0, deadline - Date.now()));
+      const p: Pending = { batch, deadline, timeoutMs, waitingSince: null, retried: false, resolve, reject, timer: null };
       this.dispatch(p);
     });
   }
@@ -76,7 +80,7 @@ export class GrepPool {
     this.idleTimer = null;
     for (const s of this.slots.splice(0)) {
       for (const p of s.pending.values()) {
-        clearTimeout(p.timer);
+        if (p.timer) clearTimeout(p.timer);
         p.reject(new CairnError('dependency_unavailable', 'grep workers were stopped (the engine is shutting down)'));
       }
       s.pending.clear();
@@ -91,8 +95,18 @@ export class GrepPool {
     const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = this.nextId++;
     slot.pending.set(id, p);
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = null;
+    if (slot.ready) this.arm(p);
+    else p.waitingSince = Date.now();
     slot.worker.ref();
     slot.worker.postMessage({ id, ...p.batch } satisfies ToGrepWorker);
+  }
+
+  private arm(p: Pending): void {
+    if (p.waitingSince !== null) p.deadline += Date.now() - p.waitingSince;
+    p.waitingSince = null;
+    p.timer = setTimeout(() => this.expire(p, p.timeoutMs), Math.max(0, p.deadline - Date.now()));
   }
 
   /** The call's time is up: its batch fails with `timeout` and the worker running it is killed. */
@@ -116,13 +130,18 @@ export class GrepPool {
   private spawn(): void {
     const { script, eval: isEval } = workerScript(import.meta.url, 'grep-worker');
     const worker = new Worker(script, { eval: isEval });
-    const slot: Slot = { worker, pending: new Map() };
+    const slot: Slot = { worker, pending: new Map(), ready: false };
     this.slots.push(slot);
     worker.on('message', (m: FromGrepWorker) => {
+      if ('ready' in m) {
+        slot.ready = true;
+        for (const p of slot.pending.values()) this.arm(p);
+        return;
+      }
       const p = slot.pending.get(m.id);
       if (!p) return;
       slot.pending.delete(m.id);
-      clearTimeout(p.timer);
+      if (p.timer) clearTimeout(p.timer);
       if ('error' in m) p.reject(new CairnError(m.code ?? 'internal', m.error));
       else p.resolve(m.results);
       this.settle();
@@ -138,7 +157,7 @@ export class GrepPool {
           p.retried = true;
           this.dispatch(p);
         } else {
-          clearTimeout(p.timer);
+          if (p.timer) clearTimeout(p.timer);
           p.reject(new CairnError('internal', `the grep worker stopped (exit code ${code})`));
         }
       }

@@ -5,6 +5,7 @@
  * every message carries what it needs.
  */
 import { parentPort } from 'node:worker_threads';
+import { lowerThreadPriority } from '../thread-priority.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { CairnError } from '../errors.js';
 import type { AccessSpec } from '../sources/access.js';
@@ -22,9 +23,10 @@ export interface ToGrepWorker {
 }
 
 /** Per file: its matching lines, or null when it was not searched (unreadable, too large, binary, refused). */
-export type FromGrepWorker = { id: number; results: (LineHit[] | null)[] } | { id: number; error: string; code?: ErrorCode };
+export type FromGrepWorker = { ready: true } | { id: number; results: (LineHit[] | null)[] } | { id: number; error: string; code?: ErrorCode };
 
 const port = parentPort as NonNullable<typeof parentPort>;
+lowerThreadPriority();
 let cached: { key: string; matcher: FileMatcher } | null = null;
 const reader = new FileReader();
 
@@ -42,3 +44,4 @@ port.on('message', (m: ToGrepWorker) => {
     port.postMessage({ id: m.id, error: (err as Error).message, code: err instanceof CairnError ? err.code : undefined } satisfies FromGrepWorker);
   }
 });
+port.postMessage({ ready: true } satisfies FromGrepWorker);

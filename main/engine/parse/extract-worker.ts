@@ -4,6 +4,7 @@
  * engine. Each message carries the bytes it needs.
  */
 import { parentPort } from 'node:worker_threads';
+import { lowerThreadPriority } from '../thread-priority.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { CairnError } from '../errors.js';
 import { docxText, pdfPages } from './documents.js';
@@ -18,6 +19,7 @@ export interface ToExtractWorker {
 export type FromExtractWorker = { id: number; pages: string[] } | { id: number; error: string; code: ErrorCode; details?: Record<string, unknown> };
 
 const port = parentPort as NonNullable<typeof parentPort>;
+lowerThreadPriority();
 
 port.on('message', (m: ToExtractWorker) => {
   void (async () => {

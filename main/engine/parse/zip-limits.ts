@@ -17,6 +17,11 @@ const EOCD_SIG = 0x06054b50;
 const CDH_SIG = 0x02014b50;
 const LFH_SIG = 0x04034b50;
 
+/** Not a readable zip at all: the same error an unreadable document always gave. */
+function damaged(rel: string, why: string): CairnError {
+  return new CairnError('internal', `cannot read DOCX ${rel}: ${why}`, { remedy: 'check that the file opens; it is skipped until it changes', details: { path: rel } });
+}
+
 function bomb(rel: string, why: string): CairnError {
   return new CairnError('invalid_argument', `${rel}: ${why}; not extracted (a zip bomb or a damaged file)`, {
     remedy: 'The file is skipped until it changes.',
@@ -41,15 +46,15 @@ function centralDirectory(buf: Buffer, rel: string): Entry[] {
       break;
     }
   }
-  if (eocd < 0) throw bomb(rel, 'no zip end record');
+  if (eocd < 0) throw damaged(rel, 'no zip end record');
   const count = buf.readUInt16LE(eocd + 10);
   const cdOffset = buf.readUInt32LE(eocd + 16);
-  if (count === 0xffff || cdOffset === 0xffffffff) throw bomb(rel, 'ZIP64 archives are not read as documents');
+  if (count === 0xffff || cdOffset === 0xffffffff) throw damaged(rel, 'ZIP64 archives are not read as documents');
   if (count > MAX_ENTRIES) throw bomb(rel, `${count} entries`);
   const entries: Entry[] = [];
   let at = cdOffset;
   for (let n = 0; n < count; n++) {
-    if (at + 46 > buf.length || buf.readUInt32LE(at) !== CDH_SIG) throw bomb(rel, 'a damaged central directory');
+    if (at + 46 > buf.length || buf.readUInt32LE(at) !== CDH_SIG) throw damaged(rel, 'a damaged central directory');
     const nameLen = buf.readUInt16LE(at + 28);
     const extraLen = buf.readUInt16LE(at + 30);
     const commentLen = buf.readUInt16LE(at + 32);
@@ -74,7 +79,7 @@ export function checkDocxInflation(bytes: Uint8Array, rel: string, cap = MAX_DOC
   let budget = cap;
   for (const e of entries) {
     const lh = e.localOffset;
-    if (lh + 30 > buf.length || buf.readUInt32LE(lh) !== LFH_SIG) throw bomb(rel, `a damaged entry ${e.name}`);
+    if (lh + 30 > buf.length || buf.readUInt32LE(lh) !== LFH_SIG) throw damaged(rel, `a damaged entry ${e.name}`);
     const start = lh + 30 + buf.readUInt16LE(lh + 26) + buf.readUInt16LE(lh + 28);
     const data = buf.subarray(start, start + e.compressed);
     let produced: number;
@@ -84,9 +89,9 @@ export function checkDocxInflation(bytes: Uint8Array, rel: string, cap = MAX_DOC
         produced = inflateRawSync(data, { maxOutputLength: budget + 1 }).length;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw bomb(rel, `its XML inflates past ${cap} bytes`);
-        throw bomb(rel, `entry ${e.name} does not inflate (${(err as Error).message})`);
+        throw damaged(rel, `entry ${e.name} does not inflate (${(err as Error).message})`);
       }
-    } else throw bomb(rel, `entry ${e.name} uses compression method ${e.method}`);
+    } else throw damaged(rel, `entry ${e.name} uses compression method ${e.method}`);
     budget -= produced;
     if (budget < 0) throw bomb(rel, `its XML inflates past ${cap} bytes`);
   }

@@ -284,3 +284,26 @@ export function accessFromSpec(a: AccessSpec): FolderAccess {
   }
   return access;
 }
+
+/**
+ * The path the desktop shell may reveal in the file manager for `file`, or null: normalised (no
+ * `..` or `.` segments, no NUL), lexically inside one of `folders` (a string prefix is not enough:
+ * `/data-evil` is not in `/data`), and still inside that folder once symlinks are resolved.
+ * Revealing reads nothing, so the rules are not applied: the errors list shows files they skip.
+ */
+export async function revealablePath(folders: readonly string[], file: string): Promise<string | null> {
+  if (typeof file !== 'string' || file.length === 0 || file.includes('\0') || !isAbsolute(file)) return null;
+  if (file.split(/[\\/]+/).some((seg) => seg === '..' || seg === '.')) return null;
+  const abs = resolve(file);
+  for (const folder of folders) {
+    const rel = relativeInside(resolve(folder), abs);
+    if (rel === null) continue;
+    try {
+      const [realFolder, real] = await Promise.all([realpath(folder), realpath(abs)]);
+      return relativeInside(realFolder, real) === null ? null : real;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
