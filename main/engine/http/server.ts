@@ -30,6 +30,32 @@ export interface HttpServerOptions {
   stdioCommand: string[];
   /** Base folder for client config files; default the user's home (tests use a temp dir). */
   clientsHome?: string;
+  /** Default: HTTP_TIMEOUTS (tests shorten them). */
+  timeouts?: Partial<HttpTimeouts>;
+}
+
+/**
+ * How long a client may take to send a request. A request must arrive whole (headers and body)
+ * within `requestMs` of its first byte, its headers within `headersMs`; an idle keep-alive
+ * connection is closed after `keepAliveMs`. Node answers a late one with 408 and closes the
+ * socket. None of these touches an answer being sent: an SSE stream that a complete request
+ * opened runs as long as both ends want it.
+ */
+export interface HttpTimeouts {
+  headersMs: number;
+  requestMs: number;
+  keepAliveMs: number;
+}
+
+/** A 1 MiB body (mcp.max_body_bytes) arrives in well under a second on loopback; 30 s leaves room for a slow LAN. */
+export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+
+/** Applies the timeouts; also the idle connection that never sends a byte is closed at `headersMs`. */
+function applyTimeouts(server: Server, t: HttpTimeouts): void {
+  // Node requires headersTimeout <= requestTimeout.
+  server.requestTimeout = t.requestMs;
+  server.headersTimeout = Math.min(t.headersMs, t.requestMs);
+  server.keepAliveTimeout = t.keepAliveMs;
 }
 
 export interface HttpServerHandle {
@@ -100,10 +126,14 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
     rendererDir: opts.rendererDir,
   });
   // Our Host check answers a missing Host too (403 with a JSON-RPC body), not Node's bare 400.
-  const server: Server = createServer({ requireHostHeader: false }, nodeListener(handler, () => origin));
-  // SSE streams stay open; the defaults would cut them.
-  server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
+  const timeouts = { ...HTTP_TIMEOUTS, ...opts.timeouts };
+  const server: Server = createServer(
+    // How often Node looks for late requests: a fraction of the shortest deadline, so a slow
+    // request is cut close to its deadline rather than up to 30 s (Node's default) after it.
+    { requireHostHeader: false, connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4))) },
+    nodeListener(handler, () => origin),
+  );
+  applyTimeouts(server, timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? settings.get<number>('mcp.port'), host, () => {
