@@ -5,6 +5,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { apiKeyProblem, isValidApiKey } from '../common/api-key.js';
 
 export interface SecretCipher {
   isAvailable(): boolean;
@@ -29,7 +30,11 @@ export class ApiKeyStore {
     if (this.memory !== null) return this.memory;
     if (!this.cipher.isAvailable() || !existsSync(this.file)) return null;
     try {
-      this.memory = this.cipher.decrypt(readFileSync(this.file));
+      const key = this.cipher.decrypt(readFileSync(this.file));
+      // A key stored by an older version under a laxer rule is not served: the MCP endpoint then
+      // refuses every request (fail closed) until a new key is generated in the workbench.
+      if (!isValidApiKey(key)) return null;
+      this.memory = key;
       return this.memory;
     } catch {
       // Unreadable (another user's keyring, a moved profile): as if none were stored.
@@ -38,6 +43,8 @@ export class ApiKeyStore {
   }
 
   set(key: string | null): void {
+    const problem = key === null ? null : apiKeyProblem(key);
+    if (problem) throw new Error(problem);
     this.memory = key;
     if (key === null) {
       rmSync(this.file, { force: true });

@@ -52,7 +52,8 @@ export function registerIpc(deps: IpcDeps): void {
   handle(CHANNELS.getApiKey, () => deps.apiKeys.get());
 
   handle(CHANNELS.setApiKey, (_event, key: unknown) => {
-    if (key !== null && (typeof key !== 'string' || key.length < 16 || key.length > 512)) throw new Error('invalid API key');
+    if (key !== null && typeof key !== 'string') throw new Error('invalid API key');
+    // The store applies the one key rule (main/common/api-key.ts) and throws its reason.
     deps.apiKeys.set(key);
     deps.onApiKeyChanged();
   });

@@ -3,3 +3,4 @@ export * from './search.js';
 export * from './settings.js';
 export * from './status.js';
 export * from './admin.js';
+export * from './api-key.js';

@@ -77,6 +77,9 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
   const settings = engine.settings;
   const host = opts.host ?? settings.get<string>('mcp.host');
   const loopbackOnly = isLoopbackAddress(host);
+  // Read once before listening: a key that breaks the rule (main/common/api-key.ts), from the
+  // environment, the key file or the desktop app, stops the start here with where to fix it.
+  const key = await opts.apiKeyStore.get();
   if (!loopbackOnly) {
     if (!settings.get<boolean>('mcp.allow_non_loopback')) {
       throw new CairnError('config_invalid', `Refusing to listen on ${host}: not a loopback address.`, {
@@ -84,7 +87,7 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
         details: { key: 'mcp.host' },
       });
     }
-    if ((await opts.apiKeyStore.get()) === null) {
+    if (key === null) {
       throw new CairnError('config_invalid', `Listening on ${host} requires an MCP API key, and none is set.`, {
         remedy: 'Set CAIRN_MCP_API_KEY or generate a key, then start again.',
         details: { key: 'mcp.require_api_key' },
