@@ -54,6 +54,33 @@ export const SETTINGS: readonly SettingSpec[] = [
 
 export type SettingKey = (typeof SETTINGS)[number]['key'];
 
+/** A literal loopback address or `localhost` (the server still resolves it and checks what it binds). */
+export function isLoopbackHostName(host: string): boolean {
+  const h = host.trim().replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h === '::1' || /^(0{1,4}:){7}0{0,3}1$/.test(h)) return true;
+  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  return v4 !== null && v4[1] === '127' && v4.slice(2).every((n) => Number(n) <= 255);
+}
+
+/** A rule across settings, checked on the values a write would leave (the patch over the current ones). */
+export interface SettingsRule {
+  keys: readonly string[];
+  rule: string;
+  /** Why these values do not go together, or null. */
+  check(values: Record<string, unknown>): string | null;
+}
+
+export const SETTING_RULES: readonly SettingsRule[] = [
+  {
+    keys: ['mcp.host', 'mcp.allow_non_loopback'],
+    rule: 'loopback_opt_in',
+    check: (v) =>
+      typeof v['mcp.host'] !== 'string' || isLoopbackHostName(v['mcp.host']) || v['mcp.allow_non_loopback'] === true
+        ? null
+        : `mcp.host ${JSON.stringify(v['mcp.host'])} is not a loopback address: set mcp.allow_non_loopback to true as well (and an API key), or keep 127.0.0.1`,
+  },
+];
+
 export function settingSpec(key: string): SettingSpec | undefined {
   return SETTINGS.find((s) => s.key === key);
 }

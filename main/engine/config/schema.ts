@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { SETTINGS, type SettingSpec } from '../../common/settings.js';
+import { SETTING_RULES, SETTINGS, type SettingSpec } from '../../common/settings.js';
 import type { ValidationIssue } from '../../common/admin.js';
 
 /** The nested JSON Schema `conf` validates the file against, built from the settings table. */
@@ -37,8 +37,12 @@ function describe(key: string, err: ErrorObject): ValidationIssue {
   return { key, rule, message: `${where} ${detail}` };
 }
 
-/** Per-key issues for a patch of dotted keys; unknown keys are issues too. */
-export function validateValues(values: Record<string, unknown>): ValidationIssue[] {
+/**
+ * Per-key issues for a patch of dotted keys; unknown keys are issues too. Given the current
+ * values, the rules across keys (SETTING_RULES) are checked on the patch over them, for the rules
+ * the patch touches.
+ */
+export function validateValues(values: Record<string, unknown>, current?: Record<string, unknown>): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const [key, value] of Object.entries(values)) {
     const spec = SETTINGS.find((s) => s.key === key);
@@ -48,6 +52,14 @@ export function validateValues(values: Record<string, unknown>): ValidationIssue
     }
     const validate = validatorFor(spec);
     if (!validate(value)) issues.push(...(validate.errors ?? []).slice(0, 3).map((e) => describe(key, e)));
+  }
+  if (current && issues.length === 0) {
+    const merged = { ...current, ...values };
+    for (const r of SETTING_RULES) {
+      if (!r.keys.some((k) => k in values)) continue;
+      const message = r.check(merged);
+      if (message) issues.push({ key: r.keys.find((k) => k in values) ?? r.keys[0], rule: r.rule, message });
+    }
   }
   return issues;
 }

@@ -101,11 +101,11 @@ export class SettingsStore implements SettingsApi {
   }
 
   validate(values: Record<string, unknown>): ValidationIssue[] {
-    return validateValues(values);
+    return validateValues(values, this.all());
   }
 
   set(values: Record<string, unknown>): void {
-    const issues = validateValues(values);
+    const issues = validateValues(values, this.all());
     if (issues.length > 0) {
       const first = issues[0];
       throw new CairnError('config_invalid', `${first.message} (rule: ${first.rule})`, { details: { issues } });

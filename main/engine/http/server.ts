@@ -14,7 +14,7 @@ import type { ApiKeyStore } from './api-key-store.js';
 import { createHttpHandler, type HttpHandler } from './handler.js';
 import type { RequestCounters } from './mcp-route.js';
 import { nodeListener } from './node-adapter.js';
-import { isLoopbackAddress } from './security.js';
+import { isLoopbackIp, nonLoopbackRefusal, resolveBindHost, type Lookup } from './bind.js';
 
 export interface HttpServerOptions {
   /** Default: `mcp.host`. */
@@ -30,6 +30,8 @@ export interface HttpServerOptions {
   stdioCommand: string[];
   /** Base folder for client config files; default the user's home (tests use a temp dir). */
   clientsHome?: string;
+  /** How names are resolved (default: the system's resolver; tests stand in for a hostile one). */
+  lookup?: Lookup;
   /** Default: HTTP_TIMEOUTS (tests shorten them). */
   timeouts?: Partial<HttpTimeouts>;
 }
@@ -76,17 +78,13 @@ function urlHost(host: string): string {
 export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions): Promise<HttpServerHandle> {
   const settings = engine.settings;
   const host = opts.host ?? settings.get<string>('mcp.host');
-  const loopbackOnly = isLoopbackAddress(host);
+  const allowNonLoopback = settings.get<boolean>('mcp.allow_non_loopback');
+  const target = await resolveBindHost(host, opts.lookup);
   // Read once before listening: a key that breaks the rule (main/common/api-key.ts), from the
   // environment, the key file or the desktop app, stops the start here with where to fix it.
   const key = await opts.apiKeyStore.get();
-  if (!loopbackOnly) {
-    if (!settings.get<boolean>('mcp.allow_non_loopback')) {
-      throw new CairnError('config_invalid', `Refusing to listen on ${host}: not a loopback address.`, {
-        remedy: 'Use 127.0.0.1, or set mcp.allow_non_loopback (then the API key is required).',
-        details: { key: 'mcp.host' },
-      });
-    }
+  if (!target.loopback) {
+    if (!allowNonLoopback) throw nonLoopbackRefusal(host === target.address ? host : `${host} (${target.address})`);
     if (key === null) {
       throw new CairnError('config_invalid', `Listening on ${host} requires an MCP API key, and none is set.`, {
         remedy: 'Set CAIRN_MCP_API_KEY or generate a key, then start again.',
@@ -94,6 +92,8 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
       });
     }
   }
+  // Settled again once listening (below), on the address really bound.
+  let loopbackOnly = target.loopback;
   if (opts.adminToken.length < 16) throw new CairnError('invalid_argument', 'The admin token must be at least 16 characters.');
 
   const counters: RequestCounters = { total: 0, errors: 0, rejected: 0 };
@@ -123,8 +123,9 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
     clientsHome: opts.clientsHome ?? homedir(),
     platform: process.platform,
   };
+  const mcpDeps = { settings, endpoint, apiKeyStore: opts.apiKeyStore, counters, loopbackOnly };
   const handler = createHttpHandler({
-    mcp: { settings, endpoint, apiKeyStore: opts.apiKeyStore, counters, loopbackOnly },
+    mcp: mcpDeps,
     admin,
     rendererDir: opts.rendererDir,
   });
@@ -139,14 +140,24 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
   applyTimeouts(server, timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? settings.get<number>('mcp.port'), host, () => {
+    // The resolved address, not the name: what was judged above is what is bound.
+    server.listen(opts.port ?? settings.get<number>('mcp.port'), target.address, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  const bound = server.address() as AddressInfo;
+  // Checked again on what the socket really holds: nothing but loopback without the opt-in.
+  if (!isLoopbackIp(bound.address) && !allowNonLoopback) {
+    await new Promise<void>((r) => server.close(() => r()));
+    throw nonLoopbackRefusal(`${host} (bound ${bound.address})`);
+  }
+  loopbackOnly = target.loopback && isLoopbackIp(bound.address);
+  admin.loopbackOnly = mcpDeps.loopbackOnly = loopbackOnly;
+  const port = bound.port;
   // A wildcard bind is dialled in-process over loopback.
-  origin = `http://${urlHost(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host)}:${port}`;
+  const wildcard = bound.address === '0.0.0.0' || bound.address === '::';
+  origin = `http://${urlHost(wildcard ? '127.0.0.1' : bound.address)}:${port}`;
   return {
     url: origin,
     port,
