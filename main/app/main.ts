@@ -83,6 +83,7 @@ async function main(): Promise<void> {
     entry: paths.engineEntry,
     args: ['serve'],
     adminToken,
+    tokenFile: join(paths.engineHome, 'admin-token'),
     env: {
       CAIRN_HOME: paths.engineHome,
       CAIRN_MODELS_DIR: paths.models,
