@@ -125,6 +125,13 @@ export interface McpStatus {
     require_api_key: boolean;
     api_key_set: boolean;
     loopback_only: boolean;
+    /**
+     * Other accounts that can log in to this machine (POSIX). With the key off, each of them (and
+     * their processes) can search and read every indexed file over loopback.
+     */
+    other_login_users: string[];
+    /** The key is not required while other_login_users is not empty: the workbench offers to require it. */
+    key_off_with_other_users: boolean;
     warnings: string[];
   };
   toolset: 'agent' | 'full';

@@ -32,6 +32,8 @@ export interface HttpServerOptions {
   clientsHome?: string;
   /** How names are resolved (default: the system's resolver; tests stand in for a hostile one). */
   lookup?: Lookup;
+  /** Who else can log in to this machine (default: /etc/passwd; tests give their own list). */
+  otherLoginUsers?: () => Promise<string[]>;
   /** Default: HTTP_TIMEOUTS (tests shorten them). */
   timeouts?: Partial<HttpTimeouts>;
 }
@@ -122,6 +124,7 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
     startedAt: Date.now(),
     clientsHome: opts.clientsHome ?? homedir(),
     platform: process.platform,
+    otherLoginUsers: opts.otherLoginUsers,
   };
   const mcpDeps = { settings, endpoint, apiKeyStore: opts.apiKeyStore, counters, loopbackOnly };
   const handler = createHttpHandler({

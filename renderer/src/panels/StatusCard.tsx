@@ -18,6 +18,7 @@ function yesNo(v: boolean) {
 export function StatusCard() {
   const { mcp, engine, refresh } = useEngine();
   const remount = useAction();
+  const requireKey = useAction();
 
   if (!mcp) {
     return (
@@ -82,6 +83,30 @@ export function StatusCard() {
           mode <code>{mcp.default_mode}</code>, top_k <code>{mcp.default_top_k}</code>
         </dd>
       </dl>
+      {s.key_off_with_other_users ? (
+        <div className="notice" role="alert" data-testid="multi-user-warning">
+          <p>
+            <strong>Other people can log in to this computer</strong> ({s.other_login_users.slice(0, 5).join(', ')}
+            {s.other_login_users.length > 5 ? ', …' : ''}), and the API key is off: any of their programs can search and read your
+            indexed folders through the MCP server. Require the key; then give it to your clients (Connect a client).
+          </p>
+          <button
+            type="button"
+            className="btn primary"
+            disabled={requireKey.busy}
+            data-testid="require-key"
+            onClick={() => requireKey.run(async () => {
+              // A key first, so that requiring it never locks every client out with no key to give them.
+              if (!s.api_key_set) await api.newApiKey('generate');
+              await api.updateSettings({ 'mcp.require_api_key': true });
+              await refresh();
+            })}
+          >
+            {requireKey.busy ? 'Requiring the key…' : 'Require the API key'}
+          </button>
+          {requireKey.error ? <ErrorNote error={requireKey.error} /> : null}
+        </div>
+      ) : null}
       {mcp.defaults_restart_pending ? (
         <div className="notice" role="status" data-testid="restart-pending">
           <p>
