@@ -5,10 +5,12 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { apiKeyProblem, isValidApiKey } from '../common/api-key.js';
+import { apiKeyProblem, isValidApiKey, type KeyStorage } from '../common/api-key.js';
 
 export interface SecretCipher {
   isAvailable(): boolean;
+  /** Linux: safeStorage.getSelectedStorageBackend() (`basic_text` is an obfuscation, not encryption). */
+  backend?(): string;
   encrypt(plain: string): Buffer;
   decrypt(data: Buffer): string;
 }
@@ -20,6 +22,12 @@ export class ApiKeyStore {
     private readonly file: string,
     private readonly cipher: SecretCipher,
   ) {}
+
+  /** How a stored key is protected; the user is told when it is only obfuscated or not kept. */
+  storage(): KeyStorage {
+    if (!this.cipher.isAvailable()) return 'memory';
+    return this.cipher.backend?.() === 'basic_text' ? 'obfuscated' : 'os';
+  }
 
   /** Whether keys survive a restart (false: no OS encryption, memory only). */
   persistent(): boolean {

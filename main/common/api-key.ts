@@ -27,6 +27,26 @@ export function apiKeyProblem(key: string): string | null {
   return null;
 }
 
+/**
+ * How the key is kept at rest: `os` encrypted by the OS secret store (Keychain, DPAPI, libsecret,
+ * kwallet); `obfuscated` Electron's `basic_text` backend on Linux without a keyring (a hard-coded
+ * key: anyone who can read the file can decode it); `memory` not kept (lost at restart); `file`
+ * the headless 0600 key file; `env` CAIRN_MCP_API_KEY.
+ */
+export type KeyStorage = 'os' | 'obfuscated' | 'memory' | 'file' | 'env';
+
+/** What the user should be told about where the key is kept, or null when nothing needs saying. */
+export function keyStorageNotice(storage: KeyStorage | undefined): string | null {
+  switch (storage) {
+    case 'obfuscated':
+      return 'No OS keyring is available (Electron safeStorage uses basic_text): the API key is only obfuscated on disk, not encrypted. Anyone who can read your Cairn data folder can recover it. Install and unlock a keyring (GNOME Keyring or KWallet) and restart Cairn.';
+    case 'memory':
+      return 'The OS offers no encryption for secrets: the API key is kept in memory only and is lost when Cairn stops.';
+    default:
+      return null;
+  }
+}
+
 export function isValidApiKey(key: unknown): key is string {
   return typeof key === 'string' && apiKeyProblem(key) === null;
 }

@@ -1,4 +1,5 @@
 /** Folder, job and engine status: what `cairn status`, the admin API and the workbench show. */
+import type { KeyStorage } from './api-key.js';
 import type { FolderState, Freshness, SearchMode } from './search.js';
 import type { ErrorBody } from './errors.js';
 
@@ -132,6 +133,8 @@ export interface McpStatus {
     other_login_users: string[];
     /** The key is not required while other_login_users is not empty: the workbench offers to require it. */
     key_off_with_other_users: boolean;
+    /** How the key is kept at rest, and what the user should know about it (null: nothing). */
+    key_storage: { kind: KeyStorage | null; notice: string | null };
     warnings: string[];
   };
   toolset: 'agent' | 'full';

@@ -1,4 +1,5 @@
 /** `GET /api/mcp/status`: what is mounted, beside what is configured, so a pending restart shows. */
+import { keyStorageNotice } from '../../common/api-key.js';
 import type { McpStatus } from '../../common/status.js';
 import type { SearchMode } from '../../common/search.js';
 import { toolNames } from '../mcp/mount-config.js';
@@ -35,6 +36,7 @@ export async function mcpStatus(ctx: AdminContext): Promise<McpStatus> {
       loopback_only: ctx.loopbackOnly,
       other_login_users: others,
       key_off_with_other_users: keyOff,
+      key_storage: { kind: ctx.apiKeyStore.storage ?? null, notice: keyStorageNotice(ctx.apiKeyStore.storage) },
       // Kept apart from the configuration warnings: the workbench shows its own notice with the fix.
       warnings: securityWarnings(hosts, origins, dns, ctx.loopbackOnly),
     },

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { apiKeyProblem, API_KEY_MIN_LENGTH } from '../../common/api-key.js';
+import { apiKeyProblem, API_KEY_MIN_LENGTH, type KeyStorage } from '../../common/api-key.js';
 import { CairnError } from '../errors.js';
 
 export interface ApiKeyStore {
@@ -17,6 +17,8 @@ export interface ApiKeyStore {
   rotate(): Promise<string>;
   /** Why the key cannot be changed here (e.g. it comes from the environment), or null. */
   readonly readOnlyReason?: string | null;
+  /** How the key is kept at rest (shown in the MCP status). */
+  readonly storage?: KeyStorage;
 }
 
 /** 32 random bytes, URL-safe: fits an Authorization header and every client's config format. */
@@ -55,6 +57,10 @@ export class FileApiKeyStore implements ApiKeyStore {
 
   get readOnlyReason(): string | null {
     return this.envKey ? 'The key comes from CAIRN_MCP_API_KEY; change it there.' : null;
+  }
+
+  get storage(): KeyStorage {
+    return this.envKey ? 'env' : 'file';
   }
 
   async get(): Promise<string | null> {
@@ -126,6 +132,8 @@ export class PortApiKeyStore implements ApiKeyStore {
     private readonly port: KeyPort,
     /** An owner that never answers (a hung main process) must not hang MCP requests. */
     private readonly timeoutMs = 10_000,
+    /** As the desktop app reports it (CAIRN_KEY_STORAGE). */
+    readonly storage?: KeyStorage,
   ) {
     port.onMessage((m) => this.onMessage(m));
   }
@@ -210,5 +218,6 @@ export function apiKeyStoreFor(dataDir: string, env: NodeJS.ProcessEnv = process
   if (env.CAIRN_API_KEY_STORE !== 'parent') return new FileApiKeyStore(dataDir, env);
   const port = parentKeyPort(proc);
   if (!port) throw new CairnError('invalid_argument', 'CAIRN_API_KEY_STORE=parent needs a parent process to ask (the desktop app); unset it to use the key file.');
-  return new PortApiKeyStore(port);
+  const storage = ['os', 'obfuscated', 'memory'].includes(env.CAIRN_KEY_STORAGE ?? '') ? (env.CAIRN_KEY_STORAGE as KeyStorage) : undefined;
+  return new PortApiKeyStore(port, undefined, storage);
 }

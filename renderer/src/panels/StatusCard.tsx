@@ -68,6 +68,11 @@ export function StatusCard() {
           <div className="hint">
             Hosts: {s.allowed_hosts.join(', ') || 'none'} · Origins: {s.allowed_origins.join(', ') || 'none'}
           </div>
+          {s.key_storage?.notice ? (
+            <div className="warn-text" data-testid="key-storage-notice">
+              ⚠ {s.key_storage.notice}
+            </div>
+          ) : null}
           {s.warnings.map((w) => (
             <div className="warn-text" key={w} data-testid="security-warning">
               ⚠ {w}
