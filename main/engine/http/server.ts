@@ -132,9 +132,9 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
     admin,
     rendererDir: opts.rendererDir,
   });
-  // Our Host check answers a missing Host too (403 with a JSON-RPC body), not Node's bare 400.
   const timeouts = { ...HTTP_TIMEOUTS, ...opts.timeouts };
   const server: Server = createServer(
+    // Our Host check answers a missing Host too (403 with a JSON-RPC body), not Node's bare 400.
     // How often Node looks for late requests: a fraction of the shortest deadline, so a slow
     // request is cut close to its deadline rather than up to 30 s (Node's default) after it.
     { requireHostHeader: false, connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4))) },
@@ -156,6 +156,10 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
     throw nonLoopbackRefusal(`${host} (bound ${bound.address})`);
   }
   loopbackOnly = target.loopback && isLoopbackIp(bound.address);
+  if (!loopbackOnly && key === null) {
+    await new Promise<void>((r) => server.close(() => r()));
+    throw new CairnError('config_invalid', `Listening on ${bound.address} requires an MCP API key, and none is set.`, { details: { key: 'mcp.require_api_key' } });
+  }
   admin.loopbackOnly = mcpDeps.loopbackOnly = loopbackOnly;
   const port = bound.port;
   // A wildcard bind is dialled in-process over loopback.
