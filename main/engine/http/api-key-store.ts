@@ -166,7 +166,8 @@ export class PortApiKeyStore implements ApiKeyStore {
         this.waiting.delete(id);
         reject(new CairnError('dependency_unavailable', `The desktop app did not answer for the API key within ${this.timeoutMs} ms.`, { remedy: 'Restart Cairn.' }));
       }, this.timeoutMs);
-      timer.unref();
+      // Not unref'd: the port itself is (it must not keep a stopped engine alive), so a pending
+      // question (the key read before the server listens) is what keeps the process waiting.
       this.waiting.set(id, { resolve, reject, timer });
       this.port.postMessage({ type: 'cairn:api-key:request', id, ...req } satisfies KeyRequest);
     });
