@@ -120,6 +120,15 @@ test('slow headers and a connection that never sends a byte are closed too', asy
   assert.match(headers.received(), /^HTTP\/1\.1 408 /);
 });
 
+test('an idle keep-alive connection is closed after its answer; a second request on it before then is answered (control)', async () => {
+  const c = await open();
+  const get = `GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n\r\n`;
+  c.socket.write(get);
+  c.socket.write(get);
+  assert.equal(await allClosed([c], 15_000), 1, 'the idle keep-alive connection was closed');
+  assert.equal(c.received().match(/HTTP\/1\.1 401 /g)?.length, 2, 'both requests on the connection were answered');
+});
+
 test('control: an SSE stream opened by a complete request outlives the request deadline and ends only when its session does', async () => {
   const init = await post('/mcp', INIT);
   assert.equal(init.status, 200);
