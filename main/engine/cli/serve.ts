@@ -6,7 +6,7 @@ import { runningEngine } from './engine-door.js';
 import { StartingEngine } from '../starting-engine.js';
 import { apiKeyStoreFor } from '../http/api-key-store.js';
 import { startHttpServer } from '../http/server.js';
-import { adminTokenFor, adminTokenFromEnv, readAdminToken, workbenchAddress } from '../http/launch.js';
+import { adminTokenFor, adminTokenFromEnv, workbenchAddress } from '../http/launch.js';
 import { currentLayout, stdioCommand } from '../layout.js';
 import { EXIT } from './exit-codes.js';
 
