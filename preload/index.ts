@@ -11,7 +11,7 @@ const { contextBridge, ipcRenderer } = electron;
 
 const bridge = {
   isDesktop: true as const,
-  /** `{ baseUrl, adminToken }` of the supervised engine, or null while it is starting. */
+  /** `{ baseUrl }` of the supervised engine (never its admin token), or null while it is starting. */
   engineAddress: (): Promise<unknown> => ipcRenderer.invoke('cairn:engine-address'),
   /** Native folder picker; resolves to an absolute path or null when cancelled. */
   pickFolder: (): Promise<unknown> => ipcRenderer.invoke('cairn:pick-folder'),

@@ -18,7 +18,8 @@ const fail = (why) => {
 const timer = setTimeout(() => fail('no workbench address within 180 s'), 180_000);
 child.stdout.on('data', async (d) => {
   out += d;
-  const wb = out.match(/Workbench: (http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)/);
+  // Piped stdout: the address is printed without the token (it is in the data folder's admin-token file).
+  const wb = out.match(/Workbench: (http:\/\/127\.0\.0\.1:\d+)\//);
   const mcp = out.match(/MCP: (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
   if (!wb || !mcp || child.checked) return;
   child.checked = true;

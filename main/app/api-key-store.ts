@@ -5,9 +5,12 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { apiKeyProblem, isValidApiKey, type KeyStorage } from '../common/api-key.js';
 
 export interface SecretCipher {
   isAvailable(): boolean;
+  /** Linux: safeStorage.getSelectedStorageBackend() (`basic_text` is an obfuscation, not encryption). */
+  backend?(): string;
   encrypt(plain: string): Buffer;
   decrypt(data: Buffer): string;
 }
@@ -20,6 +23,12 @@ export class ApiKeyStore {
     private readonly cipher: SecretCipher,
   ) {}
 
+  /** How a stored key is protected; the user is told when it is only obfuscated or not kept. */
+  storage(): KeyStorage {
+    if (!this.cipher.isAvailable()) return 'memory';
+    return this.cipher.backend?.() === 'basic_text' ? 'obfuscated' : 'os';
+  }
+
   /** Whether keys survive a restart (false: no OS encryption, memory only). */
   persistent(): boolean {
     return this.cipher.isAvailable();
@@ -29,7 +38,11 @@ export class ApiKeyStore {
     if (this.memory !== null) return this.memory;
     if (!this.cipher.isAvailable() || !existsSync(this.file)) return null;
     try {
-      this.memory = this.cipher.decrypt(readFileSync(this.file));
+      const key = this.cipher.decrypt(readFileSync(this.file));
+      // A key stored by an older version under a laxer rule is not served: the MCP endpoint then
+      // refuses every request (fail closed) until a new key is generated in the workbench.
+      if (!isValidApiKey(key)) return null;
+      this.memory = key;
       return this.memory;
     } catch {
       // Unreadable (another user's keyring, a moved profile): as if none were stored.
@@ -38,6 +51,8 @@ export class ApiKeyStore {
   }
 
   set(key: string | null): void {
+    const problem = key === null ? null : apiKeyProblem(key);
+    if (problem) throw new Error(problem);
     this.memory = key;
     if (key === null) {
       rmSync(this.file, { force: true });

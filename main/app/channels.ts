@@ -19,3 +19,12 @@ export interface EngineAddress {
   baseUrl: string;
   adminToken: string;
 }
+
+/** What the renderer may know of the engine: where it is, never the admin token (the app:// proxy adds it). */
+export interface RendererEngineView {
+  baseUrl: string;
+}
+
+export function rendererEngineView(addr: EngineAddress | null): RendererEngineView | null {
+  return addr ? { baseUrl: addr.baseUrl } : null;
+}

@@ -5,7 +5,8 @@
  * engine's data folder. No electron import: the port is whatever the spawner hands over.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { isValidApiKey, type KeyReply, type KeyRequest } from '../engine/http/api-key-store.js';
+import { apiKeyProblem, isValidApiKey } from '../common/api-key.js';
+import type { KeyReply, KeyRequest } from '../engine/http/api-key-store.js';
 
 /** The engine child as the shell sees it: Electron's UtilityProcess, or a Node child with IPC in tests. */
 export interface EnginePort {
@@ -29,7 +30,8 @@ export function answerKeyRequest(store: KeyOwner, m: unknown): KeyReply | null {
   if (!isRequest(m)) return null;
   try {
     if (m.op === 'get') return { type: 'cairn:api-key:reply', id: m.id, ok: true, key: store.get() };
-    if (!isValidApiKey(m.key)) throw new Error('the key is not 16 to 512 characters of letters, digits and ._~+/=-');
+    const problem = apiKeyProblem(m.key);
+    if (problem) throw new Error(problem);
     store.set(m.key);
     return { type: 'cairn:api-key:reply', id: m.id, ok: true, key: m.key };
   } catch (err) {

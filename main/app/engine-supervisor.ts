@@ -5,6 +5,7 @@
  * indexing never blocks the UI process), tests pass Node's `child_process.fork`.
  * No electron import here, so this file runs and is tested in plain Node.
  */
+import { readFileSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
@@ -37,6 +38,11 @@ export interface SupervisorOptions {
   /** How long `stop()` waits for a clean exit. */
   stopTimeoutMs?: number;
   log?: (line: string) => void;
+  /**
+   * The engine's admin-token file (0600 in its data folder). An engine the child attached to has
+   * its own token, and piped output never carries a token: it is read from here.
+   */
+  tokenFile?: string;
 }
 
 /** `Workbench: http://127.0.0.1:58012/#token=…` → origin; `MCP: http://…/mcp` → the MCP URL. */
@@ -65,6 +71,7 @@ export class EngineSupervisor extends EventEmitter {
       healthyAfterMs: 30_000,
       maxQuickCrashes: 8,
       stopTimeoutMs: 5_000,
+      tokenFile: '',
       log: () => {},
       ...options,
     };
@@ -115,7 +122,7 @@ export class EngineSupervisor extends EventEmitter {
           // An engine that already ran (a `cairn serve`, or one a stdio client started) has its own
           // admin token: the engine child attached to it prints that one in the address line.
           const given = /#token=([^&\s]+)/.exec(new URL(p.workbench).hash);
-          this.addr = { baseUrl: new URL(p.workbench).origin, adminToken: given ? decodeURIComponent(given[1]) : this.o.adminToken };
+          this.addr = { baseUrl: new URL(p.workbench).origin, adminToken: given ? decodeURIComponent(given[1]) : (this.tokenFromFile() ?? this.o.adminToken) };
           this.setState('running');
           this.emit('address', this.addr);
         }
@@ -131,6 +138,15 @@ export class EngineSupervisor extends EventEmitter {
       this.o.log(`engine exited with code ${code}`);
       this.scheduleRestart(Date.now() - started);
     });
+  }
+
+  private tokenFromFile(): string | null {
+    if (!this.o.tokenFile) return null;
+    try {
+      return readFileSync(this.o.tokenFile, 'utf8').trim() || null;
+    } catch {
+      return null;
+    }
   }
 
   private scheduleRestart(ranMs: number): void {

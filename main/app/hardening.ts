@@ -1,16 +1,21 @@
 /**
  * App-wide web security, applied to every webContents as it is created: no navigation away from
- * the workbench, no new windows (allow-listed https links go to the default browser instead), no
+ * the workbench (main frame or any subframe), no new windows (allow-listed https links go to the default browser instead), no
  * <webview>, and every permission request (camera, notifications, geolocation...) refused.
  */
 import { app, session, shell } from 'electron';
 import { isAllowedExternal } from './external-links.js';
-import { isTrustedSenderUrl } from './trusted-sender.js';
+import { allowFrameNavigation, isTrustedSenderUrl } from './trusted-sender.js';
 
 export function hardenWebContents(): void {
   app.on('web-contents-created', (_event, contents) => {
     contents.on('will-navigate', (event, url) => {
       if (!isTrustedSenderUrl(url)) event.preventDefault();
+    });
+    // will-navigate sees the main frame only; this one also sees every subframe (an injected
+    // iframe navigating itself somewhere).
+    contents.on('will-frame-navigate', (event) => {
+      if (!allowFrameNavigation(event.url, event.isMainFrame)) event.preventDefault();
     });
     contents.on('will-redirect', (event, url) => {
       if (!isTrustedSenderUrl(url)) event.preventDefault();

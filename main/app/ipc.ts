@@ -7,7 +7,7 @@ import { BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from '
 import { isAbsolute } from 'node:path';
 import { revealableFile } from './admin-client.js';
 import type { ApiKeyStore } from './api-key-store.js';
-import { CHANNELS, type EngineAddress } from './channels.js';
+import { CHANNELS, rendererEngineView, type EngineAddress } from './channels.js';
 import { isAllowedExternal } from './external-links.js';
 import { isTrustedSenderUrl } from './trusted-sender.js';
 
@@ -32,7 +32,8 @@ function handle<A extends unknown[], R>(channel: string, fn: (event: IpcMainInvo
 }
 
 export function registerIpc(deps: IpcDeps): void {
-  handle(CHANNELS.engineAddress, () => deps.engineAddress());
+  // The renderer calls the engine through app://workbench/api (protocol.ts adds the token there).
+  handle(CHANNELS.engineAddress, () => rendererEngineView(deps.engineAddress()));
 
   handle(CHANNELS.pickFolder, async (event) => {
     const win = BrowserWindow.fromWebContents(event.sender);
@@ -53,7 +54,8 @@ export function registerIpc(deps: IpcDeps): void {
   handle(CHANNELS.getApiKey, () => deps.apiKeys.get());
 
   handle(CHANNELS.setApiKey, (_event, key: unknown) => {
-    if (key !== null && (typeof key !== 'string' || key.length < 16 || key.length > 512)) throw new Error('invalid API key');
+    if (key !== null && typeof key !== 'string') throw new Error('invalid API key');
+    // The store applies the one key rule (main/common/api-key.ts) and throws its reason.
     deps.apiKeys.set(key);
     deps.onApiKeyChanged();
   });

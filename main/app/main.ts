@@ -70,6 +70,8 @@ async function main(): Promise<void> {
   const state = new ShellState(paths.shellState);
   const apiKeys = new ApiKeyStore(paths.apiKeyFile, {
     isAvailable: () => safeStorage.isEncryptionAvailable(),
+    // Linux only: without a keyring Electron falls back to basic_text, which only obfuscates.
+    backend: () => (process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : 'os'),
     encrypt: (s) => safeStorage.encryptString(s),
     decrypt: (b) => safeStorage.decryptString(b),
   });
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
     entry: paths.engineEntry,
     args: ['serve'],
     adminToken,
+    tokenFile: join(paths.engineHome, 'admin-token'),
     env: {
       CAIRN_HOME: paths.engineHome,
       CAIRN_MODELS_DIR: paths.models,
@@ -93,6 +96,8 @@ async function main(): Promise<void> {
       CAIRN_API_KEY_STORE: 'parent',
       // What client configs name as the stdio command: this app, not a Node script it cannot run.
       CAIRN_STDIO_LAUNCHER: JSON.stringify(appLauncher(STDIO_SWITCH)),
+      // So the workbench can say when the key is only obfuscated (basic_text) or not kept.
+      CAIRN_KEY_STORAGE: apiKeys.storage(),
     },
     spawn: (entry, args, env): EngineChild => {
       const child = utilityProcess.fork(entry, args, { env, stdio: 'pipe', serviceName: 'Cairn engine' });

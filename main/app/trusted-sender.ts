@@ -5,6 +5,15 @@
  */
 export const APP_ORIGIN = 'app://workbench';
 
+/**
+ * Whether a frame may navigate to `url` (will-frame-navigate): the main frame only within the
+ * workbench, a subframe never (the workbench has none; one that appears was injected). Links
+ * out go through setWindowOpenHandler and the external-link allow-list instead.
+ */
+export function allowFrameNavigation(url: string, isMainFrame: boolean): boolean {
+  return isMainFrame && isTrustedSenderUrl(url);
+}
+
 export function isTrustedSenderUrl(url: string | undefined | null): boolean {
   if (!url) return false;
   try {

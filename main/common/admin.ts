@@ -75,6 +75,12 @@ export interface ValidateResponse {
   issues: ValidationIssue[];
 }
 
+/**
+ * `generate` (none set yet) and `rotate` make a new random key and return it once; `set` stores a
+ * key of the caller's (at least API_KEY_MIN_LENGTH URL-safe characters, see api-key.ts).
+ */
+export type ApiKeyActionRequest = { action: 'generate' | 'rotate' } | { action: 'set'; key: string };
+
 export interface ApiKeyResponse {
   set: boolean;
   /** Only returned on `?reveal=1` or right after generation. */

@@ -64,6 +64,33 @@ export const SETTINGS: readonly SettingSpec[] = [
 
 export type SettingKey = (typeof SETTINGS)[number]['key'];
 
+/** A literal loopback address or `localhost` (the server still resolves it and checks what it binds). */
+export function isLoopbackHostName(host: string): boolean {
+  const h = host.trim().replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h === '::1' || /^(0{1,4}:){7}0{0,3}1$/.test(h)) return true;
+  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  return v4 !== null && v4[1] === '127' && v4.slice(2).every((n) => Number(n) <= 255);
+}
+
+/** A rule across settings, checked on the values a write would leave (the patch over the current ones). */
+export interface SettingsRule {
+  keys: readonly string[];
+  rule: string;
+  /** Why these values do not go together, or null. */
+  check(values: Record<string, unknown>): string | null;
+}
+
+export const SETTING_RULES: readonly SettingsRule[] = [
+  {
+    keys: ['mcp.host', 'mcp.allow_non_loopback'],
+    rule: 'loopback_opt_in',
+    check: (v) =>
+      typeof v['mcp.host'] !== 'string' || isLoopbackHostName(v['mcp.host']) || v['mcp.allow_non_loopback'] === true
+        ? null
+        : `mcp.host ${JSON.stringify(v['mcp.host'])} is not a loopback address, so other computers could reach Cairn. Turn on mcp.allow_non_loopback first (then the API key is required), or keep 127.0.0.1.`,
+  },
+];
+
 export function settingSpec(key: string): SettingSpec | undefined {
   return SETTINGS.find((s) => s.key === key);
 }
@@ -79,32 +106,3 @@ export interface FolderSpec {
   /** Index the credential files (`.env`, keys, `.ssh/`…) the built-in excludes leave out. */
   include_secrets?: boolean;
 }
-
-/** 127.0.0.0/8, localhost and ::1 (bracketed or not): addresses other computers cannot reach. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase();
-  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-
-/** A rule over several settings, checked on the values a save would leave. */
-export interface CrossSettingRule {
-  /** The keys it reads; it runs when a save touches any of them. */
-  keys: readonly string[];
-  /** The issue's key and its human message, or null when the values pass. */
-  check(values: Record<string, unknown>): { key: string; rule: string; message: string } | null;
-}
-
-export const CROSS_SETTING_RULES: readonly CrossSettingRule[] = [
-  {
-    keys: ['mcp.host', 'mcp.allow_non_loopback'],
-    check(v) {
-      const host = String(v['mcp.host']);
-      if (isLoopbackHost(host) || v['mcp.allow_non_loopback'] === true) return null;
-      return {
-        key: 'mcp.host',
-        rule: 'loopback_only',
-        message: `mcp.host ${JSON.stringify(host)} is not a loopback address, so other computers could reach Cairn. Turn on mcp.allow_non_loopback first (then the API key is required), or keep 127.0.0.1.`,
-      };
-    },
-  },
-];

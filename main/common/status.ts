@@ -1,4 +1,5 @@
 /** Folder, job and engine status: what `cairn status`, the admin API and the workbench show. */
+import type { KeyStorage } from './api-key.js';
 import type { FolderState, Freshness, SearchMode } from './search.js';
 import type { ErrorBody } from './errors.js';
 import type { ProgressView } from './progress.js';
@@ -145,6 +146,15 @@ export interface McpStatus {
     require_api_key: boolean;
     api_key_set: boolean;
     loopback_only: boolean;
+    /**
+     * Other accounts that can log in to this machine (POSIX). With the key off, each of them (and
+     * their processes) can search and read every indexed file over loopback.
+     */
+    other_login_users: string[];
+    /** The key is not required while other_login_users is not empty: the workbench offers to require it. */
+    key_off_with_other_users: boolean;
+    /** How the key is kept at rest, and what the user should know about it (null: nothing). */
+    key_storage: { kind: KeyStorage | null; notice: string | null };
     warnings: string[];
   };
   toolset: 'agent' | 'full';

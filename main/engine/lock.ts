@@ -4,11 +4,13 @@ import { CairnError } from './errors.js';
 export interface LockInfo {
   pid: number;
   started: string;
-  /** Where a running `cairn serve` answers, so CLI commands can go through it. */
+  /**
+   * Where a running `cairn serve` answers, so CLI commands can go through it. The admin token is
+   * not here: it is in its own 0600 file (admin-token), never in a file with other uses.
+   */
   url?: string;
   /** Its MCP endpoint, so `cairn mcp --stdio` can bridge to it. */
   mcp?: string;
-  token?: string;
 }
 
 function alive(pid: number): boolean {
@@ -32,7 +34,7 @@ export async function readLock(file: string): Promise<LockInfo | null> {
 /**
  * One engine per data folder: two writers would race on the index. The lock file names the
  * owner's pid (a stale lock from a killed engine is taken over) and, for `cairn serve`, its
- * address and admin token, so it is written readable by the user only.
+ * address; it is written readable by the user only.
  */
 export class EngineLock {
   private constructor(private readonly file: string, private info: LockInfo) {}

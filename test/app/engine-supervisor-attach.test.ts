@@ -42,7 +42,7 @@ test('an engine already runs: the shell attaches to it, then takes over when it 
     children.push(child);
     return child;
   };
-  const sup = new EngineSupervisor({ spawn, entry: BIN, args: ['serve', '--port', '0'], env: { CAIRN_HOME: home }, adminToken: appToken, initialBackoffMs: 10 });
+  const sup = new EngineSupervisor({ spawn, entry: BIN, args: ['serve', '--port', '0'], env: { CAIRN_HOME: home }, adminToken: appToken, initialBackoffMs: 10, tokenFile: join(home, 'admin-token') });
   try {
     const running = await servedAt(first);
     const attached = nextAddress(sup, () => true);

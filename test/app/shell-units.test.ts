@@ -48,10 +48,10 @@ test('the API key is stored encrypted (0600) and read back; cleared on null', ()
   const dir = mkdtempSync(join(tmpdir(), 'cairn-key-'));
   const file = join(dir, 'k.bin');
   const store = new ApiKeyStore(file, fakeCipher(true));
-  store.set('a-long-secret-key-value');
-  assert.ok(!readFileSync(file, 'utf8').includes('a-long-secret-key-value'));
+  store.set('a-long-secret-key-value-1');
+  assert.ok(!readFileSync(file, 'utf8').includes('a-long-secret-key-value-1'));
   assert.equal(statSync(file).mode & 0o777, 0o600);
-  assert.equal(new ApiKeyStore(file, fakeCipher(true)).get(), 'a-long-secret-key-value');
+  assert.equal(new ApiKeyStore(file, fakeCipher(true)).get(), 'a-long-secret-key-value-1');
   store.set(null);
   assert.equal(existsSync(file), false);
 });
@@ -60,8 +60,8 @@ test('without OS encryption the key is kept in memory only, never written in cle
   const dir = mkdtempSync(join(tmpdir(), 'cairn-key-'));
   const file = join(dir, 'k.bin');
   const store = new ApiKeyStore(file, fakeCipher(false));
-  store.set('a-long-secret-key-value');
-  assert.equal(store.get(), 'a-long-secret-key-value');
+  store.set('a-long-secret-key-value-1');
+  assert.equal(store.get(), 'a-long-secret-key-value-1');
   assert.equal(existsSync(file), false);
   assert.equal(store.persistent(), false);
 });

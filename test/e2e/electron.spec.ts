@@ -42,9 +42,14 @@ test.describe('desktop app (Electron)', () => {
       // The supervised engine comes up and the workbench connects to it.
       await expect(win.getByTestId('mcp-state')).toHaveText('running', { timeout: 60_000 });
       // The MCP key generated through the admin API is kept by the shell (safeStorage), not in the engine's data folder.
-      const addr = await win.evaluate(() => (window as unknown as { cairn: { engineAddress(): Promise<{ baseUrl: string; adminToken: string }> } }).cairn.engineAddress());
-      const res = await fetch(`${addr.baseUrl}/api/mcp/api-key`, { method: 'POST', headers: { authorization: `Bearer ${addr.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ action: 'generate' }) });
-      const generated = (await res.json()) as { key: string };
+      // The renderer is never handed the admin token; it calls the engine through the app:// proxy.
+      const addr = await win.evaluate(() => (window as unknown as { cairn: { engineAddress(): Promise<Record<string, unknown>> } }).cairn.engineAddress());
+      expect(Object.keys(addr ?? {})).toEqual(['baseUrl']);
+      const res = await win.evaluate(async () => {
+        const r = await fetch('/api/mcp/api-key', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'generate' }) });
+        return { status: r.status, body: (await r.json()) as { key: string } };
+      });
+      const generated = res.body;
       expect(res.status).toBe(200);
       expect(await win.evaluate(() => (window as unknown as { cairn: { getApiKey(): Promise<string | null> } }).cairn.getApiKey())).toBe(generated.key);
       expect(existsSync(join(userData, 'engine', 'mcp-api-key'))).toBe(false);

@@ -18,7 +18,7 @@ export interface RunningEngine {
   /** e.g. http://127.0.0.1:40123 */
   origin: string;
   port: number;
-  /** The workbench address as printed, with `#token=`. */
+  /** The workbench address with `#token=`. */
   workbenchUrl: string;
   mcpUrl: string;
   output(): string;
@@ -83,7 +83,8 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Run
     token,
     origin,
     port,
-    workbenchUrl: workbench,
+    // Printed without the token when stdout is not a terminal (as here): the test knows it.
+    workbenchUrl: `${origin}/#token=${encodeURIComponent(token)}`,
     mcpUrl: mcp,
     output: () => log.join(''),
     async api<T>(method: string, path: string, body?: unknown): Promise<T> {

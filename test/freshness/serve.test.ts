@@ -46,7 +46,9 @@ before(async () => {
   const banner = await eventually('the serve banner', async () => (/Workbench: (http:\/\/[^/\s#]+)/.exec(server.stdout()) ?? undefined), 60_000);
   base = banner[1];
   assert.match(server.stdout(), /MCP: http:\/\/127\.0\.0\.1:\d+\/mcp/);
-  assert.match(server.stdout(), new RegExp(`#token=${TOKEN}`));
+  // Not a terminal: the token is not printed, the file that holds it is named instead.
+  assert.doesNotMatch(server.stdout(), new RegExp(TOKEN));
+  assert.match(server.stdout(), /admin token in .*admin-token/);
 });
 
 after(async () => {

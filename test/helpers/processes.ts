@@ -1,4 +1,5 @@
 /** Real `cairn` processes for tests: spawn, wait for a printed line, stop, always clean up. */
+import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface Proc {
@@ -66,8 +67,11 @@ export function start(command: string, args: string[], env: Record<string, strin
   };
 }
 
-/** The workbench line `cairn serve` prints: origin and admin token. */
+/**
+ * The workbench line `cairn serve` prints: origin and admin token. Piped (as here) the line names
+ * the 0600 file that holds the token instead of printing it; the token is read from there.
+ */
 export async function servedAt(p: Proc): Promise<{ origin: string; token: string }> {
-  const m = await p.waitFor(/Workbench: (http:\/\/[^/\s]+)\/#token=(\S+)/);
-  return { origin: m[1], token: decodeURIComponent(m[2]) };
+  const m = await p.waitFor(/Workbench: (http:\/\/[^/\s]+)\/(?:#token=(\S+)| \(open it with #token=<the admin token in (.+?)>\))/);
+  return { origin: m[1], token: m[2] ? decodeURIComponent(m[2]) : readFileSync(m[3], 'utf8').trim() };
 }

@@ -112,7 +112,7 @@ test('a page opened under another allowed name cannot remove that name (it would
 test('mcp.host 0.0.0.0 without mcp.allow_non_loopback is refused by the one validator (API and store)', async () => {
   const r = await patch({ 'mcp.host': '0.0.0.0' });
   assert.equal(r.status, 400);
-  assert.equal(r.body.error?.details?.issues[0].rule, 'loopback_only');
+  assert.equal(r.body.error?.details?.issues[0].rule, 'loopback_opt_in');
   assert.match(r.body.error?.message ?? '', /mcp\.allow_non_loopback/);
   assert.throws(() => fx.engine.settings.set({ 'mcp.host': '0.0.0.0' }), /not a loopback address/);
   assert.equal(fx.engine.settings.get('mcp.host'), '127.0.0.1');

@@ -22,6 +22,8 @@ export interface AdminContext {
   /** Base folder for client config files (tests point it at a temp dir). */
   clientsHome: string;
   platform: NodeJS.Platform;
+  /** Who else can log in here; default: read /etc/passwd (tests pass their own list). */
+  otherLoginUsers?: () => Promise<string[]>;
 }
 
 /** Parses a JSON request body (admin bodies are small); a bad body is `invalid_argument`. */

@@ -1,4 +1,5 @@
 /** `GET /api/mcp/status`: what is mounted, beside what is configured, so a pending restart shows. */
+import { keyStorageNotice } from '../../common/api-key.js';
 import type { McpStatus } from '../../common/status.js';
 import type { SearchMode } from '../../common/search.js';
 import { remountPending, toolNames } from '../mcp/mount-config.js';
@@ -6,6 +7,7 @@ import { SERVED_PROTOCOL_VERSIONS } from '../mcp/endpoint.js';
 import { keyRequired } from '../http/mcp-route.js';
 import { securityWarnings } from '../http/security.js';
 import type { AdminContext } from './context.js';
+import { otherLoginUsers } from './local-users.js';
 
 export async function mcpStatus(ctx: AdminContext): Promise<McpStatus> {
   const s = ctx.engine.settings;
@@ -16,6 +18,9 @@ export async function mcpStatus(ctx: AdminContext): Promise<McpStatus> {
   const configMode = s.get<SearchMode>('mcp.default_mode');
   const configTopK = s.get<number>('mcp.default_top_k');
   const enabled = s.get<boolean>('mcp.enabled');
+  const required = keyRequired(s, ctx.loopbackOnly);
+  const others = await (ctx.otherLoginUsers ?? otherLoginUsers)();
+  const keyOff = !required && others.length > 0;
   return {
     enabled,
     running: enabled,
@@ -26,9 +31,13 @@ export async function mcpStatus(ctx: AdminContext): Promise<McpStatus> {
       dns_rebinding_protection: dns,
       allowed_hosts: hosts,
       allowed_origins: origins,
-      require_api_key: keyRequired(s, ctx.loopbackOnly),
+      require_api_key: required,
       api_key_set: (await ctx.apiKeyStore.get()) !== null,
       loopback_only: ctx.loopbackOnly,
+      other_login_users: others,
+      key_off_with_other_users: keyOff,
+      key_storage: { kind: ctx.apiKeyStore.storage ?? null, notice: keyStorageNotice(ctx.apiKeyStore.storage) },
+      // Kept apart from the configuration warnings: the workbench shows its own notice with the fix.
       warnings: securityWarnings(hosts, origins, dns, ctx.loopbackOnly),
     },
     toolset: mount.toolset,

@@ -1,5 +1,6 @@
 /** Admin routes over the MCP server: status, probe, restart (remount) and the API key. */
 import { PROBE_ERAS, type ProbeEra } from '../../common/status.js';
+import type { ApiKeyActionRequest } from '../../common/admin.js';
 import { CairnError } from '../errors.js';
 import { json } from '../http/responses.js';
 import { jsonBody, type AdminContext } from './context.js';
@@ -36,15 +37,20 @@ export const mcpRoutes: Record<string, Handler> = {
   },
 
   'POST /api/mcp/api-key': async (req, ctx) => {
-    const { action } = await jsonBody<{ action?: unknown }>(req);
-    if (action !== 'generate' && action !== 'rotate') {
-      throw new CairnError('invalid_argument', 'action must be generate or rotate', { details: { key: 'action' } });
+    const { action, key } = await jsonBody<ApiKeyActionRequest & { key?: unknown }>(req);
+    if (action !== 'generate' && action !== 'rotate' && action !== 'set') {
+      throw new CairnError('invalid_argument', 'action must be generate, rotate or set', { details: { key: 'action' } });
     }
     if (ctx.apiKeyStore.readOnlyReason) throw new CairnError('conflict', ctx.apiKeyStore.readOnlyReason);
     if (action === 'generate' && (await ctx.apiKeyStore.get()) !== null) {
       throw new CairnError('conflict', 'An API key is already set; rotate it to replace it.', { remedy: 'POST {"action":"rotate"}' });
     }
-    const key = await ctx.apiKeyStore.rotate();
-    return json(200, { set: true, key });
+    if (action === 'set') {
+      if (typeof key !== 'string') throw new CairnError('invalid_argument', 'key must be a string', { details: { key: 'key' } });
+      // The store applies the key rule (main/common/api-key.ts): a weak key is refused, nothing changes.
+      await ctx.apiKeyStore.set(key);
+      return json(200, { set: true });
+    }
+    return json(200, { set: true, key: await ctx.apiKeyStore.rotate() });
   },
 };

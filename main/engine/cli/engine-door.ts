@@ -14,6 +14,7 @@ import { dataPaths } from '../config/paths.js';
 import { SettingsStore } from '../config/settings-store.js';
 import { CairnError } from '../errors.js';
 import { backgroundEngineCommand, currentLayout } from '../layout.js';
+import { readAdminToken } from '../http/launch.js';
 import { readLock, type LockInfo } from '../lock.js';
 import { EXIT } from './exit-codes.js';
 
@@ -30,10 +31,13 @@ export function engineLogPath(home: string): string {
   return join(home, 'logs', 'engine.log');
 }
 
-function running(home: string, info: LockInfo | null): RunningEngine | null {
-  if (!info?.url || !info.token) return null;
+/** The lock names the address; the admin token is in its own 0600 file (never in the lock). */
+async function running(home: string, info: LockInfo | null): Promise<RunningEngine | null> {
+  if (!info?.url) return null;
+  const token = await readAdminToken(dataPaths(home).adminToken);
+  if (!token) return null;
   const mcp = info.mcp ?? info.url + new SettingsStore(home).get<string>('mcp.mount_path');
-  return { pid: info.pid, url: info.url, mcp, token: info.token };
+  return { pid: info.pid, url: info.url, mcp, token };
 }
 
 /** The engine serving `home` right now, or null (none, or one still starting). */
@@ -48,7 +52,7 @@ async function logTail(home: string): Promise<string> {
 
 /**
  * Starts `cairn serve` for `home`, detached: its own process group, no tie to this process's
- * stdio (its output goes to logs/engine.log, mode 0600: the address lines carry the admin token).
+ * stdio (its output goes to logs/engine.log, mode 0600; the address lines there name the token file, not the token).
  */
 async function startBackgroundEngine(home: string): Promise<{ exited: Promise<number | null> }> {
   const log = engineLogPath(home);
@@ -83,7 +87,7 @@ export async function findOrStartEngine(home: string, opts: { timeoutMs?: number
   let childExit: number | null | undefined;
   for (;;) {
     const info = await readLock(lockFile);
-    const live = running(home, info);
+    const live = await running(home, info);
     if (live) return live;
     if (!info && !child && opts.start !== false) {
       child = await startBackgroundEngine(home);

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { isErrorEnvelope } from '../../common/errors.js';
 import { defaultDataDir, dataPaths } from '../config/paths.js';
 import { CairnError, toErrorBody } from '../errors.js';
+import { readAdminToken } from '../http/launch.js';
 import { readLock } from '../lock.js';
 import { localClient, remoteClient, type EngineClient } from './client.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
@@ -13,8 +14,10 @@ import { USAGE } from './usage.js';
 type Flags = Record<string, string | boolean | string[] | undefined>;
 
 async function connect(home: string, opts: { repair?: boolean } = {}): Promise<EngineClient> {
-  const live = await readLock(dataPaths(home).lock);
-  if (live?.url && live.token) return remoteClient(live.url, live.token);
+  const paths = dataPaths(home);
+  const live = await readLock(paths.lock);
+  const token = live?.url ? await readAdminToken(paths.adminToken) : null;
+  if (live?.url && token) return remoteClient(live.url, token);
   const { openEngine } = await import('../engine.js');
   return localClient(await openEngine({ home, repair: opts.repair }));
 }

@@ -6,10 +6,18 @@ import { runningEngine } from './engine-door.js';
 import { StartingEngine } from '../starting-engine.js';
 import { apiKeyStoreFor } from '../http/api-key-store.js';
 import { startHttpServer } from '../http/server.js';
-import { adminTokenFrom } from '../http/launch.js';
+import { adminTokenFor, adminTokenFromEnv, workbenchAddress } from '../http/launch.js';
 import { currentLayout, stdioCommand } from '../layout.js';
 import { EXIT } from './exit-codes.js';
 
+
+/**
+ * The token goes to a terminal only; piped or logged output (the desktop shell, a service
+ * manager, engine.log) gets the file that holds it instead (0600, read it there).
+ */
+function workbenchLine(url: string, token: string, tokenFile: string): string {
+  return process.stdout.isTTY ? `Workbench: ${workbenchAddress(url, token)}` : `Workbench: ${url}/ (open it with #token=<the admin token in ${tokenFile}>)`;
+}
 
 function parsePort(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -27,12 +35,14 @@ function parsePort(value: string | undefined): number | undefined {
  * tools meanwhile, and anything that needs the index waits for it (see StartingEngine). An index
  * that then fails to open stops the server with that error, as it would have before listening.
  */
-async function serveEngine(home: string, folder: DataFolder, opts: { port?: number; host?: string; adminToken: string }): Promise<number> {
-  const { port, adminToken } = opts;
+async function serveEngine(home: string, folder: DataFolder, opts: { port?: number; host?: string }): Promise<number> {
+  const { port } = opts;
   const engine = new StartingEngine(folder, { home });
   const layout = currentLayout();
   let server;
+  let adminToken: string;
   try {
+    adminToken = await adminTokenFor(folder.paths.adminToken, process.env);
     server = await startHttpServer(engine, {
       host: opts.host,
       port,
@@ -60,12 +70,12 @@ async function serveEngine(home: string, folder: DataFolder, opts: { port?: numb
     process.once('SIGTERM', () => void stop('SIGTERM'));
   });
   const mount = engine.settings.get<string>('mcp.mount_path');
-  await folder.lock?.update({ url: server.url, mcp: server.url + mount, token: adminToken });
+  await folder.lock?.update({ url: server.url, mcp: server.url + mount });
   process.stdout.write(
     [
       `Cairn engine serving ${engine.dataDir}`,
       `MCP: ${server.url}${mount}`,
-      `Workbench: ${server.url}/#token=${adminToken}`,
+      workbenchLine(server.url, adminToken, folder.paths.adminToken),
       layout.rendererDir ? '' : '(the workbench is not built: run npm run build)',
       'Press Ctrl+C to stop.',
       '',
@@ -96,7 +106,7 @@ async function serveEngine(home: string, folder: DataFolder, opts: { port?: numb
 export async function serve(home: string, opts: { port?: string; host?: string; exclusive?: boolean }): Promise<number> {
   const port = parsePort(opts.port);
   // Refused before anything opens: a short CAIRN_ADMIN_TOKEN would be guessable.
-  const adminToken = adminTokenFrom(process.env);
+  adminTokenFromEnv(process.env);
   let detached = false;
   let wake: () => void = () => undefined;
   const detach = () => {
@@ -120,7 +130,7 @@ export async function serve(home: string, opts: { port?: string; host?: string; 
       if (detached) return EXIT.ok;
       continue;
     }
-    return serveEngine(home, folder, { port, host: opts.host, adminToken });
+    return serveEngine(home, folder, { port, host: opts.host });
   }
 }
 
@@ -141,7 +151,7 @@ async function attach(home: string, detached: () => boolean, onWake: (w: () => v
         [
           `Cairn engine already serving ${home} (pid ${live.pid}): attached to it`,
           `MCP: ${live.mcp}`,
-          `Workbench: ${live.url}/#token=${live.token}`,
+          workbenchLine(live.url, live.token, dataPaths(home).adminToken),
           'Press Ctrl+C to detach (that engine keeps serving).',
           '',
         ].join('\n'),

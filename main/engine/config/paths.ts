@@ -20,6 +20,8 @@ export interface DataPaths {
   models: string;
   lock: string;
   apiKey: string;
+  /** The admin token of the running engine (0600), for the workbench address and the CLI. */
+  adminToken: string;
 }
 
 export function dataPaths(root: string): DataPaths {
@@ -30,5 +32,6 @@ export function dataPaths(root: string): DataPaths {
     models: join(root, 'models'),
     lock: join(root, 'engine.lock'),
     apiKey: join(root, 'mcp-api-key'),
+    adminToken: join(root, 'admin-token'),
   };
 }

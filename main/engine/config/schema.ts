@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { CROSS_SETTING_RULES, SETTINGS, type SettingSpec } from '../../common/settings.js';
+import { SETTING_RULES, SETTINGS, type SettingSpec } from '../../common/settings.js';
 import type { ValidationIssue } from '../../common/admin.js';
 
 /** The nested JSON Schema `conf` validates the file against, built from the settings table. */
@@ -99,10 +99,10 @@ export function validateValues(values: Record<string, unknown>, current?: Record
   }
   if (current && issues.length === 0) {
     const merged = { ...current, ...values };
-    for (const rule of CROSS_SETTING_RULES) {
-      if (!rule.keys.some((k) => k in values)) continue;
-      const issue = rule.check(merged);
-      if (issue) issues.push(issue);
+    for (const r of SETTING_RULES) {
+      if (!r.keys.some((k) => k in values)) continue;
+      const message = r.check(merged);
+      if (message) issues.push({ key: r.keys.find((k) => k in values) ?? r.keys[0], rule: r.rule, message });
     }
   }
   return issues;

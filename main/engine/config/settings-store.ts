@@ -48,6 +48,8 @@ export class SettingsStore implements SettingsApi {
         schema: confSchema() as never,
         clearInvalidConfig: false,
         accessPropertiesByDotNotation: true,
+        // Folder paths and settings are this user's business only (the data folder is 0700 too).
+        configFileMode: 0o600,
       });
     } catch (err) {
       throw SettingsStore.loadError(dir, err);

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { apiKeyProblem, API_KEY_MIN_LENGTH, type KeyStorage } from '../../common/api-key.js';
 import { CairnError } from '../errors.js';
 
 export interface ApiKeyStore {
@@ -16,6 +17,8 @@ export interface ApiKeyStore {
   rotate(): Promise<string>;
   /** Why the key cannot be changed here (e.g. it comes from the environment), or null. */
   readonly readOnlyReason?: string | null;
+  /** How the key is kept at rest (shown in the MCP status). */
+  readonly storage?: KeyStorage;
 }
 
 /** 32 random bytes, URL-safe: fits an Authorization header and every client's config format. */
@@ -23,19 +26,20 @@ export function generateApiKey(): string {
   return `cairn_${randomBytes(32).toString('base64url')}`;
 }
 
-const KEY_SHAPE = /^[A-Za-z0-9._~+/=-]{16,512}$/;
-
-/** Whether `key` fits an Authorization header and every client's config format. */
-export function isValidApiKey(key: string): boolean {
-  return KEY_SHAPE.test(key);
+/** A key handed in to be stored (admin API, IPC): refused as a bad argument. */
+function checkNewKey(key: string): void {
+  const problem = apiKeyProblem(key);
+  if (problem) throw new CairnError('invalid_argument', problem, { remedy: 'Generate a key instead (the workbench or POST /api/mcp/api-key {"action":"generate"}).', details: { rule: 'api_key', min_length: API_KEY_MIN_LENGTH } });
 }
 
-function checkShape(key: string): void {
-  if (!KEY_SHAPE.test(key)) {
-    throw new CairnError('invalid_argument', 'An API key must be 16 to 512 characters of letters, digits and ._~+/=-', {
-      details: { rule: 'pattern' },
-    });
-  }
+/**
+ * A key found where the engine reads it (the environment, the key file, the desktop app): a weak
+ * one stops the engine with the place to fix, rather than guard every indexed file with it.
+ */
+function checkStoredKey(key: string, where: string, remedy: string): string {
+  const problem = apiKeyProblem(key);
+  if (problem) throw new CairnError('config_invalid', `The MCP API key in ${where} is refused: ${problem}`, { remedy, details: { key: 'mcp.api_key', rule: 'api_key', min_length: API_KEY_MIN_LENGTH } });
+  return key;
 }
 
 /** Headless store: `CAIRN_MCP_API_KEY` wins (read-only), else `<dataDir>/mcp-api-key` with mode 0600. */
@@ -46,11 +50,17 @@ export class FileApiKeyStore implements ApiKeyStore {
 
   constructor(dataDir: string, env: NodeJS.ProcessEnv = process.env) {
     this.file = join(dataDir, 'mcp-api-key');
-    this.envKey = env.CAIRN_MCP_API_KEY?.trim() || undefined;
+    const envKey = env.CAIRN_MCP_API_KEY?.trim() || undefined;
+    // Checked here, before anything listens: `cairn serve` refuses to start with a weak key.
+    this.envKey = envKey && checkStoredKey(envKey, 'CAIRN_MCP_API_KEY', 'Set CAIRN_MCP_API_KEY to a generated key (e.g. the output of `openssl rand -hex 32`), or unset it and generate one in the workbench.');
   }
 
   get readOnlyReason(): string | null {
     return this.envKey ? 'The key comes from CAIRN_MCP_API_KEY; change it there.' : null;
+  }
+
+  get storage(): KeyStorage {
+    return this.envKey ? 'env' : 'file';
   }
 
   async get(): Promise<string | null> {
@@ -58,7 +68,7 @@ export class FileApiKeyStore implements ApiKeyStore {
     if (this.cached !== undefined) return this.cached;
     try {
       const text = (await readFile(this.file, 'utf8')).trim();
-      this.cached = text || null;
+      this.cached = text ? checkStoredKey(text, this.file, `Delete ${this.file} and generate a new key in the workbench (or write a generated key of at least ${API_KEY_MIN_LENGTH} characters into it).`) : null;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       this.cached = null;
@@ -68,7 +78,7 @@ export class FileApiKeyStore implements ApiKeyStore {
 
   async set(key: string): Promise<void> {
     if (this.envKey) throw new CairnError('conflict', this.readOnlyReason ?? '');
-    checkShape(key);
+    checkNewKey(key);
     await mkdir(dirname(this.file), { recursive: true });
     // Written to a private temp file and renamed, so the key is never readable by others, even briefly.
     const tmp = `${this.file}.${process.pid}.tmp`;
@@ -122,6 +132,8 @@ export class PortApiKeyStore implements ApiKeyStore {
     private readonly port: KeyPort,
     /** An owner that never answers (a hung main process) must not hang MCP requests. */
     private readonly timeoutMs = 10_000,
+    /** As the desktop app reports it (CAIRN_KEY_STORAGE). */
+    readonly storage?: KeyStorage,
   ) {
     port.onMessage((m) => this.onMessage(m));
   }
@@ -136,8 +148,15 @@ export class PortApiKeyStore implements ApiKeyStore {
     if (!w) return;
     this.waiting.delete(m.id);
     clearTimeout(w.timer);
-    if (m.ok) w.resolve(typeof m.key === 'string' ? m.key : null);
-    else w.reject(new CairnError('dependency_unavailable', `The desktop app could not access the API key: ${m.message}`, { remedy: 'Check that the OS keychain (safeStorage) is unlocked, then try again.' }));
+    if (!m.ok) {
+      w.reject(new CairnError('dependency_unavailable', `The desktop app could not access the API key: ${m.message}`, { remedy: 'Check that the OS keychain (safeStorage) is unlocked, then try again.' }));
+      return;
+    }
+    try {
+      w.resolve(typeof m.key === 'string' ? checkStoredKey(m.key, "the desktop app's secret store", 'Generate a new key in the workbench.') : null);
+    } catch (err) {
+      w.reject(err as Error);
+    }
   }
 
   private ask(req: { op: 'get' } | { op: 'set'; key: string }): Promise<string | null> {
@@ -147,7 +166,8 @@ export class PortApiKeyStore implements ApiKeyStore {
         this.waiting.delete(id);
         reject(new CairnError('dependency_unavailable', `The desktop app did not answer for the API key within ${this.timeoutMs} ms.`, { remedy: 'Restart Cairn.' }));
       }, this.timeoutMs);
-      timer.unref();
+      // Not unref'd: the port itself is (it must not keep a stopped engine alive), so a pending
+      // question (the key read before the server listens) is what keeps the process waiting.
       this.waiting.set(id, { resolve, reject, timer });
       this.port.postMessage({ type: 'cairn:api-key:request', id, ...req } satisfies KeyRequest);
     });
@@ -161,7 +181,7 @@ export class PortApiKeyStore implements ApiKeyStore {
   }
 
   async set(key: string): Promise<void> {
-    checkShape(key);
+    checkNewKey(key);
     await this.ask({ op: 'set', key });
     this.cached = key;
   }
@@ -199,5 +219,6 @@ export function apiKeyStoreFor(dataDir: string, env: NodeJS.ProcessEnv = process
   if (env.CAIRN_API_KEY_STORE !== 'parent') return new FileApiKeyStore(dataDir, env);
   const port = parentKeyPort(proc);
   if (!port) throw new CairnError('invalid_argument', 'CAIRN_API_KEY_STORE=parent needs a parent process to ask (the desktop app); unset it to use the key file.');
-  return new PortApiKeyStore(port);
+  const storage = ['os', 'obfuscated', 'memory'].includes(env.CAIRN_KEY_STORAGE ?? '') ? (env.CAIRN_KEY_STORAGE as KeyStorage) : undefined;
+  return new PortApiKeyStore(port, undefined, storage);
 }

@@ -5,6 +5,7 @@
 import type { AdminContext } from '../admin/context.js';
 import { handleAdmin } from '../admin/router.js';
 import { handleMcp, type McpRouteDeps } from './mcp-route.js';
+import { isOAuthProbe, oauthProbeAnswer } from './auth-answers.js';
 import { hostAllowed } from './security.js';
 import { isOwnHost } from './own-address.js';
 import { errorResponse } from './responses.js';
@@ -30,6 +31,7 @@ export function createHttpHandler(deps: HandlerDeps): HttpHandler {
       if (!isOwnHost(host, deps.admin.inProcessOrigin()) && !hostAllowed(host, deps.mcp.settings.get<string[]>('mcp.allowed_hosts'))) {
         return new Response('Forbidden: Host not allowed', { status: 403, headers: { 'content-type': 'text/plain' } });
       }
+      if (isOAuthProbe(pathname, mountPath)) return oauthProbeAnswer();
       return await serveStatic(req, deps.rendererDir);
     } catch (err) {
       return errorResponse(err);

@@ -7,6 +7,7 @@ import type { SettingsApi } from '../api.js';
 import type { McpEndpoint } from '../mcp/endpoint.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import { bearerToken, credentialInQuery, hostAllowed, originAllowed, secretEquals } from './security.js';
+import { unauthorized } from './auth-answers.js';
 import { isJsonContentType, jsonRpcError, readBounded } from './responses.js';
 
 export interface RequestCounters {
@@ -54,11 +55,8 @@ async function refusal(req: Request, deps: McpRouteDeps): Promise<Response | nul
   }
   if (keyRequired(settings, deps.loopbackOnly)) {
     const expected = await deps.apiKeyStore.get();
-    if (!secretEquals(bearerToken(req.headers.get('authorization')), expected)) {
-      return jsonRpcError(401, -32001, 'Unauthorized: send Authorization: Bearer <API key>.', {
-        'www-authenticate': 'Bearer realm="cairn", error="invalid_token"',
-      });
-    }
+    const header = req.headers.get('authorization');
+    if (!secretEquals(bearerToken(header), expected)) return unauthorized(header !== null && header.trim() !== '');
   }
   return null;
 }

@@ -14,7 +14,7 @@ import type { ApiKeyStore } from './api-key-store.js';
 import { createHttpHandler, type HttpHandler } from './handler.js';
 import type { RequestCounters } from './mcp-route.js';
 import { nodeListener } from './node-adapter.js';
-import { isLoopbackAddress } from './security.js';
+import { isLoopbackIp, nonLoopbackRefusal, resolveBindHost, type Lookup } from './bind.js';
 
 export interface HttpServerOptions {
   /** Default: `mcp.host`. */
@@ -30,6 +30,36 @@ export interface HttpServerOptions {
   stdioCommand: string[];
   /** Base folder for client config files; default the user's home (tests use a temp dir). */
   clientsHome?: string;
+  /** How names are resolved (default: the system's resolver; tests stand in for a hostile one). */
+  lookup?: Lookup;
+  /** Who else can log in to this machine (default: /etc/passwd; tests give their own list). */
+  otherLoginUsers?: () => Promise<string[]>;
+  /** Default: HTTP_TIMEOUTS (tests shorten them). */
+  timeouts?: Partial<HttpTimeouts>;
+}
+
+/**
+ * How long a client may take to send a request. A request must arrive whole (headers and body)
+ * within `requestMs` of its first byte, its headers within `headersMs`; an idle keep-alive
+ * connection is closed after `keepAliveMs`. Node answers a late one with 408 and closes the
+ * socket. None of these touches an answer being sent: an SSE stream that a complete request
+ * opened runs as long as both ends want it.
+ */
+export interface HttpTimeouts {
+  headersMs: number;
+  requestMs: number;
+  keepAliveMs: number;
+}
+
+/** A 1 MiB body (mcp.max_body_bytes) arrives in well under a second on loopback; 30 s leaves room for a slow LAN. */
+export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+
+/** Applies the timeouts; also the idle connection that never sends a byte is closed at `headersMs`. */
+function applyTimeouts(server: Server, t: HttpTimeouts): void {
+  // Node requires headersTimeout <= requestTimeout.
+  server.requestTimeout = t.requestMs;
+  server.headersTimeout = Math.min(t.headersMs, t.requestMs);
+  server.keepAliveTimeout = t.keepAliveMs;
 }
 
 export interface HttpServerHandle {
@@ -50,21 +80,22 @@ function urlHost(host: string): string {
 export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions): Promise<HttpServerHandle> {
   const settings = engine.settings;
   const host = opts.host ?? settings.get<string>('mcp.host');
-  const loopbackOnly = isLoopbackAddress(host);
-  if (!loopbackOnly) {
-    if (!settings.get<boolean>('mcp.allow_non_loopback')) {
-      throw new CairnError('config_invalid', `Refusing to listen on ${host}: not a loopback address.`, {
-        remedy: 'Use 127.0.0.1, or set mcp.allow_non_loopback (then the API key is required).',
-        details: { key: 'mcp.host' },
-      });
-    }
-    if ((await opts.apiKeyStore.get()) === null) {
+  const allowNonLoopback = settings.get<boolean>('mcp.allow_non_loopback');
+  const target = await resolveBindHost(host, opts.lookup);
+  // Read once before listening: a key that breaks the rule (main/common/api-key.ts), from the
+  // environment, the key file or the desktop app, stops the start here with where to fix it.
+  const key = await opts.apiKeyStore.get();
+  if (!target.loopback) {
+    if (!allowNonLoopback) throw nonLoopbackRefusal(host === target.address ? host : `${host} (${target.address})`);
+    if (key === null) {
       throw new CairnError('config_invalid', `Listening on ${host} requires an MCP API key, and none is set.`, {
         remedy: 'Set CAIRN_MCP_API_KEY or generate a key, then start again.',
         details: { key: 'mcp.require_api_key' },
       });
     }
   }
+  // Settled again once listening (below), on the address really bound.
+  let loopbackOnly = target.loopback;
   if (opts.adminToken.length < 16) throw new CairnError('invalid_argument', 'The admin token must be at least 16 characters.');
 
   const counters: RequestCounters = { total: 0, errors: 0, rejected: 0 };
@@ -93,27 +124,47 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
     startedAt: Date.now(),
     clientsHome: opts.clientsHome ?? homedir(),
     platform: process.platform,
+    otherLoginUsers: opts.otherLoginUsers,
   };
+  const mcpDeps = { settings, endpoint, apiKeyStore: opts.apiKeyStore, counters, loopbackOnly };
   const handler = createHttpHandler({
-    mcp: { settings, endpoint, apiKeyStore: opts.apiKeyStore, counters, loopbackOnly },
+    mcp: mcpDeps,
     admin,
     rendererDir: opts.rendererDir,
   });
-  // Our Host check answers a missing Host too (403 with a JSON-RPC body), not Node's bare 400.
-  const server: Server = createServer({ requireHostHeader: false }, nodeListener(handler, () => origin));
-  // SSE streams stay open; the defaults would cut them.
-  server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
+  const timeouts = { ...HTTP_TIMEOUTS, ...opts.timeouts };
+  const server: Server = createServer(
+    // Our Host check answers a missing Host too (403 with a JSON-RPC body), not Node's bare 400.
+    // How often Node looks for late requests: a fraction of the shortest deadline, so a slow
+    // request is cut close to its deadline rather than up to 30 s (Node's default) after it.
+    { requireHostHeader: false, connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4))) },
+    nodeListener(handler, () => origin),
+  );
+  applyTimeouts(server, timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? settings.get<number>('mcp.port'), host, () => {
+    // The resolved address, not the name: what was judged above is what is bound.
+    server.listen(opts.port ?? settings.get<number>('mcp.port'), target.address, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  const bound = server.address() as AddressInfo;
+  // Checked again on what the socket really holds: nothing but loopback without the opt-in.
+  if (!isLoopbackIp(bound.address) && !allowNonLoopback) {
+    await new Promise<void>((r) => server.close(() => r()));
+    throw nonLoopbackRefusal(`${host} (bound ${bound.address})`);
+  }
+  loopbackOnly = target.loopback && isLoopbackIp(bound.address);
+  if (!loopbackOnly && key === null) {
+    await new Promise<void>((r) => server.close(() => r()));
+    throw new CairnError('config_invalid', `Listening on ${bound.address} requires an MCP API key, and none is set.`, { details: { key: 'mcp.require_api_key' } });
+  }
+  admin.loopbackOnly = mcpDeps.loopbackOnly = loopbackOnly;
+  const port = bound.port;
   // A wildcard bind is dialled in-process over loopback.
-  origin = `http://${urlHost(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host)}:${port}`;
+  const wildcard = bound.address === '0.0.0.0' || bound.address === '::';
+  origin = `http://${urlHost(wildcard ? '127.0.0.1' : bound.address)}:${port}`;
   return {
     url: origin,
     port,

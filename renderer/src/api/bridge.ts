@@ -2,9 +2,9 @@
  * The renderer's view of `window.cairn`, exposed by preload/index.ts in the desktop app. In a plain
  * browser it is absent: the token comes from the URL and folders are added by typing a path.
  */
+/** Where the engine is; never its admin token (app://workbench/api is forwarded with it by the shell). */
 export interface EngineAddress {
   baseUrl: string;
-  adminToken: string;
 }
 
 export interface CairnBridge {

@@ -4,10 +4,13 @@
  * security, toolset, and the defaults the mounted server captured. When the configuration has moved
  * on, the restart-pending notice names both pairs and offers the remount.
  */
+import { api } from '../api/endpoints';
 import { CopyButton } from '../components/CopyButton';
+import { ErrorNote } from '../components/ErrorNote';
 import { RemountButton } from '../components/RemountButton';
 import { Loading, Panel } from '../components/Panel';
 import { useEngine } from '../hooks/engine-context';
+import { useAction } from '../hooks/useAsync';
 
 const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -16,7 +19,8 @@ function yesNo(v: boolean) {
 }
 
 export function StatusCard() {
-  const { mcp, engine } = useEngine();
+  const { mcp, engine, refresh } = useEngine();
+  const requireKey = useAction();
 
   if (!mcp) {
     return (
@@ -66,6 +70,11 @@ export function StatusCard() {
           <div className="hint">
             Hosts: {s.allowed_hosts.join(', ') || 'none'} · Origins: {s.allowed_origins.join(', ') || 'none'}
           </div>
+          {s.key_storage?.notice ? (
+            <div className="warn-text" data-testid="key-storage-notice">
+              ⚠ {s.key_storage.notice}
+            </div>
+          ) : null}
           {s.warnings.map((w) => (
             <div className="warn-text" key={w} data-testid="security-warning">
               ⚠ {w}
@@ -81,6 +90,30 @@ export function StatusCard() {
           mode <code>{mcp.default_mode}</code>, top_k <code>{mcp.default_top_k}</code>
         </dd>
       </dl>
+      {s.key_off_with_other_users ? (
+        <div className="notice" role="alert" data-testid="multi-user-warning">
+          <p>
+            <strong>Other people can log in to this computer</strong> ({s.other_login_users.slice(0, 5).join(', ')}
+            {s.other_login_users.length > 5 ? ', …' : ''}), and the API key is off: any of their programs can search and read your
+            indexed folders through the MCP server. Require the key; then give it to your clients (Connect a client).
+          </p>
+          <button
+            type="button"
+            className="btn primary"
+            disabled={requireKey.busy}
+            data-testid="require-key"
+            onClick={() => requireKey.run(async () => {
+              // A key first, so that requiring it never locks every client out with no key to give them.
+              if (!s.api_key_set) await api.newApiKey('generate');
+              await api.updateSettings({ 'mcp.require_api_key': true });
+              await refresh();
+            })}
+          >
+            {requireKey.busy ? 'Requiring the key…' : 'Require the API key'}
+          </button>
+          {requireKey.error ? <ErrorNote error={requireKey.error} /> : null}
+        </div>
+      ) : null}
       {mcp.remount_pending.length > 0 ? (
         <div className="notice" role="status" data-testid="restart-pending">
           <p>
