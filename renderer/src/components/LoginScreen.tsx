@@ -24,8 +24,8 @@ export function LoginScreen() {
             looks like <code>{origin}/#token=…</code> and signs you in by itself.
           </li>
           <li>
-            Or copy the token from the admin token file in Cairn&apos;s data folder (readable only by your user; <code>cairn status</code> shows
-            where the data folder is) and paste it here.
+            Or copy the token from the file <code>admin-token</code> in Cairn&apos;s data folder (readable only by your user; it stays the same
+            across restarts; <code>cairn status</code> shows where the data folder is) and paste it here.
           </li>
           <li>In the desktop app, the workbench is signed in already: open it from the tray.</li>
         </ol>
