@@ -60,8 +60,9 @@ after(async () => {
   await folder?.cleanup();
 });
 
-test('a second serve on the same data folder refuses with exit code 5', { timeout: 60_000 }, async () => {
-  const second = cairn(['serve', '--port', '0'], home.dir, { CAIRN_ADMIN_TOKEN: TOKEN });
+// A plain second serve attaches to this engine (test/cli/one-engine); --exclusive keeps the refusal.
+test('a second serve --exclusive on the same data folder refuses with exit code 5', { timeout: 60_000 }, async () => {
+  const second = cairn(['serve', '--exclusive', '--port', '0'], home.dir, { CAIRN_ADMIN_TOKEN: TOKEN });
   const { code } = await second.exit;
   assert.equal(code, 5, second.stderr());
   assert.match(second.stderr(), /Another Cairn engine \(pid \d+/);
