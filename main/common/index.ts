@@ -3,3 +3,8 @@ export * from './search.js';
 export * from './settings.js';
 export * from './status.js';
 export * from './admin.js';
+export * from './json-schema.js';
+export * from './requests.js';
+export * from './results.js';
+export * from './file-types.js';
+export * from './escape.js';
