@@ -10,7 +10,8 @@ import { guarded, type ToolContext } from './tool-context.js';
 import { HITS_OUTPUT, READ_INPUT, READ_OUTPUT, searchInput } from './schemas.js';
 import { searchTool, mountSearchDefaults } from './search-call.js';
 import { toolNames } from './mount-config.js';
-import { containedPathAsPrinted } from './printed-path.js';
+import { containedPath } from './paths.js';
+import { withPrintedPath } from './printed-path.js';
 
 /** What the search tool says of itself; it names only tools this mount serves. */
 export function searchDescription(tools: readonly string[]): string {
@@ -58,8 +59,11 @@ export function registerAgentTools(server: McpServer, ctx: ToolContext): void {
       guarded(ctx, async () => {
         const req = argumentsOf(parseReadRequest(args));
         const folders = (await ctx.engine.folders()).map((f) => f.path);
-        const { path } = await containedPathAsPrinted(req.path, folders);
-        const result = modelReadResult(await ctx.engine.read({ ...req, path }), req.max_chars);
+        const read = await withPrintedPath(req.path, async (given) => {
+          const { path } = await containedPath(given, folders);
+          return ctx.engine.read({ ...req, path });
+        });
+        const result = modelReadResult(read, req.max_chars);
         return success(result, renderRead(result));
       }),
   );
