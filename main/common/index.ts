@@ -5,3 +5,8 @@ export * from './status.js';
 export * from './admin.js';
 export * from './progress.js';
 export * from './api-key.js';
+export * from './json-schema.js';
+export * from './requests.js';
+export * from './results.js';
+export * from './file-types.js';
+export * from './escape.js';

@@ -13,29 +13,7 @@ export const TOP_K_MIN = 1;
 /** 100, so an agent (and the benchmark's Recall@100) can ask for as many hits as retrieval tests score. */
 export const TOP_K_MAX = 100;
 
-export interface SearchRequest {
-  /** One query. Either `query` or `queries` must be given. */
-  query?: string;
-  /** Several phrasings of one need; their result lists are fused. */
-  queries?: string[];
-  mode?: SearchMode;
-  top_k?: number;
-  /** Absolute folder paths (as added); default: every folder. */
-  folders?: string[];
-  /** Ordered path globs relative to the folder; a leading `!` negates. */
-  globs?: string[];
-  /** File extensions without the dot (`md`, `ts`) or kinds (`code`, `pdf`). */
-  file_types?: string[];
-  /** ISO 8601 date-times. */
-  modified_after?: string;
-  modified_before?: string;
-  min_score?: number;
-  freshness?: FreshnessPolicy;
-  /** Bound on the text rendering (MCP) / snippet budget. */
-  max_chars?: number;
-  /** At most one hit per file: its best chunk, with the file's other matching ranges in `other_ranges`. */
-  per_file?: boolean;
-}
+export type { SearchRequest, ReadRequest, GrepRequest } from './requests.js';
 
 export type FolderState = 'indexing' | 'fresh' | 'possibly_stale' | 'error';
 
@@ -101,15 +79,6 @@ export interface SearchResponse {
   took_ms: number;
 }
 
-export interface ReadRequest {
-  path: string;
-  /** For PDF: the 1-based page whose lines are read (hits carry it). Default 1. */
-  page?: number;
-  start_line?: number;
-  end_line?: number;
-  max_chars?: number;
-}
-
 export interface ReadResult {
   path: string;
   folder: string;
@@ -120,15 +89,6 @@ export interface ReadResult {
   /** Text with line numbers. */
   content: string;
   truncated: boolean;
-}
-
-export interface GrepRequest {
-  pattern: string;
-  regex?: boolean;
-  case_sensitive?: boolean;
-  folders?: string[];
-  globs?: string[];
-  max_matches?: number;
 }
 
 export interface GrepMatch {

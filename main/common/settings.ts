@@ -4,6 +4,8 @@
  * checked against it, and the workbench reads defaults and rules from it.
  */
 
+import { SEARCH_MODES, TOP_K_MAX, TOP_K_MIN } from './search.js';
+
 export type JsonSchema = Record<string, unknown>;
 
 /**
@@ -40,8 +42,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'mcp.allowed_hosts', default: ['localhost:*', '127.0.0.1:*', '[::1]:*'], schema: { type: 'array', items: hostPattern, maxItems: 100 }, description: 'Allowed Host header values; `*` is a wildcard.', applies: 'live', hint: 'a host with an optional port, like localhost:* or 127.0.0.1:58012 (no spaces or slashes)' },
   { key: 'mcp.allowed_origins', default: ['http://localhost:*', 'http://127.0.0.1:*'], schema: { type: 'array', items: originPattern, maxItems: 100 }, description: 'Allowed Origin header values; `*` is a wildcard.', applies: 'live', hint: 'an origin like http://localhost:* (scheme://host[:port], no path), or *' },
   { key: 'mcp.require_api_key', default: false, schema: { type: 'boolean' }, description: 'Require `Authorization: Bearer <key>` on every MCP request.', applies: 'live' },
-  { key: 'mcp.default_top_k', default: 20, schema: { type: 'integer', minimum: 1, maximum: 100 }, description: 'top_k when a search call gives none.', applies: 'remount' },
-  { key: 'mcp.default_mode', default: 'tribrid', schema: { enum: ['vector', 'sparse', 'hybrid', 'tribrid'] }, description: 'Search mode when a call gives none.', applies: 'remount' },
+  { key: 'mcp.default_top_k', default: 20, schema: { type: 'integer', minimum: TOP_K_MIN, maximum: TOP_K_MAX }, description: 'top_k when a search call gives none.', applies: 'remount' },
+  { key: 'mcp.default_mode', default: 'tribrid', schema: { enum: [...SEARCH_MODES] }, description: 'Search mode when a call gives none.', applies: 'remount' },
   { key: 'mcp.toolset', default: 'agent', schema: { enum: ['agent', 'full'] }, description: '`agent`: search and read. `full`: adds grep, index and status tools.', applies: 'remount' },
   { key: 'mcp.max_body_bytes', default: 1048576, schema: { type: 'integer', minimum: 1024, maximum: 67108864 }, description: 'Largest request body accepted (413 above).', applies: 'live' },
   { key: 'mcp.generation_url', default: '', schema: { type: 'string', pattern: '^(|https?://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?(/.*)?)$' }, description: 'OpenAI-compatible endpoint on loopback (Ollama, LM Studio); enables the `answer` tool.', applies: 'remount', hint: 'an http address on this computer, like http://127.0.0.1:11434/v1 (or empty)' },

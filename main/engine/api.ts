@@ -14,6 +14,7 @@ import type {
 } from '../common/search.js';
 import type { EngineStatus, FolderStatus, JobInfo, ModelSwitchStatus } from '../common/status.js';
 import type { ValidationIssue } from '../common/admin.js';
+import type { SearchDefaults } from '../common/requests.js';
 
 export interface SettingsApi {
   /** Every setting with its current value, keyed by dotted key. */
@@ -29,7 +30,8 @@ export interface SettingsApi {
 export interface EngineApi {
   readonly dataDir: string;
   readonly settings: SettingsApi;
-  search(req: SearchRequest): Promise<SearchResponse>;
+  /** `defaults`: what the caller captured (a mounted MCP server); else the engine's current settings. */
+  search(req: SearchRequest, defaults?: SearchDefaults): Promise<SearchResponse>;
   read(req: ReadRequest): Promise<ReadResult>;
   grep(req: GrepRequest): Promise<GrepResult>;
   status(): Promise<EngineStatus>;

@@ -1,14 +1,15 @@
 import { realpath, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ValidationIssue } from '../common/admin.js';
-import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchMode, SearchRequest, SearchResponse } from '../common/search.js';
+import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchRequest, SearchResponse } from '../common/search.js';
+import { parseGrepRequest, type SearchDefaults } from '../common/requests.js';
 import type { FolderSpec } from '../common/settings.js';
 import type { EngineStatus, FolderStatus, IndexContract, JobInfo, ModelSwitchStatus } from '../common/status.js';
 import type { EngineApi } from './api.js';
 import type { DataPaths } from './config/paths.js';
 import type { SettingsStore } from './config/settings-store.js';
 import { takeDataFolder, type DataFolder } from './data-folder.js';
-import { CairnError } from './errors.js';
+import { argumentsOf, CairnError } from './errors.js';
 import { grepFolders } from './files/grep.js';
 import { readLines } from './files/read.js';
 import { ModelSwitch } from './model-switch.js';
@@ -241,7 +242,7 @@ export class Engine implements EngineApi {
 
   // --- EngineApi -----------------------------------------------------------------------------
 
-  async search(req: SearchRequest, defaults?: { mode: SearchMode; topK: number }): Promise<SearchResponse> {
+  async search(req: SearchRequest, defaults?: SearchDefaults): Promise<SearchResponse> {
     this.assertOpen();
     return this.searcher.search(req, defaults ?? { mode: this.settings.get('mcp.default_mode'), topK: this.settings.get('mcp.default_top_k') });
   }
@@ -251,9 +252,10 @@ export class Engine implements EngineApi {
   }
 
   async grep(req: GrepRequest): Promise<GrepResult> {
+    const r = argumentsOf(parseGrepRequest(req));
     const all = this.folderSpecs();
-    const folders = req.folders ? req.folders.map((f) => this.spec(f)) : all;
-    return grepFolders(req, folders, this.indexerOptions(), undefined, this.settings.get<number>('search.grep_timeout_ms'));
+    const folders = r.folders ? r.folders.map((f) => this.spec(f)) : all;
+    return grepFolders(r, folders, this.indexerOptions(), undefined, this.settings.get<number>('search.grep_timeout_ms'));
   }
 
   async folders(): Promise<FolderStatus[]> {
@@ -291,11 +293,11 @@ export class Engine implements EngineApi {
   }
 
   async addFolder(input: FolderSpec): Promise<FolderStatus> {
-    if (!input || typeof input.path !== 'string') throw new CairnError('invalid_argument', 'path is required', { details: { field: 'path' } });
+    if (!input || typeof input.path !== 'string') throw new CairnError('invalid_argument', 'path is required', { details: { key: 'path' } });
     const path = normalizeFolder(input.path);
-    if (!/^(\/|[A-Za-z]:[\\/])/.test(input.path)) throw new CairnError('invalid_argument', `${input.path} is not an absolute path`, { details: { field: 'path' } });
+    if (!/^(\/|[A-Za-z]:[\\/])/.test(input.path)) throw new CairnError('invalid_argument', `${input.path} is not an absolute path`, { details: { key: 'path' } });
     const st = await stat(path).catch(() => null);
-    if (!st?.isDirectory()) throw new CairnError('invalid_argument', `${path} is not an existing folder`, { details: { field: 'path' } });
+    if (!st?.isDirectory()) throw new CairnError('invalid_argument', `${path} is not an existing folder`, { details: { key: 'path' } });
     await this.refuseDataFolder(path);
     const folders = this.folderSpecs();
     const overlap = folders.find((f) => f.path === path || path.startsWith(f.path + '/') || f.path.startsWith(path + '/'));
@@ -319,7 +321,7 @@ export class Engine implements EngineApi {
       if (relativeInside(d, f) !== null) {
         throw new CairnError('invalid_argument', `${path} is Cairn's data folder or inside it (${this.dataDir}); it holds the index and the keys and is never indexed`, {
           remedy: 'Add the folder your files are in; a folder that contains the data folder is fine (the data folder is left out of it).',
-          details: { field: 'path', data_dir: this.dataDir },
+          details: { key: 'path', data_dir: this.dataDir },
         });
       }
     }

@@ -1,4 +1,5 @@
 import type { ErrorBody, ErrorCode } from '../common/errors.js';
+import type { Parsed } from '../common/requests.js';
 
 /** The one error type the engine throws across its boundary. */
 export class CairnError extends Error {
@@ -27,4 +28,13 @@ export function toErrorBody(err: unknown): ErrorBody {
   if (err instanceof CairnError) return err.toBody();
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'internal', message };
+}
+
+/**
+ * The value of a contract parse (common/requests.ts), or the typed `invalid_argument` it found:
+ * the one shape of an argument error on every surface, `details.key` naming the argument.
+ */
+export function argumentsOf<T>(parsed: Parsed<T>): T {
+  if (parsed.ok) return parsed.value;
+  throw new CairnError('invalid_argument', parsed.issue.message, { details: { key: parsed.issue.key } });
 }

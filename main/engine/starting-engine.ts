@@ -5,6 +5,7 @@
  * index waits for it (a search right after start is answered, not refused), and one that does
  * not (the job list) answers from what exists: before the index opens there is no job.
  */
+import type { SearchDefaults } from '../common/requests.js';
 import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchRequest, SearchResponse } from '../common/search.js';
 import type { FolderSpec } from '../common/settings.js';
 import type { EngineStatus, FolderStatus, JobInfo, ModelSwitchStatus } from '../common/status.js';
@@ -56,8 +57,8 @@ export class StartingEngine implements EngineApi {
     return this.engine ?? this.open();
   }
 
-  async search(req: SearchRequest): Promise<SearchResponse> {
-    return (await this.ready()).search(req);
+  async search(req: SearchRequest, defaults?: SearchDefaults): Promise<SearchResponse> {
+    return (await this.ready()).search(req, defaults);
   }
 
   async read(req: ReadRequest): Promise<ReadResult> {

@@ -63,6 +63,16 @@ test('typed errors: JSON on stdout, documented exit codes', async () => {
   assert.equal(JSON.parse(badMode.stdout).error.code, 'invalid_argument');
   const badK = await cairn(['search', 'x', '--top-k', '101', '--json'], env);
   assert.equal(badK.code, 2);
+  // Read and checked by the contract's own rules before anything is sent.
+  const nanK = await cairn(['search', 'x', '--top-k', 'abc', '--json'], env);
+  assert.equal(nanK.code, 2);
+  assert.deepEqual(JSON.parse(nanK.stdout).error.details, { key: 'top_k' });
+  assert.match(JSON.parse(nanK.stdout).error.message, /--top-k: top_k must be an integer from 1 to 100, got "abc"/);
+  const banana = await cairn(['search', 'x', '--type', 'banana'], env);
+  assert.equal(banana.code, 2);
+  assert.match(banana.stderr, /unknown file type "banana".*glob/);
+  const okType = await cairn(['search', 'x', '--type', '.MD', '--mode', 'sparse', '--json'], env);
+  assert.equal(okType.code, 0, `a known type in any spelling is accepted: ${okType.stderr}`);
   const noQuery = await cairn(['search'], env);
   assert.equal(noQuery.code, 2);
   assert.match(noQuery.stderr, /usage/);

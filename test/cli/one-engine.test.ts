@@ -84,7 +84,7 @@ async function httpClient(url: string, key?: string): Promise<Client> {
 async function searchFinds(client: Client): Promise<void> {
   const res = (await client.callTool({ name: 'search', arguments: { query: 'exponential backoff' } })) as CallToolResult;
   assert.notEqual(res.isError, true, JSON.stringify(res.content));
-  assert.ok((res.structuredContent as { result: { path: string }[] }).result[0].path.endsWith('retry.md'));
+  assert.ok((res.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path.endsWith('retry.md'));
 }
 
 function serveProc(): Proc {

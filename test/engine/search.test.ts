@@ -159,7 +159,7 @@ describe('filters', () => {
 });
 
 describe('typed errors', () => {
-  test('bad arguments are invalid_argument, naming the field', async () => {
+  test('bad arguments are invalid_argument, naming the argument under details.key', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ query: '' }, 'query'],
       [{ query: 'x', mode: 'bogus' }, 'mode'],
@@ -172,7 +172,7 @@ describe('typed errors', () => {
     ];
     for (const [req, field] of cases) {
       const err = await rejectsWith(engine.search(req as never), 'invalid_argument');
-      assert.equal(err.details?.field, field, JSON.stringify(req));
+      assert.equal(err.details?.key, field, JSON.stringify(req));
     }
   });
 

@@ -69,7 +69,7 @@ for (const kind of CLIENT_KINDS) {
 
       const found = await client.callTool('search', { query: 'exponential backoff retries', top_k: 3 });
       assert.equal(found.isError, undefined);
-      const hits = (found.structuredContent as { result: { path: string; start_line: number }[] }).result;
+      const hits = (found.structuredContent as { result: { hits: { path: string; start_line: number }[] } }).result.hits;
       assert.ok(hits[0].path.endsWith('retry.md'), hits.map((h) => h.path).join());
 
       const read = await client.callTool('read', { path: hits[0].path, start_line: 1, end_line: 3 });
@@ -213,7 +213,7 @@ test('stateful mode serves sessions to 2025-era clients only; 2026-07-28 stays s
     await init.body?.cancel();
     for (const c of [legacy, modern]) {
       const res = await c.callTool('search', { query: 'lighthouse budget', top_k: 1 });
-      assert.ok((res.structuredContent as { result: { path: string }[] }).result[0].path.endsWith('budget.md'));
+      assert.ok((res.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path.endsWith('budget.md'));
       await c.close();
     }
   } finally {

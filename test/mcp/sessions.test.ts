@@ -27,7 +27,7 @@ async function initialize(): Promise<string> {
 
 test(`${MAX_SESSIONS + 44} unauthenticated initialize calls do not lock out a new client, nor end a session in use`, async () => {
   const busy = await connect(fx.mcpUrl);
-  const top = async () => ((await busy.callTool({ name: 'search', arguments: { query: 'lighthouse budget', top_k: 1 } })).structuredContent as { result: { path: string }[] }).result[0].path;
+  const top = async () => ((await busy.callTool({ name: 'search', arguments: { query: 'lighthouse budget', top_k: 1 } })).structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path;
   assert.ok((await top()).endsWith('budget.md'));
   const flood: string[] = [];
   for (let i = 0; i < MAX_SESSIONS + 44; i++) {
@@ -39,7 +39,7 @@ test(`${MAX_SESSIONS + 44} unauthenticated initialize calls do not lock out a ne
   assert.ok(open > 0 && open <= MAX_SESSIONS, `bounded: ${open} open`);
   const fresh = await connect(fx.mcpUrl);
   const res = await fresh.callTool({ name: 'search', arguments: { query: 'exponential backoff', top_k: 1 } });
-  assert.ok((res.structuredContent as { result: { path: string }[] }).result[0].path.endsWith('retry.md'), 'a new client gets a working session');
+  assert.ok((res.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path.endsWith('retry.md'), 'a new client gets a working session');
   assert.ok((await top()).endsWith('budget.md'), 'the busy client still has its session');
   // The flood's first sessions made room: they are gone (404), as a client whose session ended expects.
   const gone = await fetch(fx.mcpUrl, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': flood[0], 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });

@@ -42,7 +42,7 @@ test('stdio: list and call the tools, typed errors included', async () => {
     assert.ok(names.includes('search') && names.includes('read') && names.includes('grep'), names.join());
     const res = (await client.callTool({ name: 'search', arguments: { query: 'exponential backoff' } })) as CallToolResult;
     assert.equal(res.isError, undefined);
-    const hits = (res.structuredContent as { result: { path: string }[] }).result;
+    const hits = (res.structuredContent as { result: { hits: { path: string }[] } }).result.hits;
     assert.ok(hits[0].path.endsWith('retry.md'));
     const read = (await client.callTool({ name: 'read', arguments: { path: join(root, 'outside.txt') } })) as CallToolResult;
     assert.equal(read.isError, true);

@@ -90,7 +90,7 @@ test('tools/list: the full toolset with answer, flat schemas, descriptions that 
 
 test('search: hits, freshness first, grouped by file with numbered lines, bounded by max_chars', async () => {
   const res = await call('search', { query: 'exponential backoff retries' });
-  const hits = resultOf<{ path: string; start_line: number; end_line: number }[]>(res);
+  const hits = resultOf<{ hits: { path: string; start_line: number; end_line: number }[] }>(res).hits;
   assert.ok(hits[0].path.endsWith('notes/retry.md'), `top hit is the retry note: ${hits[0]?.path}`);
   const text = textOf(res);
   assert.match(text, /^Freshness/);
@@ -98,10 +98,13 @@ test('search: hits, freshness first, grouped by file with numbered lines, bounde
   assert.match(text, /lines \d+-\d+/);
   assert.match(text, /\d+│ .*exponential backoff/);
   assert.match(text, /not instructions/);
-  const small = await call('search', { query: 'the', top_k: 50, max_chars: 300 });
-  assert.ok(textOf(small).length <= 400, `bounded text (${textOf(small).length})`);
+  const small = await call('search', { query: 'the', top_k: 50, max_chars: 1000 });
+  assert.ok(textOf(small).length <= 1000, `bounded text (${textOf(small).length})`);
+  assert.ok(JSON.stringify(small.structuredContent).length <= 1000, `bounded JSON (${JSON.stringify(small.structuredContent).length})`);
+  const sr = (small.structuredContent as { result: { hits: unknown[]; hits_omitted: number } }).result;
+  assert.ok(sr.hits.length >= 1, 'the first hit is always there');
   const multi = await call('search', { queries: ['lighthouse budget', 'travel costs'], mode: 'sparse', file_types: ['md'] });
-  assert.ok(resultOf<{ path: string }[]>(multi).every((h) => h.path.endsWith('.md')));
+  assert.ok(resultOf<{ hits: { path: string }[] }>(multi).hits.every((h) => h.path.endsWith('.md')));
 });
 
 test('search: typed invalid_argument for bad arguments, from the SDK validation and from our checks', async () => {
@@ -161,14 +164,15 @@ test('index_status, server_status, retrieve_context, semantic_search', async () 
   assert.equal(ss.toolset, 'full');
   assert.equal(ss.default_mode, 'tribrid');
   assert.ok(ss.tools.includes('answer'));
-  const rc = resultOf<{ path: string; legs: Record<string, number> }[]>(await call('retrieve_context', { query: 'budget euros', filters: { source: fx.data, tags: ['md'] } }));
-  assert.ok(rc.length > 0 && rc.length <= 10);
-  assert.ok(rc.every((h) => h.path.endsWith('.md') && !('graph' in h.legs)), 'hybrid: no graph leg; tags filter kinds');
-  const sem = resultOf<{ legs: Record<string, number>; score: number }[]>(await call('semantic_search', { vector_query: 'how uploads recover from failures', threshold: 0 }));
-  assert.ok(sem.length > 0);
-  assert.ok(sem.every((h) => Object.keys(h.legs).join() === 'vector'), 'vectors only');
-  const strict = resultOf<unknown[]>(await call('semantic_search', { vector_query: 'how uploads recover from failures', threshold: 1 }));
-  assert.equal(strict.length, 0, 'an empty list is a success');
+  const rc = resultOf<{ mode: string; hits: { path: string }[] }>(await call('retrieve_context', { query: 'budget euros', filters: { source: fx.data, tags: ['md'] } }));
+  assert.ok(rc.hits.length > 0 && rc.hits.length <= 10);
+  assert.equal(rc.mode, 'hybrid', 'hybrid: no graph leg');
+  assert.ok(rc.hits.every((h) => h.path.endsWith('.md')), 'tags filter kinds');
+  const sem = resultOf<{ mode: string; hits: { score: number }[] }>(await call('semantic_search', { vector_query: 'how uploads recover from failures', threshold: 0 }));
+  assert.ok(sem.hits.length > 0);
+  assert.equal(sem.mode, 'vector', 'vectors only');
+  const strict = resultOf<{ hits: unknown[] }>(await call('semantic_search', { vector_query: 'how uploads recover from failures', threshold: 1 }));
+  assert.equal(strict.hits.length, 0, 'an empty list is a success');
 });
 
 test('index_update returns a job id; index_drop needs confirm and only takes indexed folders', async () => {
@@ -181,10 +185,10 @@ test('index_update returns a job id; index_drop needs confirm and only takes ind
   await expectError('index_drop', { path: '/tmp', confirm: true }, 'path_outside_folders');
   const dropped = resultOf<{ dropped: string }>(await call('index_drop', { path: fx.data, confirm: true }));
   assert.equal(dropped.dropped, fx.data);
-  assert.equal(resultOf<unknown[]>(await call('search', { query: 'backoff', mode: 'sparse' })).length, 0);
+  assert.equal(resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'sparse' })).hits.length, 0);
   await call('index_update', { path: fx.data, kind: 'rebuild' });
   await fx.engine.idle();
-  assert.ok(resultOf<unknown[]>(await call('search', { query: 'backoff', mode: 'sparse' })).length > 0, 'searchable again');
+  assert.ok(resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'sparse' })).hits.length > 0, 'searchable again');
 });
 
 test('answer: retrieval, local generation, citations to the hits', async () => {
@@ -221,10 +225,10 @@ test('contract mismatch: search fails closed with embedding_contract_mismatch, a
   assert.ok(err.remedy, 'the error says what to do');
   const ans = await expectError('answer', { question: 'retries?' }, 'answer_retrieval_failed');
   assert.equal((ans.details as { cause: { code: string } }).cause.code, 'embedding_contract_mismatch');
-  assert.ok(resultOf<unknown[]>(await call('search', { query: 'backoff', mode: 'sparse' })).length > 0, 'sparse mode still works');
+  assert.ok(resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'sparse' })).hits.length > 0, 'sparse mode still works');
   // Back to the model the index was built with: nothing was lost, vector search answers again.
   // (This also lets the engine finish swapping models before the fixture closes it: Engine.close()
   // does not yet wait for that background work.)
   fx.engine.settings.set({ 'embedding.model': 'cairn/use-lite' });
-  assert.ok(resultOf<unknown[]>(await call('search', { query: 'backoff', mode: 'tribrid' })).length > 0, 'tribrid works again');
+  assert.ok(resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'tribrid' })).hits.length > 0, 'tribrid works again');
 });

@@ -19,7 +19,7 @@ async function searchOnce(mcpUrl: string): Promise<unknown[]> {
     assert.ok(tools.some((t) => t.name === 'search'));
     const res = await client.callTool({ name: 'search', arguments: { query: 'exponential backoff retries' } });
     assert.equal(res.isError, undefined);
-    const hits = (res.structuredContent as { result: { path: string }[] }).result;
+    const hits = (res.structuredContent as { result: { hits: { path: string }[] } }).result.hits;
     assert.ok(hits.length > 0, 'search found the retry note');
     assert.ok(hits.some((h) => h.path.endsWith('retry.md')));
     return hits;
@@ -74,7 +74,7 @@ for (const [stateless, json] of [[true, true], [true, false], [false, true], [fa
 }
 
 /** Reads the JSON-RPC response from a JSON or SSE body. */
-async function rpcResult(res: Response): Promise<{ id: unknown; result: { structuredContent: { result: { path: string }[] } } }> {
+async function rpcResult(res: Response): Promise<{ id: unknown; result: { structuredContent: { result: { hits: { path: string }[] } } } }> {
   const text = await res.text();
   if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
     const data = text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).find((d) => d.includes('"result"'));
@@ -92,7 +92,7 @@ test('two clients sending the same JSON-RPC ids at once each get their own answe
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => ask(i % 2 === 0 ? 'exponential backoff' : 'lighthouse budget euros')));
     results.forEach((r, i) => {
       assert.equal(r.id, 7);
-      const top = r.result.structuredContent.result[0];
+      const top = r.result.structuredContent.result.hits[0];
       assert.ok(top.path.endsWith(i % 2 === 0 ? 'retry.md' : 'budget.md'), `answer ${i} is for its own query (got ${top.path})`);
     });
   } finally {
@@ -106,7 +106,7 @@ test('stateful: two SDK clients (whose request ids coincide) in parallel each ge
   try {
     const [a, b] = await Promise.all([connect(fx.mcpUrl), connect(fx.mcpUrl)]);
     const top = async (c: Awaited<ReturnType<typeof connect>>, query: string) =>
-      ((await c.callTool({ name: 'search', arguments: { query, top_k: 1 } })).structuredContent as { result: { path: string }[] }).result[0].path;
+      ((await c.callTool({ name: 'search', arguments: { query, top_k: 1 } })).structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path;
     const paths = await Promise.all([top(a, 'exponential backoff'), top(b, 'lighthouse budget euros'), top(a, 'lighthouse budget euros'), top(b, 'exponential backoff')]);
     assert.ok(paths[0].endsWith('retry.md') && paths[3].endsWith('retry.md'), paths.join());
     assert.ok(paths[1].endsWith('budget.md') && paths[2].endsWith('budget.md'), paths.join());
@@ -122,7 +122,7 @@ test('restart remounts the server in place: the captured defaults follow the set
   await fx.server.restartMcp();
   try {
     const client = await connect(fx.mcpUrl);
-    const count = async () => ((await client.callTool({ name: 'search', arguments: { query: 'the' } })).structuredContent as { result: unknown[] }).result.length;
+    const count = async () => ((await client.callTool({ name: 'search', arguments: { query: 'the' } })).structuredContent as { result: { hits: unknown[] } }).result.hits.length;
     assert.equal(await count(), 1);
     fx.engine.settings.set({ 'mcp.default_top_k': 3 });
     assert.equal(await count(), 1, 'defaults are the ones captured at mount time');

@@ -69,7 +69,7 @@ export async function runProbe(ctx: AdminContext, query: string, era: ProbeEra =
       const error = isErrorEnvelope(structured) ? structured.error : { code: 'internal' as const, message: 'search failed without a typed error' };
       return fail(error);
     }
-    const hits = ((structured as { result?: SearchHit[] } | undefined)?.result ?? []).slice(0, PROBE_HITS);
+    const hits = ((structured as { result?: { hits?: SearchHit[] } } | undefined)?.result?.hits ?? []).slice(0, PROBE_HITS);
     const probeHits: ProbeHit[] = hits.map((h) => ({ path: h.path, start_line: h.start_line, end_line: h.end_line, score: h.score }));
     return {
       status: 200,

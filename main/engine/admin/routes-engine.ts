@@ -4,7 +4,7 @@ import type { IndexFolderRequest, JobActionRequest, RemoveFolderRequest, SetPaus
 import type { SearchRequest } from '../../common/search.js';
 import { CairnError } from '../errors.js';
 import { json, typedError } from '../http/responses.js';
-import { runSearch } from '../mcp/search-call.js';
+import { mountSearchDefaults } from '../mcp/search-call.js';
 import { jsonBody, type AdminContext } from './context.js';
 import { guardIssues } from './settings-guard.js';
 
@@ -126,9 +126,9 @@ export const engineRoutes: Record<string, Handler> = {
     return json(202, ctx.engine.switchModel(id));
   },
 
-  // The same code path as the MCP search tool, with the mounted defaults.
+  // Checked by the same contract as the MCP search tool, with the mounted server's defaults.
   'POST /api/search': async (req, ctx) => {
     const body = await jsonBody<SearchRequest>(req);
-    return json(200, await runSearch(ctx.engine, body, ctx.endpoint.mount));
+    return json(200, await ctx.engine.search(body, mountSearchDefaults(ctx.endpoint.mount)));
   },
 };

@@ -9,6 +9,7 @@ import { localClient, remoteClient, type EngineClient } from './client.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { formatHits, formatStatus } from './format.js';
 import { runIndex } from './index-command.js';
+import { searchRequestFromFlags } from './search-args.js';
 import { USAGE } from './usage.js';
 
 type Flags = Record<string, string | boolean | string[] | undefined>;
@@ -113,17 +114,10 @@ async function run(argv: string[]): Promise<number> {
     case 'search': {
       const query = positionals.join(' ').trim();
       if (!query) throw new CairnError('invalid_argument', 'usage: cairn search "<query>" [--mode M] [--top-k N] [--json]');
-      const topK = flags['top-k'] === undefined ? undefined : Number(flags['top-k']);
+      const request = searchRequestFromFlags(query, flags);
       const client = await connect(home);
       try {
-        const res = await client.search({
-          query,
-          mode: flags.mode as never,
-          top_k: topK,
-          folders: flags.folder as string[] | undefined,
-          globs: flags.glob as string[] | undefined,
-          file_types: flags.type as string[] | undefined,
-        });
+        const res = await client.search(request);
         print(json, res, () => formatHits(res));
       } finally {
         await client.close();

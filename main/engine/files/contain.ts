@@ -12,7 +12,7 @@ import { relativeInside } from '../sources/filter.js';
  */
 export async function containedPath(requested: string, folders: readonly FolderSpec[]): Promise<{ path: string; folder: FolderSpec }> {
   if (typeof requested !== 'string' || requested.length === 0 || requested.includes('\0')) {
-    throw new CairnError('invalid_argument', 'path must be a non-empty string', { details: { field: 'path' } });
+    throw new CairnError('invalid_argument', 'path must be a non-empty string', { details: { key: 'path' } });
   }
   const refuse = (why: string) => new CairnError('path_outside_folders', `${requested} is not inside an indexed folder (${why})`, { details: { path: requested } });
   if (/%2e|%2f|%5c|%00/i.test(requested)) throw refuse('encoded path characters');

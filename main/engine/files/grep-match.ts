@@ -1,4 +1,5 @@
 import type { GrepRequest } from '../../common/search.js';
+import { LIMITS } from '../../common/requests.js';
 import { CairnError } from '../errors.js';
 import { decodeText } from '../parse/decode.js';
 import { bytePrefilter } from './grep-prefilter.js';
@@ -23,13 +24,13 @@ export function matchSpec(req: GrepRequest): MatchSpec {
 }
 
 export function compile(spec: MatchSpec): RegExp {
-  if (typeof spec.pattern !== 'string' || spec.pattern.length === 0) throw new CairnError('invalid_argument', 'pattern must be a non-empty string', { details: { field: 'pattern' } });
-  if (spec.pattern.length > 1000) throw new CairnError('invalid_argument', 'pattern is too long (1000 characters at most)');
+  if (typeof spec.pattern !== 'string' || spec.pattern.length === 0) throw new CairnError('invalid_argument', 'pattern must be a non-empty string', { details: { key: 'pattern' } });
+  if (spec.pattern.length > LIMITS.patternChars) throw new CairnError('invalid_argument', `pattern is too long (${LIMITS.patternChars} characters at most)`, { details: { key: 'pattern' } });
   const source = spec.regex ? spec.pattern : spec.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   try {
     return new RegExp(source, spec.caseSensitive ? '' : 'i');
   } catch (err) {
-    throw new CairnError('invalid_argument', `invalid regular expression: ${(err as Error).message}`, { details: { field: 'pattern' } });
+    throw new CairnError('invalid_argument', `invalid regular expression: ${(err as Error).message}`, { details: { key: 'pattern' } });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { FolderSpec } from '../../common/settings.js';
 import type { GrepRequest, GrepResult } from '../../common/search.js';
-import { CairnError } from '../errors.js';
+import { parseGrepRequest } from '../../common/requests.js';
+import { argumentsOf } from '../errors.js';
 import { globMatcher } from '../search/filters.js';
 import type { WalkOptions } from '../sources/index.js';
 import { accessOptions, type AccessSpec } from '../sources/access.js';
@@ -8,8 +9,6 @@ import { compile, matchSpec, type LineHit } from './grep-match.js';
 import { grepTimeout, sharedGrepPool, type GrepPool } from './grep-pool.js';
 import { walkFiles, type WalkedFile } from './grep-walk.js';
 
-const DEFAULT_MATCHES = 200;
-const MAX_MATCHES = 5000;
 /** Files per batch sent to a worker: enough to amortize a message, few enough to spread the load. */
 const BATCH = 64;
 /** Longest stretch of synchronous work before the event loop gets a turn (see walkFiles). */
@@ -24,12 +23,12 @@ const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
  * path). The main thread only walks (names, never content); files are opened, read and searched
  * in batches on the grep workers, and results are taken in walk order.
  */
-export async function grepFolders(req: GrepRequest, folders: FolderSpec[], walk: WalkOptions, pool: GrepPool = sharedGrepPool(), timeoutMs = DEFAULT_GREP_TIMEOUT_MS): Promise<GrepResult> {
+export async function grepFolders(input: GrepRequest, folders: FolderSpec[], walk: WalkOptions, pool: GrepPool = sharedGrepPool(), timeoutMs = DEFAULT_GREP_TIMEOUT_MS): Promise<GrepResult> {
+  const req = argumentsOf(parseGrepRequest(input));
   const spec = matchSpec(req);
   // Compiled here only to refuse a bad pattern with a typed error before any work; never run here.
   compile(spec);
-  const max = req.max_matches ?? DEFAULT_MATCHES;
-  if (!Number.isInteger(max) || max < 1 || max > MAX_MATCHES) throw new CairnError('invalid_argument', `max_matches must be an integer from 1 to ${MAX_MATCHES}`);
+  const max = req.max_matches;
   const deadline = Date.now() + timeoutMs;
   const keep = globMatcher(req.globs ?? []);
   const epoch = Date.now();

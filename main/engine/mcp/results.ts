@@ -5,14 +5,20 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { ErrorBody } from '../../common/errors.js';
 import { toErrorBody } from '../errors.js';
+import { escapeControls } from '../../common/escape.js';
 import { renderError } from './render.js';
 
 export function success(result: unknown, text: string): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: { result } };
 }
 
+/** Messages quote arguments and paths: escaped like every other name Cairn renders. */
+function escapedBody(body: ErrorBody): ErrorBody {
+  return { ...body, message: escapeControls(body.message), ...(body.remedy ? { remedy: escapeControls(body.remedy) } : {}) };
+}
+
 export function failure(err: unknown): CallToolResult {
-  const body = toErrorBody(err);
+  const body = escapedBody(toErrorBody(err));
   return { isError: true, content: [{ type: 'text', text: renderError(body) }], structuredContent: { error: body } };
 }
 
@@ -33,7 +39,7 @@ function sdkErrorBody(message: string): ErrorBody {
  */
 export function typeSdkToolErrors(server: McpServer): void {
   (server as unknown as { createToolError: (message: string) => CallToolResult }).createToolError = (message: string) => {
-    const body = sdkErrorBody(message);
+    const body = escapedBody(sdkErrorBody(message));
     return { isError: true, content: [{ type: 'text', text: renderError(body) }], structuredContent: { error: body } };
   };
 }

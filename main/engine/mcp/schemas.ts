@@ -1,47 +1,40 @@
 /**
- * Zod 4 schemas of the MCP tools. Zod 4 inlines every schema in `tools/list` (no `$ref`/`$defs`,
- * which several clients cannot resolve), so shared pieces are plain values reused freely.
- * Output schemas describe both outcomes, `{result}` or `{error}`; the handlers never set both.
+ * The MCP tools' schemas. Search, read and grep take theirs from the one contract in main/common
+ * (requests.ts, results.ts) unchanged: `contractSchema` wraps a contract schema for the SDK, which
+ * takes zod, so that `tools/list` shows exactly the contract (flat, no `$ref`) and the handler
+ * receives the arguments as sent, to check them with the contract's parse function: one
+ * validator, one message, one error-detail key. The other tools' schemas are zod 4, which also
+ * inlines everything. Output schemas describe both outcomes, `{result}` or `{error}`.
  */
 import { z } from 'zod';
-import { ERROR_CODES } from '../../common/errors.js';
-import { FRESHNESS_POLICIES, RETRIEVAL_LEGS, SEARCH_MODES, TOP_K_MAX, TOP_K_MIN } from '../../common/search.js';
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { Schema } from '../../common/json-schema.js';
+import { GREP_REQUEST_SCHEMA, LIMITS, READ_REQUEST_SCHEMA, searchRequestSchema, type SearchDefaults } from '../../common/requests.js';
+import { ERROR_BODY_SCHEMA, GREP_RESULT_SCHEMA, READ_RESULT_SCHEMA, SEARCH_RESULT_SCHEMA, outcomeSchema } from '../../common/results.js';
 
-export const MAX_CHARS_MIN = 200;
-export const MAX_CHARS_MAX = 200_000;
-export const MAX_CHARS_DEFAULT = 12_000;
+/**
+ * A contract schema as the SDK takes a schema (Standard Schema with its JSON Schema): tools/list
+ * shows the contract's schema itself, and every value passes through untouched, because the
+ * handler checks it with the contract's parse function. Made once per schema and kept (see below).
+ */
+export function contractSchema(schema: Schema): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
+  const json = () => schema as Record<string, unknown>;
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'cairn',
+      validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
+      jsonSchema: { input: json, output: json },
+    },
+  } as StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>>;
+}
 
+/** The error body for the zod-built tools' outputs; test/mcp/contract.test.ts checks it lists as ERROR_BODY_SCHEMA. */
 export const errorBodySchema = z.object({
-  code: z.enum(ERROR_CODES),
+  code: z.enum(ERROR_BODY_SCHEMA.properties.code.enum),
   message: z.string(),
   remedy: z.string().optional(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
-
-export const freshnessSchema = z.looseObject({
-  state: z.enum(['indexing', 'fresh', 'possibly_stale', 'error']),
-  vector_coverage: z.number(),
-  updated_at: z.string().nullable(),
-  pending_changes: z.number(),
-});
-
-export const hitSchema = z.looseObject({
-  path: z.string(),
-  folder: z.string(),
-  start_line: z.number().int(),
-  end_line: z.number().int(),
-  page: z.number().int().optional(),
-  snippet: z.string(),
-  score: z.number(),
-  legs: z.looseObject({ vector: z.number().optional(), sparse: z.number().optional(), graph: z.number().optional() }),
-  symbol: z.string().optional(),
-  heading: z.string().optional(),
-  kind: z.string(),
-  language: z.string().optional(),
-  modified_at: z.string(),
-  freshness: freshnessSchema,
-  legs_abstained: z.array(z.enum(RETRIEVAL_LEGS)).optional(),
-  other_ranges: z.array(z.object({ start_line: z.number().int(), end_line: z.number().int(), page: z.number().int().optional() })).optional(),
+  details: z.looseObject({}).optional(),
 });
 
 /*
@@ -55,61 +48,11 @@ export function outcome<T extends z.ZodType>(result: T) {
   return z.object({ result: result.optional(), error: errorBodySchema.optional() });
 }
 
-const topK = z.number().int().min(TOP_K_MIN).max(TOP_K_MAX);
-const maxChars = z.number().int().min(MAX_CHARS_MIN).max(MAX_CHARS_MAX);
-const pathList = z.array(z.string().min(1)).max(100);
+// The other tools forward to search: their shared limits are the search contract's.
+const topK = z.number().int().min(LIMITS.topK.min).max(LIMITS.topK.max);
+const pathList = z.array(z.string().min(1).max(LIMITS.pathChars)).max(LIMITS.paths);
 
-export const searchInput = {
-  query: z.string().min(1).max(2000).optional().describe('What you are looking for, in words. Give `query` or `queries`.'),
-  queries: z.array(z.string().min(1).max(2000)).min(1).max(8).optional().describe('Several phrasings of one need; their results are fused.'),
-  mode: z.enum(SEARCH_MODES).optional().describe('vector (meaning), sparse (words, BM25), hybrid (both), tribrid (both plus the link/import graph). Default: the server setting.'),
-  top_k: topK.optional().describe('How many hits (1..100). Default: the server setting.'),
-  folders: pathList.optional().describe('Absolute folder paths to search (as indexed); default: all.'),
-  globs: z.array(z.string().min(1)).max(50).optional().describe('Path globs relative to the folder; a leading ! excludes.'),
-  file_types: z.array(z.string().min(1)).max(50).optional().describe('Extensions without the dot (md, ts) or kinds (code, pdf).'),
-  modified_after: z.string().optional().describe('ISO 8601 date-time.'),
-  modified_before: z.string().optional().describe('ISO 8601 date-time.'),
-  min_score: z.number().optional().describe('Drop hits scoring below this.'),
-  freshness: z.enum(FRESHNESS_POLICIES).optional().describe('eventual (default) or wait_for_fresh (wait for pending index updates first).'),
-  max_chars: maxChars.optional().describe(`Bound on the text rendering (default ${MAX_CHARS_DEFAULT}).`),
-  per_file: z.boolean().optional().describe('At most one hit per file (its best passage, with the other matching line ranges). Default false.'),
-};
-
-export const readInput = {
-  path: z.string().min(1).max(4096).describe('Absolute path of a file inside an indexed folder, as search returns it.'),
-  start_line: z.number().int().min(1).optional().describe('First line (1-based). Default 1.'),
-  end_line: z.number().int().min(1).optional().describe('Last line (inclusive).'),
-  page: z.number().int().min(1).optional().describe('For a PDF: the page whose lines to read (search hits carry it). Default 1.'),
-  max_chars: maxChars.optional().describe(`Bound on the returned text (default ${MAX_CHARS_DEFAULT}).`),
-};
-
-export const readResultSchema = z.looseObject({
-  path: z.string(),
-  folder: z.string(),
-  page: z.number().int().optional(),
-  start_line: z.number().int(),
-  end_line: z.number().int(),
-  total_lines: z.number().int(),
-  content: z.string(),
-  truncated: z.boolean(),
-});
-
-export const grepInput = {
-  pattern: z.string().min(1).max(1000).describe('A literal string, or a regular expression with regex: true.'),
-  regex: z.boolean().optional(),
-  case_sensitive: z.boolean().optional(),
-  folders: pathList.optional(),
-  globs: z.array(z.string().min(1)).max(50).optional(),
-  max_matches: z.number().int().min(1).max(1000).optional().describe('Default 200.'),
-};
-
-export const grepResultSchema = z.looseObject({
-  matches: z.array(z.looseObject({ path: z.string(), line: z.number().int(), text: z.string() })),
-  files_searched: z.number().int(),
-  truncated: z.boolean(),
-});
-
-export const folderArg = { path: z.string().min(1).max(4096).describe('Absolute path of an indexed folder.') };
+export const folderArg = { path: z.string().min(1).max(LIMITS.pathChars).describe('Absolute path of an indexed folder.') };
 
 export const indexUpdateInput = {
   ...folderArg,
@@ -134,18 +77,18 @@ export const folderStatusSchema = z.looseObject({
 });
 
 export const retrieveContextInput = {
-  query: z.string().min(1).max(2000),
+  query: z.string().min(1).max(LIMITS.queryChars),
   filters: z
     .object({
       source: z.string().min(1).optional().describe('An indexed folder (absolute path) or a path glob within the folders.'),
-      tags: z.array(z.string().min(1)).max(50).optional().describe('File extensions or kinds (md, ts, code, pdf).'),
+      tags: z.array(z.string().min(1)).max(LIMITS.fileTypes).optional().describe('File extensions or kinds (md, ts, code, pdf).'),
     })
     .optional(),
-  top_k: topK.optional().describe('1..100, default 10.'),
+  top_k: topK.optional().describe(`${LIMITS.topK.min}..${LIMITS.topK.max}, default 10.`),
 };
 
 export const semanticSearchInput = {
-  vector_query: z.string().min(1).max(2000).describe('Natural-language description of the meaning you are after.'),
+  vector_query: z.string().min(1).max(LIMITS.queryChars).describe('Natural-language description of the meaning you are after.'),
   threshold: z.number().min(0).max(1).optional().describe('Minimum similarity (0..1), default 0.7.'),
   top_k: topK.optional(),
 };
@@ -163,12 +106,11 @@ export const answerResultSchema = z.looseObject({
 });
 
 export const EMPTY_INPUT = z.object({});
-export const SEARCH_INPUT = z.object(searchInput);
-export const HITS_OUTPUT = outcome(z.array(hitSchema));
-export const READ_INPUT = z.object(readInput);
-export const READ_OUTPUT = outcome(readResultSchema);
-export const GREP_INPUT = z.object(grepInput);
-export const GREP_OUTPUT = outcome(grepResultSchema);
+export const HITS_OUTPUT = contractSchema(outcomeSchema(SEARCH_RESULT_SCHEMA));
+export const READ_INPUT = contractSchema(READ_REQUEST_SCHEMA);
+export const READ_OUTPUT = contractSchema(outcomeSchema(READ_RESULT_SCHEMA));
+export const GREP_INPUT = contractSchema(GREP_REQUEST_SCHEMA);
+export const GREP_OUTPUT = contractSchema(outcomeSchema(GREP_RESULT_SCHEMA));
 export const INDEX_STATUS_OUTPUT = outcome(z.object({ folders: z.array(folderStatusSchema), jobs: z.array(jobResultSchema) }));
 export const INDEX_UPDATE_INPUT = z.object(indexUpdateInput);
 export const JOB_OUTPUT = outcome(jobResultSchema);
@@ -179,3 +121,12 @@ export const RETRIEVE_CONTEXT_INPUT = z.object(retrieveContextInput);
 export const SEMANTIC_SEARCH_INPUT = z.object(semanticSearchInput);
 export const ANSWER_INPUT = z.object(answerInput);
 export const ANSWER_OUTPUT = outcome(answerResultSchema);
+
+/** The search input schema lists the defaults the mount captured; one per pair of defaults, kept. */
+const searchInputs = new Map<string, ReturnType<typeof contractSchema>>();
+export function searchInput(defaults: SearchDefaults) {
+  const key = `${defaults.mode}/${defaults.topK}`;
+  let schema = searchInputs.get(key);
+  if (!schema) searchInputs.set(key, (schema = contractSchema(searchRequestSchema(defaults))));
+  return schema;
+}

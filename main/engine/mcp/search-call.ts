@@ -1,38 +1,24 @@
 /**
- * The one search code path behind the MCP `search` tool, `retrieve_context`, `semantic_search`,
- * `answer` and the admin API's `POST /api/search`, so the workbench playground shows exactly what
- * an agent gets.
+ * The one search code path behind the MCP `search` tool, `retrieve_context` and
+ * `semantic_search`: the contract's parse applies the mount's defaults once, the engine searches,
+ * and the result is cut to what a model reads, text and structured alike.
  */
-import type { SearchMode, SearchRequest, SearchResponse } from '../../common/search.js';
-import { SEARCH_MODES, TOP_K_MAX, TOP_K_MIN } from '../../common/search.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { parseSearchRequest, type SearchDefaults } from '../../common/requests.js';
 import type { EngineApi } from '../api.js';
-import { CairnError } from '../errors.js';
+import { argumentsOf } from '../errors.js';
+import type { MountConfig } from './mount-config.js';
+import { modelSearchResult } from './model-results.js';
+import { renderSearch } from './render.js';
+import { success } from './results.js';
 
-export interface SearchDefaults {
-  defaultMode: SearchMode;
-  defaultTopK: number;
+/** The search defaults a mount captured from settings. */
+export function mountSearchDefaults(mount: Pick<MountConfig, 'defaultMode' | 'defaultTopK'>): SearchDefaults {
+  return { mode: mount.defaultMode, topK: mount.defaultTopK };
 }
 
-function invalid(message: string, key: string): CairnError {
-  return new CairnError('invalid_argument', message, { details: { key } });
-}
-
-/** Checks what a JSON Schema cannot say (one of query/queries; date order) before the engine runs. */
-export function normalizeSearchRequest(req: SearchRequest, defaults: SearchDefaults): SearchRequest {
-  const hasQuery = typeof req.query === 'string' && req.query.trim() !== '';
-  const hasQueries = Array.isArray(req.queries) && req.queries.some((q) => typeof q === 'string' && q.trim() !== '');
-  if (!hasQuery && !hasQueries) throw invalid('Give `query` (or `queries`): a non-empty search text.', 'query');
-  const mode = req.mode ?? defaults.defaultMode;
-  if (!SEARCH_MODES.includes(mode)) throw invalid(`mode must be one of ${SEARCH_MODES.join(', ')}`, 'mode');
-  const topK = req.top_k ?? defaults.defaultTopK;
-  if (!Number.isInteger(topK) || topK < TOP_K_MIN || topK > TOP_K_MAX) throw invalid(`top_k must be an integer in ${TOP_K_MIN}..${TOP_K_MAX}`, 'top_k');
-  for (const key of ['modified_after', 'modified_before'] as const) {
-    const v = req[key];
-    if (v !== undefined && Number.isNaN(Date.parse(v))) throw invalid(`${key} must be an ISO 8601 date-time`, key);
-  }
-  return { ...req, mode, top_k: topK };
-}
-
-export async function runSearch(engine: EngineApi, req: SearchRequest, defaults: SearchDefaults): Promise<SearchResponse> {
-  return engine.search(normalizeSearchRequest(req, defaults));
+export async function searchTool(engine: EngineApi, args: unknown, defaults: SearchDefaults): Promise<CallToolResult> {
+  const req = argumentsOf(parseSearchRequest(args, defaults));
+  const result = modelSearchResult(await engine.search(req, defaults), req.max_chars);
+  return success(result, renderSearch(result));
 }

@@ -10,7 +10,7 @@ import { CONTENT_NOTE } from './render.js';
 import { success } from './results.js';
 import { guarded, type ToolContext } from './tool-context.js';
 import { ANSWER_INPUT, ANSWER_OUTPUT } from './schemas.js';
-import { runSearch } from './search-call.js';
+import { mountSearchDefaults } from './search-call.js';
 import { chatComplete } from './generation.js';
 
 const SYSTEM_PROMPT = [
@@ -33,7 +33,7 @@ export function registerAnswerTool(server: McpServer, ctx: ToolContext): void {
   }, (args) => guarded(ctx, async () => {
     let hits: SearchHit[];
     try {
-      hits = (await runSearch(ctx.engine, { query: args.question, top_k: args.top_k ?? 8, folders: args.folders }, ctx.mount)).hits;
+      hits = (await ctx.engine.search({ query: args.question, top_k: args.top_k ?? 8, folders: args.folders }, mountSearchDefaults(ctx.mount))).hits;
     } catch (err) {
       const cause = toErrorBody(err);
       if (cause.code === 'invalid_argument') throw err;

@@ -7,14 +7,17 @@ import { isAbsolute, resolve } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { EngineApi } from '../api.js';
 import { CairnError } from '../errors.js';
-import { CONTENT_NOTE, renderGrep, renderJson, renderSearch } from './render.js';
+import { parseGrepRequest, DEFAULTS } from '../../common/requests.js';
+import { argumentsOf } from '../errors.js';
+import { modelGrepResult } from './model-results.js';
+import { CONTENT_NOTE, renderGrep, renderJson } from './render.js';
 import { success } from './results.js';
 import { guarded, type ToolContext } from './tool-context.js';
 import { toolNames } from './mount-config.js';
-import { runSearch } from './search-call.js';
+import { mountSearchDefaults, searchTool } from './search-call.js';
 import {
   EMPTY_INPUT, GREP_INPUT, GREP_OUTPUT, HITS_OUTPUT, INDEX_DROP_INPUT, INDEX_DROP_OUTPUT, INDEX_STATUS_OUTPUT,
-  INDEX_UPDATE_INPUT, JOB_OUTPUT, MAX_CHARS_DEFAULT, RETRIEVE_CONTEXT_INPUT, SEMANTIC_SEARCH_INPUT, SERVER_STATUS_OUTPUT,
+  INDEX_UPDATE_INPUT, JOB_OUTPUT, RETRIEVE_CONTEXT_INPUT, SEMANTIC_SEARCH_INPUT, SERVER_STATUS_OUTPUT,
 } from './schemas.js';
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
@@ -36,13 +39,14 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
   const { engine } = ctx;
   server.registerTool('grep', {
     title: 'Exhaustive literal or regex search',
-    description: `Find every line matching an exact string (or a regular expression with regex: true) in the indexed folders. Use it when you know the exact text or identifier; use search for meaning. Bounded by max_matches; no shell is involved. ${CONTENT_NOTE}`,
+    description: `Find every line matching an exact string (or a regular expression with regex: true) in the indexed folders. Use it when you know the exact text or identifier; use search for meaning. Bounded by max_matches and max_chars (matches left out are counted); no shell is involved. ${CONTENT_NOTE}`,
     inputSchema: GREP_INPUT,
     outputSchema: GREP_OUTPUT,
     annotations: readOnly,
   }, (args) => guarded(ctx, async () => {
-    const res = await engine.grep({ ...args, max_matches: args.max_matches ?? 200 });
-    return success(res, renderGrep(res, MAX_CHARS_DEFAULT));
+    const req = argumentsOf(parseGrepRequest(args));
+    const result = modelGrepResult(await engine.grep(req), req.max_chars);
+    return success(result, renderGrep(result));
   }));
 
   server.registerTool('index_status', {
@@ -55,7 +59,7 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
     const folders = await engine.folders();
     const jobs = engine.jobs().map((j) => ({ job_id: j.id, state: j.state, kind: j.kind, folder: j.folder, progress: j.progress }));
     const result = { folders, jobs };
-    return success(result, renderJson('Index status:', result, MAX_CHARS_DEFAULT));
+    return success(result, renderJson('Index status:', result, DEFAULTS.maxChars));
   }));
 
   server.registerTool('index_update', {
@@ -104,7 +108,7 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
       folders: s.folders.map((f) => ({ path: f.path, state: f.state, files: f.files, chunks: f.chunks, freshness: f.freshness })),
       ...(ctx.serverStatus ? await ctx.serverStatus() : {}),
     };
-    return success(result, renderJson('Cairn server status:', result, MAX_CHARS_DEFAULT));
+    return success(result, renderJson('Cairn server status:', result, DEFAULTS.maxChars));
   }));
 
   server.registerTool('retrieve_context', {
@@ -115,15 +119,14 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
     annotations: readOnly,
   }, (args) => guarded(ctx, async () => {
     const source = args.filters?.source;
-    const res = await runSearch(engine, {
+    return searchTool(engine, {
       query: args.query,
       mode: 'hybrid',
       top_k: args.top_k ?? 10,
       folders: source && isAbsolute(source) ? [source] : undefined,
       globs: source && !isAbsolute(source) ? [source] : undefined,
       file_types: args.filters?.tags,
-    }, ctx.mount);
-    return success(res.hits, renderSearch(res, MAX_CHARS_DEFAULT));
+    }, mountSearchDefaults(ctx.mount));
   }));
 
   server.registerTool('semantic_search', {
@@ -133,8 +136,7 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
     outputSchema: HITS_OUTPUT,
     annotations: readOnly,
   }, (args) => guarded(ctx, async () => {
-    const res = await runSearch(engine, { query: args.vector_query, mode: 'vector', top_k: args.top_k, min_score: args.threshold ?? 0.7 }, ctx.mount);
-    return success(res.hits, renderSearch(res, MAX_CHARS_DEFAULT));
+    return searchTool(engine, { query: args.vector_query, mode: 'vector', top_k: args.top_k, min_score: args.threshold ?? 0.7 }, mountSearchDefaults(ctx.mount));
   }));
 }
 

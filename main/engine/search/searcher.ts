@@ -1,5 +1,6 @@
 import type { Table } from '@lancedb/lancedb';
 import { TOP_K_MAX, type Freshness, type RetrievalLeg, type SearchHit, type SearchMode, type SearchRequest, type SearchResponse, type LineRange } from '../../common/search.js';
+import type { SearchDefaults } from '../../common/requests.js';
 import { CairnError } from '../errors.js';
 import type { Embedder } from '../types.js';
 import type { GraphIndex } from '../graph/graph.js';
@@ -43,6 +44,8 @@ const NEEDS: Record<SearchMode, RetrievalLeg[]> = {
 };
 
 export const WAIT_FOR_FRESH_MS = 10_000;
+/** Each hit's share of max_chars never cuts its snippet below this; the MCP result then leaves hits out instead. */
+const MIN_SNIPPET_CHARS = 200;
 
 /** Below this share of known words (Embedder.coverage) the vector leg abstains on a query. */
 export const MIN_COVERAGE = 0.5;
@@ -53,7 +56,7 @@ export const CANDIDATE_DEPTH = 2 * TOP_K_MAX;
 export class Searcher {
   constructor(private readonly deps: SearchDeps) {}
 
-  async search(req: SearchRequest, defaults: { mode: SearchMode; topK: number }): Promise<SearchResponse> {
+  async search(req: SearchRequest, defaults: SearchDefaults): Promise<SearchResponse> {
     const started = performance.now();
     const s = validateSearch(req, defaults);
     const folders = this.scope(s);
@@ -99,7 +102,7 @@ export class Searcher {
     const known = this.deps.folders();
     if (s.folders === null) return known;
     const unknown = s.folders.filter((f) => !known.includes(f.replace(/[\\/]+$/, '')));
-    if (unknown.length > 0) throw new CairnError('invalid_argument', `not an indexed folder: ${unknown.join(', ')}`, { details: { field: 'folders', known } });
+    if (unknown.length > 0) throw new CairnError('invalid_argument', `not an indexed folder: ${unknown.join(', ')}`, { details: { key: 'folders', known } });
     return s.folders.map((f) => f.replace(/[\\/]+$/, ''));
   }
 
@@ -191,7 +194,7 @@ export class Searcher {
       for (const r of more) ranges.set(r.id, r.page > 0 ? { start_line: r.start_line, end_line: r.end_line, page: r.page } : { start_line: r.start_line, end_line: r.end_line });
     }
     const scope = new Set(folders);
-    const budget = s.maxChars ? Math.max(200, Math.floor(s.maxChars / Math.max(1, fused.length))) : undefined;
+    const budget = Math.max(MIN_SNIPPET_CHARS, Math.floor(s.maxChars / Math.max(1, fused.length)));
     const hits: SearchHit[] = [];
     for (const f of fused) {
       const r = byId.get(f.id);

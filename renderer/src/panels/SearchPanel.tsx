@@ -5,11 +5,16 @@
  */
 import { useState } from 'react';
 import type { SearchMode, SearchResponse } from '../../../main/common/search';
+import type { LIMITS } from '../../../main/common/requests';
 import { api } from '../api/endpoints';
 import { ErrorNote } from '../components/ErrorNote';
 import { Empty, Panel } from '../components/Panel';
 import { useAction } from '../hooks/useAsync';
 import { MODES } from './modes';
+
+// The renderer takes the contract as types only: these are checked against it by the compiler.
+const TOP_K_MIN: (typeof LIMITS)['topK']['min'] = 1;
+const TOP_K_MAX: (typeof LIMITS)['topK']['max'] = 100;
 
 const LEGS = ['vector', 'sparse', 'graph'] as const;
 
@@ -42,7 +47,7 @@ export function SearchPanel() {
           ))}
         </select>
         <label htmlFor="search-top-k">top_k</label>
-        <input id="search-top-k" type="number" min={1} max={100} value={topK} onChange={(e) => setTopK(Number(e.target.value))} className="narrow" />
+        <input id="search-top-k" type="number" min={TOP_K_MIN} max={TOP_K_MAX} value={topK} onChange={(e) => setTopK(Number(e.target.value))} className="narrow" />
         <button type="submit" className="btn primary" disabled={!query.trim() || action.busy} data-testid="search-run">
           {action.busy ? 'Searching…' : 'Search'}
         </button>
