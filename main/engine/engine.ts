@@ -72,7 +72,7 @@ export class Engine implements EngineApi {
     private readonly bundledModelsDir: string | undefined,
   ) {
     this.dataDir = paths.root;
-    this.states = new FolderStates(store, this.jobsQueue, (folder) => this.indexer.secretsExcluded(folder));
+    this.states = new FolderStates(store, this.jobsQueue, paths.index, (folder) => this.indexer.secretsExcluded(folder));
     this.embeddingsRef = this.makeEmbeddings();
     this.indexer = new Indexer(store, this.graph, () => this.embeddingsRef, () => this.indexerOptions(), (folder) => this.states.refresh(folder));
     this.searcher = new Searcher({
@@ -201,7 +201,9 @@ export class Engine implements EngineApi {
    * index now, and index folders as soon as they are added.
    */
   async startLiveUpdates(): Promise<void> {
-    if (this.live || !this.settings.get<boolean>('watch.enabled')) return;
+    if (this.closed || this.live || !this.settings.get<boolean>('watch.enabled')) return;
+    // Files changed while no engine watched: nothing is fresh until its reconcile has finished.
+    this.states.requireReconcile(this.folderSpecs().map((f) => f.path));
     this.live = new LiveUpdates({
       folderSpecs: () => this.folderSpecs(),
       addPending: (folder, paths) => this.states.addPending(folder, paths),
@@ -344,31 +346,69 @@ export class Engine implements EngineApi {
 
   async indexFolder(path: string, kind: 'create' | 'update' | 'rebuild'): Promise<JobInfo> {
     const spec = this.spec(path);
-    const job = this.jobsQueue.submit(kind, spec.path, (j) => this.runSync(spec.path, j, kind === 'rebuild'));
+    const job = this.jobsQueue.submit(kind, spec.path, (j) => this.runSync(spec.path, j, kind === 'rebuild'), kind === 'rebuild' ? 'rebuild' : 'rescan');
     return job.info();
   }
 
   /** Applies watcher changes for one folder (paths collected since the last run). */
   submitChanges(folder: string): Job {
+    // A rescan handed back by a failed job is still due: it covers these paths too.
+    if (this.states.hasRescan(folder)) return this.jobsQueue.submit('update', folder, (j) => this.runSync(folder, j, false), 'rescan');
     return this.jobsQueue.submit('update', folder, async (job) => {
       const spec = this.spec(folder);
       const paths = this.states.takePending(folder);
       if (paths.length === 0) return;
-      await this.guard(folder, () => this.indexer.applyPaths(spec, paths, job));
+      try {
+        await this.guard(folder, () => this.indexer.applyPaths(spec, paths, job));
+      } catch (err) {
+        this.handBack(folder, paths, false, job);
+        throw err;
+      }
       this.scheduleMaintenance();
-    });
+    }, 'paths');
   }
 
   private async runSync(folder: string, job: Job, rebuild: boolean): Promise<void> {
     const spec = this.spec(folder);
     const mismatch = this.contractCheck.embedding ?? this.contractCheck.sparse;
     if (rebuild && this.contractCheck.embedding) await this.store.files.update({ where: sqlIn('folder', [folder]), values: { embedded: false } });
-    // Changes seen before a full sync starts are covered by it.
-    this.states.takePending(folder, true);
-    await this.guard(folder, () => this.indexer.sync(spec, job, rebuild));
+    // Changes seen before a full sync starts are covered by it; handed back if it does not complete.
+    const taken = this.states.takePending(folder, true);
+    try {
+      await this.guard(folder, () => this.indexer.sync(spec, job, rebuild));
+    } catch (err) {
+      this.handBack(folder, taken, true, job);
+      throw err;
+    }
     this.states.markSynced(folder);
     if (rebuild && mismatch) await this.completeRebuild(folder);
     this.scheduleMaintenance();
+  }
+
+  private retryTimers = new Map<string, { timer: NodeJS.Timeout; delay: number }>();
+
+  /**
+   * What a job took and did not apply goes back to the folder's intents. While serving, the folder
+   * is tried again with a growing delay (a full disk: once space is freed, every edit made
+   * meanwhile lands without waiting for one more edit); a one-shot command reports the failure.
+   */
+  private handBack(folder: string, paths: string[], rescan: boolean, job: Job): void {
+    this.states.giveBack(folder, paths, rescan);
+    // A cancel is the person's (or the shutdown's) choice: the intents stay, no retry starts.
+    if (!this.live || this.closed || job.isCancelled) return;
+    const prev = this.retryTimers.get(folder);
+    if (prev) clearTimeout(prev.timer);
+    const delay = Math.min(60_000, prev ? prev.delay * 2 : 2000);
+    const timer = setTimeout(() => {
+      if (this.closed || !this.folderSpecs().some((f) => f.path === folder)) return;
+      const job = this.submitChanges(folder);
+      // A success ends the backoff; a failure hands back again and doubles it.
+      void job.ended().then((state) => {
+        if (state === 'done' && this.retryTimers.get(folder)?.timer === timer) this.retryTimers.delete(folder);
+      });
+    }, delay);
+    timer.unref();
+    this.retryTimers.set(folder, { timer, delay });
   }
 
   private maintenanceTimer: NodeJS.Timeout | null = null;
@@ -472,9 +512,12 @@ export class Engine implements EngineApi {
     this.closed = true;
     await this.settingsWork;
     if (this.maintenanceTimer) clearTimeout(this.maintenanceTimer);
+    for (const r of this.retryTimers.values()) clearTimeout(r.timer);
     await this.live?.close();
     this.jobsQueue.cancelAll();
     await this.jobsQueue.idle();
+    // Changes seen and not applied are remembered for the next start (it begins stale, then rescans).
+    await this.states.saveMarker();
     await this.embeddingsRef.close();
     await this.store.close();
     await this.lock?.release();
