@@ -41,6 +41,11 @@ export interface EngineOptions {
   folderRetryMs?: number;
   /** Models shipped with the desktop app; default `$CAIRN_MODELS_DIR` (set by the Electron shell). */
   bundledModelsDir?: string;
+  /**
+   * Opened to serve (`cairn serve`, `mcp --stdio`, the desktop app): live updates follow, so no
+   * folder reads fresh until its start-up reconcile has finished, from the first status on.
+   */
+  serving?: boolean;
 }
 
 /**
@@ -117,6 +122,7 @@ export class Engine implements EngineApi {
       }
       const engine = new Engine(paths, settings, store, lock, { ...DEFAULT_MAINTENANCE, ...opts.maintenance }, opts.bundledModelsDir ?? (process.env.CAIRN_MODELS_DIR || undefined));
       engine.folderRetryMs = opts.folderRetryMs ?? 5000;
+      if (opts.serving && settings.get<boolean>('watch.enabled')) engine.states.requireReconcile(engine.folderSpecs().map((f) => f.path));
       await engine.load();
       return engine;
     } catch (err) {
@@ -209,7 +215,7 @@ export class Engine implements EngineApi {
       addPending: (folder, paths) => this.states.addPending(folder, paths),
       markRescan: (folder) => this.states.markRescan(folder),
       applyPending: (folder) => void this.submitChanges(folder),
-      rescan: (folder) => void this.indexFolder(folder, 'update').catch(() => undefined),
+      rescan: (folder) => this.indexFolder(folder, 'update').then((info) => this.jobsQueue.get(info.id)?.ended()).catch(() => undefined),
       setFailure: (folder, reason) => this.states.setFailure(folder, reason),
       debounceMs: () => this.settings.get<number>('watch.debounce_ms'),
       retryMs: () => this.folderRetryMs,

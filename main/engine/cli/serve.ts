@@ -29,7 +29,7 @@ function parsePort(value: string | undefined): number | undefined {
  */
 async function serveEngine(home: string, folder: DataFolder, opts: { port?: number; host?: string; adminToken: string }): Promise<number> {
   const { port, adminToken } = opts;
-  const engine = new StartingEngine(folder, { home });
+  const engine = new StartingEngine(folder, { home, serving: true });
   const layout = currentLayout();
   let server;
   try {
