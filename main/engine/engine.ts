@@ -64,6 +64,10 @@ export class Engine implements EngineApi {
   private storedContract: IndexContract | null = null;
   private rebuiltSinceMismatch = new Set<string>();
   private closed = false;
+  /** The damage a rebuild moved the old index aside for (every folder then needs indexing). */
+  repairedFrom: CairnError | null = null;
+  /** Damage found after open (a storage error on a search or a write): named in status and errors. */
+  private damage: CairnError | null = null;
   private live: LiveUpdates | null = null;
   private settingsWork: Promise<void> = Promise.resolve();
   private folderRetryMs = 5000;
@@ -112,19 +116,35 @@ export class Engine implements EngineApi {
   static async openIn(folder: DataFolder, opts: EngineOptions): Promise<Engine> {
     const { paths, settings, lock } = folder;
     try {
-      let store: IndexStore;
+      const make = (store: IndexStore) => {
+        const engine = new Engine(paths, settings, store, lock, { ...DEFAULT_MAINTENANCE, ...opts.maintenance }, opts.bundledModelsDir ?? (process.env.CAIRN_MODELS_DIR || undefined));
+        engine.folderRetryMs = opts.folderRetryMs ?? 5000;
+        if (opts.serving && settings.get<boolean>('watch.enabled')) engine.states.requireReconcile(engine.folderSpecs().map((f) => f.path));
+        return engine;
+      };
+      let store: IndexStore | null = null;
       try {
+        // Every table read-checked and the contract parsed before anything is served or written.
         store = await IndexStore.open(paths.index);
+        await store.verify();
+        await readContract(paths.index);
+        const engine = make(store);
+        await engine.load();
+        return engine;
       } catch (err) {
-        if (!(err instanceof CairnError && err.code === 'index_corrupt' && opts.repair)) throw err;
+        if (!(err instanceof CairnError && err.code === 'index_corrupt' && opts.repair)) {
+          await store?.close();
+          throw err;
+        }
+        // A rebuild never merges into damage: the whole index is moved aside (kept for a post
+        // mortem) and a new one is built, whatever was broken (a table, the contract file).
+        await store?.close();
         await rename(paths.index, `${paths.index}.corrupt-${Date.now()}`);
-        store = await IndexStore.open(paths.index);
+        const engine = make(await IndexStore.open(paths.index));
+        await engine.load();
+        engine.repairedFrom = err;
+        return engine;
       }
-      const engine = new Engine(paths, settings, store, lock, { ...DEFAULT_MAINTENANCE, ...opts.maintenance }, opts.bundledModelsDir ?? (process.env.CAIRN_MODELS_DIR || undefined));
-      engine.folderRetryMs = opts.folderRetryMs ?? 5000;
-      if (opts.serving && settings.get<boolean>('watch.enabled')) engine.states.requireReconcile(engine.folderSpecs().map((f) => f.path));
-      await engine.load();
-      return engine;
     } catch (err) {
       await lock?.release();
       throw err;
@@ -248,7 +268,34 @@ export class Engine implements EngineApi {
 
   async search(req: SearchRequest, defaults?: { mode: SearchMode; topK: number }): Promise<SearchResponse> {
     this.assertOpen();
-    return this.searcher.search(req, defaults ?? { mode: this.settings.get('mcp.default_mode'), topK: this.settings.get('mcp.default_top_k') });
+    if (this.damage) throw this.damage;
+    try {
+      return await this.searcher.search(req, defaults ?? { mode: this.settings.get('mcp.default_mode'), topK: this.settings.get('mcp.default_top_k') });
+    } catch (err) {
+      throw await this.named(err);
+    }
+  }
+
+  /**
+   * A storage error is checked against the index itself: when a table fails its read check, the
+   * error is that damage (typed `index_corrupt`, naming the table), remembered for status and
+   * every later call, instead of LanceDB's raw I/O text passed on as a failed leg.
+   */
+  private async named(err: unknown): Promise<unknown> {
+    if (this.damage) return this.damage;
+    if (err instanceof CairnError && !['required_retrieval_leg_failed', 'internal'].includes(err.code)) return err;
+    if (err instanceof Error && err.message === 'job cancelled') return err;
+    try {
+      await this.store.verify();
+      await readContract(this.paths.index);
+    } catch (found) {
+      if (found instanceof CairnError && found.code === 'index_corrupt') {
+        this.damage = found;
+        for (const f of this.folderSpecs()) this.states.setFailure(f.path, found.message);
+        return found;
+      }
+    }
+    return err;
   }
 
   async read(req: ReadRequest): Promise<ReadResult> {
@@ -289,6 +336,7 @@ export class Engine implements EngineApi {
       },
       contract: this.storedContract,
       contract_mismatch: mismatch ? mismatch.toBody() : null,
+      index_damage: this.damage ? this.damage.toBody() : null,
       paused: this.jobsQueue.paused,
       totals: folders.reduce((t, f) => ({ files: t.files + f.files, chunks: t.chunks + f.chunks, embedded_chunks: t.embedded_chunks + f.embedded_chunks }), { files: 0, chunks: 0, embedded_chunks: 0 }),
     };
@@ -438,9 +486,11 @@ export class Engine implements EngineApi {
   /** Runs indexing work for a folder, keeping its counts and error state true whatever happens. */
   private async guard(folder: string, work: () => Promise<void>): Promise<void> {
     try {
+      if (this.damage) throw this.damage;
       await work();
       this.states.setFailure(folder, null);
-    } catch (err) {
+    } catch (raw) {
+      const err = await this.named(raw);
       if (!(err instanceof Error && err.message === 'job cancelled')) this.states.setFailure(folder, err instanceof Error ? err.message : String(err));
       throw err;
     } finally {
