@@ -563,18 +563,33 @@ export class Engine implements EngineApi {
     if (this.closed) throw new CairnError('dependency_unavailable', 'the engine is shutting down');
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  private closing: Promise<void> | null = null;
+
+  /** Idempotent: every caller waits for the one shutdown (the lock is released at its end). */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
     this.closed = true;
     await this.settingsWork;
     if (this.maintenanceTimer) clearTimeout(this.maintenanceTimer);
     for (const r of this.retryTimers.values()) clearTimeout(r.timer);
     await this.live?.close();
     this.jobsQueue.cancelAll();
-    await this.jobsQueue.idle();
+    // The running job stops at its next checkpoint. The timer also keeps the process alive
+    // meanwhile (parse and embedding workers are unref'd: awaiting only them, a stopping process
+    // would exit with its lock still taken); a job that does not reach a checkpoint in time is
+    // left as a kill would leave it, which every write is safe against.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.jobsQueue.idle(), new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
     // Changes seen and not applied are remembered for the next start (it begins stale, then rescans).
     await this.states.saveMarker();
-    await this.embeddingsRef.close();
+    // A model still loading (a hub download) must not hold the stop either.
+    await Promise.race([this.embeddingsRef.close(), new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
     await this.store.close();
     await this.lock?.release();
   }
@@ -583,6 +598,9 @@ export class Engine implements EngineApi {
     return this.lock;
   }
 }
+
+/** How long close() waits for the running job to reach a checkpoint. */
+const CLOSE_WAIT_MS = 3000;
 
 export function normalizeFolder(path: string): string {
   const p = resolve(path);
