@@ -473,13 +473,21 @@ export class Engine implements EngineApi {
     if (this.maintenanceTimer) clearTimeout(this.maintenanceTimer);
     this.maintenanceTimer = setTimeout(() => {
       this.maintenanceTimer = null;
-      this.jobsQueue.exclusive('update', '*maintenance*', () => this.runMaintenance());
+      this.jobsQueue.exclusive('update', '*maintenance*', () => this.maintainNow());
     }, delayMs);
     this.maintenanceTimer.unref();
   }
 
-  /** Folds new rows into the indexes now (also what tests and benchmarks call before measuring). */
+  /**
+   * Folds new rows into the indexes now (also what tests and benchmarks call before measuring).
+   * Through the job queue: two maintenance passes, or one and a job's write, never overlap (a
+   * compaction racing another ended a long run with "transaction file not found").
+   */
   async runMaintenance(): Promise<void> {
+    await this.jobsQueue.runExclusive('update', '*maintenance*', () => this.maintainNow());
+  }
+
+  private async maintainNow(): Promise<void> {
     await maintain([this.store.chunks, this.store.docs, this.store.files, this.store.nodes, this.store.edges], await this.embeddingsRef.table(false), this.maintenanceOptions);
   }
 

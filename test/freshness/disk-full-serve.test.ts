@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { rm, statfs, writeFile } from 'node:fs/promises';
+import { readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openEngine, type Engine } from '../../main/engine/engine.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
@@ -66,6 +66,15 @@ test('disk full under serve: every edit made while the disk was full is indexed 
     // Edits after the failure, while the disk is still full.
     for (const rel of [...model.files.keys()].slice(6, 10)) await model.edit(rel);
     await quiet();
+
+    // Settings written on the full disk: disk_full (not config_invalid), and the file is kept.
+    const config = await readFile(join(home, 'config.json'));
+    const more = join(mnt.dir, 'filler2');
+    const left = await statfs(mnt.dir);
+    await writeFile(more, Buffer.alloc(left.bavail * left.bsize)).catch(() => undefined);
+    assert.throws(() => e.settings.set({ 'search.rrf_k': 61, 'index.extra_excludes': ['x'.repeat(300_000)] }), (err: { code?: string }) => err.code === 'disk_full');
+    assert.deepEqual(await readFile(join(home, 'config.json')), config);
+    await rm(more);
 
     await rm(filler);
     for (const [rel, f] of model.files) {

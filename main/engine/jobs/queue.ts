@@ -69,6 +69,19 @@ export class JobQueue {
     void this.pump();
   }
 
+  /**
+   * Runs work between jobs now or after the queued ones, and resolves when it has run: for callers
+   * that must know (index maintenance asked for directly), never beside a job or another such run.
+   */
+  runExclusive(kind: JobKind, folder: string, run: JobRunner): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const job = new Job(kind, folder);
+      this.pending.push({ job, run, scope: 'paths', hidden: true });
+      void job.ended().then(() => (job.state === 'done' ? resolve() : reject(job.error ? new CairnError(job.error.code, job.error.message) : new Error(`maintenance ${job.state}`))));
+      void this.pump();
+    });
+  }
+
   private async pump(): Promise<void> {
     if (this.running) return;
     const next = this.pending.shift();
