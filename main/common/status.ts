@@ -122,6 +122,8 @@ export interface EngineStatus {
   contract: IndexContract | null;
   /** Set when the configured model or chunker conflicts with the stored index. */
   contract_mismatch: ErrorBody | null;
+  /** Set when a table of the index was found damaged (`index_corrupt`, naming the table). */
+  index_damage?: ErrorBody | null;
   paused: boolean;
   /** The last model switch, while it runs and after it ended (null when none this run). */
   model_switch: ModelSwitchStatus | null;

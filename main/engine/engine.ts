@@ -43,6 +43,11 @@ export interface EngineOptions {
   folderRetryMs?: number;
   /** Models shipped with the desktop app; default `$CAIRN_MODELS_DIR` (set by the Electron shell). */
   bundledModelsDir?: string;
+  /**
+   * Opened to serve (`cairn serve`, `mcp --stdio`, the desktop app): live updates follow, so no
+   * folder reads fresh until its start-up reconcile has finished, from the first status on.
+   */
+  serving?: boolean;
 }
 
 /**
@@ -61,6 +66,10 @@ export class Engine implements EngineApi {
   private storedContract: IndexContract | null = null;
   private rebuiltSinceMismatch = new Set<string>();
   private closed = false;
+  /** The damage a rebuild moved the old index aside for (every folder then needs indexing). */
+  repairedFrom: CairnError | null = null;
+  /** Damage found after open (a storage error on a search or a write): named in status and errors. */
+  private damage: CairnError | null = null;
   private live: LiveUpdates | null = null;
   private settingsWork: Promise<void> = Promise.resolve();
   private folderRetryMs = 5000;
@@ -75,7 +84,7 @@ export class Engine implements EngineApi {
     private readonly bundledModelsDir: string | undefined,
   ) {
     this.dataDir = paths.root;
-    this.states = new FolderStates(store, this.jobsQueue, (folder) => this.indexer.secretsExcluded(folder));
+    this.states = new FolderStates(store, this.jobsQueue, paths.index, (folder) => this.indexer.secretsExcluded(folder));
     this.embeddingsRef = this.makeEmbeddings();
     this.modelSwitch = new ModelSwitch((id) => this.makeEmbeddings(id), (id) => this.settings.set({ 'embedding.model': id }), paths.root);
     this.indexer = new Indexer(store, this.graph, () => this.embeddingsRef, () => this.indexerOptions(), (folder) => this.states.refresh(folder));
@@ -111,18 +120,35 @@ export class Engine implements EngineApi {
   static async openIn(folder: DataFolder, opts: EngineOptions): Promise<Engine> {
     const { paths, settings, lock } = folder;
     try {
-      let store: IndexStore;
+      const make = (store: IndexStore) => {
+        const engine = new Engine(paths, settings, store, lock, { ...DEFAULT_MAINTENANCE, ...opts.maintenance }, opts.bundledModelsDir ?? (process.env.CAIRN_MODELS_DIR || undefined));
+        engine.folderRetryMs = opts.folderRetryMs ?? 5000;
+        if (opts.serving && settings.get<boolean>('watch.enabled')) engine.states.requireReconcile(engine.folderSpecs().map((f) => f.path));
+        return engine;
+      };
+      let store: IndexStore | null = null;
       try {
+        // Every table read-checked and the contract parsed before anything is served or written.
         store = await IndexStore.open(paths.index);
+        await store.verify();
+        await readContract(paths.index);
+        const engine = make(store);
+        await engine.load();
+        return engine;
       } catch (err) {
-        if (!(err instanceof CairnError && err.code === 'index_corrupt' && opts.repair)) throw err;
+        if (!(err instanceof CairnError && err.code === 'index_corrupt' && opts.repair)) {
+          await store?.close();
+          throw err;
+        }
+        // A rebuild never merges into damage: the whole index is moved aside (kept for a post
+        // mortem) and a new one is built, whatever was broken (a table, the contract file).
+        await store?.close();
         await rename(paths.index, `${paths.index}.corrupt-${Date.now()}`);
-        store = await IndexStore.open(paths.index);
+        const engine = make(await IndexStore.open(paths.index));
+        await engine.load();
+        engine.repairedFrom = err;
+        return engine;
       }
-      const engine = new Engine(paths, settings, store, lock, { ...DEFAULT_MAINTENANCE, ...opts.maintenance }, opts.bundledModelsDir ?? (process.env.CAIRN_MODELS_DIR || undefined));
-      engine.folderRetryMs = opts.folderRetryMs ?? 5000;
-      await engine.load();
-      return engine;
     } catch (err) {
       await lock?.release();
       throw err;
@@ -205,13 +231,15 @@ export class Engine implements EngineApi {
    * index now, and index folders as soon as they are added.
    */
   async startLiveUpdates(): Promise<void> {
-    if (this.live || !this.settings.get<boolean>('watch.enabled')) return;
+    if (this.closed || this.live || !this.settings.get<boolean>('watch.enabled')) return;
+    // Files changed while no engine watched: nothing is fresh until its reconcile has finished.
+    this.states.requireReconcile(this.folderSpecs().map((f) => f.path));
     this.live = new LiveUpdates({
       folderSpecs: () => this.folderSpecs(),
       addPending: (folder, paths) => this.states.addPending(folder, paths),
       markRescan: (folder) => this.states.markRescan(folder),
       applyPending: (folder) => void this.submitChanges(folder),
-      rescan: (folder) => void this.indexFolder(folder, 'update').catch(() => undefined),
+      rescan: (folder) => this.indexFolder(folder, 'update').then((info) => this.jobsQueue.get(info.id)?.ended()).catch(() => undefined),
       setFailure: (folder, reason) => this.states.setFailure(folder, reason),
       debounceMs: () => this.settings.get<number>('watch.debounce_ms'),
       retryMs: () => this.folderRetryMs,
@@ -244,7 +272,34 @@ export class Engine implements EngineApi {
 
   async search(req: SearchRequest, defaults?: SearchDefaults): Promise<SearchResponse> {
     this.assertOpen();
-    return this.searcher.search(req, defaults ?? { mode: this.settings.get('mcp.default_mode'), topK: this.settings.get('mcp.default_top_k') });
+    if (this.damage) throw this.damage;
+    try {
+      return await this.searcher.search(req, defaults ?? { mode: this.settings.get('mcp.default_mode'), topK: this.settings.get('mcp.default_top_k') });
+    } catch (err) {
+      throw await this.named(err);
+    }
+  }
+
+  /**
+   * A storage error is checked against the index itself: when a table fails its read check, the
+   * error is that damage (typed `index_corrupt`, naming the table), remembered for status and
+   * every later call, instead of LanceDB's raw I/O text passed on as a failed leg.
+   */
+  private async named(err: unknown): Promise<unknown> {
+    if (this.damage) return this.damage;
+    if (err instanceof CairnError && !['required_retrieval_leg_failed', 'internal'].includes(err.code)) return err;
+    if (err instanceof Error && err.message === 'job cancelled') return err;
+    try {
+      await this.store.verify();
+      await readContract(this.paths.index);
+    } catch (found) {
+      if (found instanceof CairnError && found.code === 'index_corrupt') {
+        this.damage = found;
+        for (const f of this.folderSpecs()) this.states.setFailure(f.path, found.message);
+        return found;
+      }
+    }
+    return err;
   }
 
   async read(req: ReadRequest): Promise<ReadResult> {
@@ -286,6 +341,7 @@ export class Engine implements EngineApi {
       },
       contract: this.storedContract,
       contract_mismatch: mismatch ? mismatch.toBody() : null,
+      index_damage: this.damage ? this.damage.toBody() : null,
       paused: this.jobsQueue.paused,
       model_switch: this.modelSwitch.status(),
       totals: folders.reduce((t, f) => ({ files: t.files + f.files, chunks: t.chunks + f.chunks, embedded_chunks: t.embedded_chunks + f.embedded_chunks }), { files: 0, chunks: 0, embedded_chunks: 0 }),
@@ -350,31 +406,69 @@ export class Engine implements EngineApi {
 
   async indexFolder(path: string, kind: 'create' | 'update' | 'rebuild'): Promise<JobInfo> {
     const spec = this.spec(path);
-    const job = this.jobsQueue.submit(kind, spec.path, (j) => this.runSync(spec.path, j, kind === 'rebuild'));
+    const job = this.jobsQueue.submit(kind, spec.path, (j) => this.runSync(spec.path, j, kind === 'rebuild'), kind === 'rebuild' ? 'rebuild' : 'rescan');
     return job.info();
   }
 
   /** Applies watcher changes for one folder (paths collected since the last run). */
   submitChanges(folder: string): Job {
+    // A rescan handed back by a failed job is still due: it covers these paths too.
+    if (this.states.hasRescan(folder)) return this.jobsQueue.submit('update', folder, (j) => this.runSync(folder, j, false), 'rescan');
     return this.jobsQueue.submit('update', folder, async (job) => {
       const spec = this.spec(folder);
       const paths = this.states.takePending(folder);
       if (paths.length === 0) return;
-      await this.guard(folder, () => this.indexer.applyPaths(spec, paths, job));
+      try {
+        await this.guard(folder, () => this.indexer.applyPaths(spec, paths, job));
+      } catch (err) {
+        this.handBack(folder, paths, false, job);
+        throw err;
+      }
       this.scheduleMaintenance();
-    });
+    }, 'paths');
   }
 
   private async runSync(folder: string, job: Job, rebuild: boolean): Promise<void> {
     const spec = this.spec(folder);
     const mismatch = this.contractCheck.embedding ?? this.contractCheck.sparse;
     if (rebuild && this.contractCheck.embedding) await this.store.files.update({ where: sqlIn('folder', [folder]), values: { embedded: false } });
-    // Changes seen before a full sync starts are covered by it.
-    this.states.takePending(folder, true);
-    await this.guard(folder, () => this.indexer.sync(spec, job, rebuild));
+    // Changes seen before a full sync starts are covered by it; handed back if it does not complete.
+    const taken = this.states.takePending(folder, true);
+    try {
+      await this.guard(folder, () => this.indexer.sync(spec, job, rebuild));
+    } catch (err) {
+      this.handBack(folder, taken, true, job);
+      throw err;
+    }
     this.states.markSynced(folder);
     if (rebuild && mismatch) await this.completeRebuild(folder);
     this.scheduleMaintenance();
+  }
+
+  private retryTimers = new Map<string, { timer: NodeJS.Timeout; delay: number }>();
+
+  /**
+   * What a job took and did not apply goes back to the folder's intents. While serving, the folder
+   * is tried again with a growing delay (a full disk: once space is freed, every edit made
+   * meanwhile lands without waiting for one more edit); a one-shot command reports the failure.
+   */
+  private handBack(folder: string, paths: string[], rescan: boolean, job: Job): void {
+    this.states.giveBack(folder, paths, rescan);
+    // A cancel is the person's (or the shutdown's) choice: the intents stay, no retry starts.
+    if (!this.live || this.closed || job.isCancelled) return;
+    const prev = this.retryTimers.get(folder);
+    if (prev) clearTimeout(prev.timer);
+    const delay = Math.min(60_000, prev ? prev.delay * 2 : 2000);
+    const timer = setTimeout(() => {
+      if (this.closed || !this.folderSpecs().some((f) => f.path === folder)) return;
+      const job = this.submitChanges(folder);
+      // A success ends the backoff; a failure hands back again and doubles it.
+      void job.ended().then((state) => {
+        if (state === 'done' && this.retryTimers.get(folder)?.timer === timer) this.retryTimers.delete(folder);
+      });
+    }, delay);
+    timer.unref();
+    this.retryTimers.set(folder, { timer, delay });
   }
 
   private maintenanceTimer: NodeJS.Timeout | null = null;
@@ -385,22 +479,32 @@ export class Engine implements EngineApi {
     if (this.maintenanceTimer) clearTimeout(this.maintenanceTimer);
     this.maintenanceTimer = setTimeout(() => {
       this.maintenanceTimer = null;
-      this.jobsQueue.exclusive('update', '*maintenance*', () => this.runMaintenance());
+      this.jobsQueue.exclusive('update', '*maintenance*', () => this.maintainNow());
     }, delayMs);
     this.maintenanceTimer.unref();
   }
 
-  /** Folds new rows into the indexes now (also what tests and benchmarks call before measuring). */
+  /**
+   * Folds new rows into the indexes now (also what tests and benchmarks call before measuring).
+   * Through the job queue: two maintenance passes, or one and a job's write, never overlap (a
+   * compaction racing another ended a long run with "transaction file not found").
+   */
   async runMaintenance(): Promise<void> {
+    await this.jobsQueue.runExclusive('update', '*maintenance*', () => this.maintainNow());
+  }
+
+  private async maintainNow(): Promise<void> {
     await maintain([this.store.chunks, this.store.docs, this.store.files, this.store.nodes, this.store.edges], await this.embeddingsRef.table(false), this.maintenanceOptions);
   }
 
   /** Runs indexing work for a folder, keeping its counts and error state true whatever happens. */
   private async guard(folder: string, work: () => Promise<void>): Promise<void> {
     try {
+      if (this.damage) throw this.damage;
       await work();
       this.states.setFailure(folder, null);
-    } catch (err) {
+    } catch (raw) {
+      const err = await this.named(raw);
       if (!(err instanceof Error && err.message === 'job cancelled')) this.states.setFailure(folder, err instanceof Error ? err.message : String(err));
       throw err;
     } finally {
@@ -479,16 +583,34 @@ export class Engine implements EngineApi {
     if (this.closed) throw new CairnError('dependency_unavailable', 'the engine is shutting down');
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  private closing: Promise<void> | null = null;
+
+  /** Idempotent: every caller waits for the one shutdown (the lock is released at its end). */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
     this.closed = true;
     await this.modelSwitch.close();
     await this.settingsWork;
     if (this.maintenanceTimer) clearTimeout(this.maintenanceTimer);
+    for (const r of this.retryTimers.values()) clearTimeout(r.timer);
     await this.live?.close();
     this.jobsQueue.cancelAll();
-    await this.jobsQueue.idle();
-    await this.embeddingsRef.close();
+    // The running job stops at its next checkpoint. The timer also keeps the process alive
+    // meanwhile (parse and embedding workers are unref'd: awaiting only them, a stopping process
+    // would exit with its lock still taken); a job that does not reach a checkpoint in time is
+    // left as a kill would leave it, which every write is safe against.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.jobsQueue.idle(), new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
+    // Changes seen and not applied are remembered for the next start (it begins stale, then rescans).
+    await this.states.saveMarker();
+    // A model still loading (a hub download) must not hold the stop either.
+    await Promise.race([this.embeddingsRef.close(), new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
     await this.store.close();
     await this.lock?.release();
   }
@@ -497,6 +619,9 @@ export class Engine implements EngineApi {
     return this.lock;
   }
 }
+
+/** How long close() waits for the running job to reach a checkpoint. */
+const CLOSE_WAIT_MS = 3000;
 
 export function normalizeFolder(path: string): string {
   const p = resolve(path);

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FileError, FolderStatus } from '../common/status.js';
 import type { Freshness } from '../common/search.js';
 import type { FolderSpec } from '../common/settings.js';
@@ -43,8 +46,60 @@ export class FolderStates {
   private synced = new Set<string>();
   /** When the last full sync of each folder finished here: the index was checked up to then. */
   private syncedAt = new Map<string, number>();
+  /** Serving: no folder is fresh before a reconcile since start finished (files change while stopped). */
+  private reconcileFirst = false;
+  private markerWrite: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: IndexStore, private readonly jobs: JobQueue, private readonly secretsExcluded: (folder: string) => number | null = () => null) {}
+  /**
+   * `indexDir` holds the marker of folders whose intents were handed back and never applied (a job
+   * that failed on a full disk, a stop with changes pending): the next process starts them stale
+   * with a rescan due, instead of reading the index as fresh.
+   */
+  constructor(
+    private readonly store: IndexStore,
+    private readonly jobs: JobQueue,
+    private readonly indexDir?: string,
+    private readonly secretsExcluded: (folder: string) => number | null = () => null,
+  ) {
+    for (const f of this.readMarker()) this.rescans.add(f);
+  }
+
+  private markerFile(): string | null {
+    return this.indexDir ? join(this.indexDir, 'unapplied.json') : null;
+  }
+
+  private readMarker(): string[] {
+    const file = this.markerFile();
+    if (!file) return [];
+    try {
+      const v = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+      return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  /** Best effort (the disk may be the full one): written again at the next change and at close. */
+  saveMarker(): Promise<void> {
+    const file = this.markerFile();
+    if (!file) return Promise.resolve();
+    const folders = [...new Set([...this.rescans, ...[...this.pending].filter(([, s]) => s.size > 0).map(([f]) => f)])].sort();
+    if (folders.length === 0 && this.readMarker().length === 0) return this.markerWrite;
+    this.markerWrite = this.markerWrite
+      .then(async () => {
+        const tmp = `${file}.${process.pid}.tmp`;
+        await writeFile(tmp, JSON.stringify(folders));
+        await rename(tmp, file);
+      })
+      .catch(() => undefined);
+    return this.markerWrite;
+  }
+
+  /** Serving mode: every folder waits for its start-up reconcile before it reads fresh. */
+  requireReconcile(folders: string[]): void {
+    this.reconcileFirst = true;
+    for (const f of folders) if (!this.synced.has(f)) this.rescans.add(f);
+  }
 
   /**
    * Counts a folder's rows batch by batch as the table streams them: a folder of any size costs one
@@ -84,6 +139,21 @@ export class FolderStates {
   markSynced(folder: string): void {
     this.synced.add(folder);
     this.syncedAt.set(folder, Date.now());
+    if (this.readMarker().includes(folder)) void this.saveMarker();
+  }
+
+  /**
+   * A job that did not complete (failed, cancelled) hands back what it took: its paths become
+   * pending again and a rescan it took is due again, so no intent is lost with the job.
+   */
+  giveBack(folder: string, paths: string[], rescan: boolean): void {
+    if (paths.length > 0) this.addPending(folder, paths);
+    if (rescan) this.rescans.add(folder);
+    void this.saveMarker();
+  }
+
+  hasRescan(folder: string): boolean {
+    return this.rescans.has(folder);
   }
 
   addPending(folder: string, paths: string[]): void {
@@ -119,7 +189,7 @@ export class FolderStates {
     const failure = this.failures.get(folder);
     const pending = this.pendingCount(folder);
     // A folder with nothing in the index that no sync has confirmed empty was never indexed.
-    const unknown = !c || (c.rows === 0 && !this.synced.has(folder));
+    const unknown = !c || (c.rows === 0 && !this.synced.has(folder)) || (this.reconcileFirst && !this.synced.has(folder));
     const state = job ? 'indexing' : failure ? 'error' : pending > 0 || unknown ? 'possibly_stale' : 'fresh';
     return {
       state,

@@ -1,9 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import { CairnError } from './errors.js';
 
 export interface LockInfo {
   pid: number;
   started: string;
+  /**
+   * Who the pid was when the lock was taken (Linux: the boot and the process's start time in
+   * clock ticks since boot). A pid reused by another process after a reboot or a crash differs
+   * in one of them, so its lock is stale although the pid is alive.
+   */
+  boot?: string;
+  proc_start?: string;
   /**
    * Where a running `cairn serve` answers, so CLI commands can go through it. The admin token is
    * not here: it is in its own 0600 file (admin-token), never in a file with other uses.
@@ -22,10 +30,50 @@ function alive(pid: number): boolean {
   }
 }
 
+function readProc(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Field 22 of /proc/PID/stat (after the parenthesised command name, which may hold spaces). */
+function procStart(pid: number | 'self'): string | undefined {
+  const stat = readProc(`/proc/${pid}/stat`);
+  if (!stat) return undefined;
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+}
+
+function bootId(): string | undefined {
+  return readProc('/proc/sys/kernel/random/boot_id')?.trim() || undefined;
+}
+
+/** This process's identity for the lock (empty where /proc does not exist). */
+export function selfIdentity(): Pick<LockInfo, 'boot' | 'proc_start'> {
+  const boot = bootId();
+  const start = procStart('self');
+  return { ...(boot ? { boot } : {}), ...(start ? { proc_start: start } : {}) };
+}
+
+/**
+ * Whether the lock's pid still is the engine that wrote it. Recorded identity decides where there
+ * is one; a lock from before identities were recorded is trusted only to a process whose command
+ * line could be an engine (node, electron, cairn).
+ */
+function sameOwner(info: LockInfo): boolean {
+  if (info.boot && bootId() && info.boot !== bootId()) return false;
+  const now = procStart(info.pid);
+  if (info.proc_start && now !== undefined) return info.proc_start === now;
+  const cmdline = readProc(`/proc/${info.pid}/cmdline`);
+  if (cmdline === null) return true;
+  return /node|electron|cairn/i.test(cmdline.split('\0').join(' '));
+}
+
 export async function readLock(file: string): Promise<LockInfo | null> {
   try {
     const info = JSON.parse(await readFile(file, 'utf8')) as LockInfo;
-    return typeof info.pid === 'number' && alive(info.pid) && info.pid !== process.pid ? info : null;
+    return typeof info.pid === 'number' && alive(info.pid) && info.pid !== process.pid && sameOwner(info) ? info : null;
   } catch {
     return null;
   }
@@ -33,14 +81,15 @@ export async function readLock(file: string): Promise<LockInfo | null> {
 
 /**
  * One engine per data folder: two writers would race on the index. The lock file names the
- * owner's pid (a stale lock from a killed engine is taken over) and, for `cairn serve`, its
- * address; it is written readable by the user only.
+ * owner's pid and identity (a stale lock from a killed engine, or one whose pid now belongs to
+ * another process, is taken over) and, for `cairn serve`, its address; it is written readable by
+ * the user only.
  */
 export class EngineLock {
   private constructor(private readonly file: string, private info: LockInfo) {}
 
   static async acquire(file: string): Promise<EngineLock> {
-    const info: LockInfo = { pid: process.pid, started: new Date().toISOString() };
+    const info: LockInfo = { pid: process.pid, started: new Date().toISOString(), ...selfIdentity() };
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const fh = await open(file, 'wx', 0o600);

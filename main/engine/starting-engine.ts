@@ -129,8 +129,14 @@ export class StartingEngine implements EngineApi {
   }
 
   /** Waits for an open in progress, so that the index is closed, never left half-open. */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  private closing: Promise<void> | null = null;
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
     this.closed = true;
     if (!this.opening) {
       await this.folder.lock?.release();

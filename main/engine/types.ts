@@ -56,6 +56,12 @@ export interface SourceFile {
   rel: string;
   size: number;
   mtimeMs: number;
+  /**
+   * Change time and inode: a rewrite that keeps size and mtime (`cp -p`, `touch -r`, an archive
+   * extracted over the folder) still moves one of them, so a scan hashes the file again.
+   */
+  ctimeMs?: number;
+  ino?: number;
 }
 
 export interface WalkError {

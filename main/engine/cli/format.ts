@@ -20,6 +20,7 @@ export function formatHits(res: SearchResponse): string {
 
 export function formatStatus(s: EngineStatus): string {
   const lines = [`Cairn ${s.version}  data: ${s.data_dir}`, `Model: ${s.model.id} (${s.model.dimensions} d, ${s.model.state}${s.model.error ? `: ${s.model.error}` : ''})`];
+  if (s.index_damage) lines.push(`! ${s.index_damage.message}\n  remedy: ${s.index_damage.remedy ?? 'cairn index --rebuild'}`);
   if (s.contract_mismatch) lines.push(`! ${s.contract_mismatch.message}\n  remedy: ${s.contract_mismatch.remedy ?? 're-index'}`);
   if (s.paused) lines.push('Indexing is paused.');
   if (s.folders.length === 0) lines.push('No folders. Add one with: cairn add <folder>');

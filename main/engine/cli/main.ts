@@ -104,11 +104,24 @@ async function run(argv: string[]): Promise<number> {
       return EXIT.ok;
     }
     case 'index': {
+      const { stopSignals } = await import('./serve.js');
+      const signals = stopSignals();
       const client = await connect(home, { repair: Boolean(flags.rebuild) });
+      // A stop cancels the jobs at their next checkpoint (nothing half-written) and releases the
+      // lock; a `cairn serve` the command went through keeps its job running.
+      const stopped = new Promise<number>((resolve) => {
+        signals.onStop((signal) => {
+          process.stderr.write(`\n${signal}: stopping (finishing the current write)…\n`);
+          void client.close().finally(() => resolve(signal === 'SIGINT' ? 130 : 143));
+        });
+      });
       try {
-        return await runIndex(client, positionals, Boolean(flags.rebuild), json);
+        const code = await Promise.race([runIndex(client, positionals, Boolean(flags.rebuild), json), stopped]);
+        // The cancelled job may be seen ending before the stop completes: a stop is still a stop.
+        return signals.signal ? await stopped : code;
       } finally {
         await client.close();
+        signals.dispose();
       }
     }
     case 'search': {
@@ -159,6 +172,9 @@ const invokedDirectly = process.argv[1] && /cli[\\/]main\.(ts|js)$/.test(process
 if (invokedDirectly) {
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
+    // Whatever handle a library leaves open (a worker pool, a native watcher) must not keep a
+    // finished command alive: once its work is done, it exits.
+    setTimeout(() => process.exit(code), 1000).unref();
     // In the desktop app's utilityProcess the engine does not exit once its work is done
     // (electron/electron#47228), so the shell's clean stop would wait out its timeout.
     if ((process as NodeJS.Process & { parentPort?: unknown }).parentPort) process.exit(code);

@@ -37,7 +37,9 @@ function parsePort(value: string | undefined): number | undefined {
  */
 async function serveEngine(home: string, folder: DataFolder, opts: { port?: number; host?: string }): Promise<number> {
   const { port } = opts;
-  const engine = new StartingEngine(folder, { home });
+  // Handlers first: a stop at any moment of start-up is honoured at the next step, never ignored.
+  const signals = stopSignals();
+  const engine = new StartingEngine(folder, { home, serving: true });
   const layout = currentLayout();
   let server;
   let adminToken: string;
@@ -53,6 +55,7 @@ async function serveEngine(home: string, folder: DataFolder, opts: { port?: numb
     });
   } catch (err) {
     await engine.close();
+    signals.dispose();
     throw err;
   }
   const listening = server;
@@ -64,13 +67,13 @@ async function serveEngine(home: string, folder: DataFolder, opts: { port?: numb
       process.stderr.write(`\n${signal}: stopping (finishing the current write)…\n`);
       await listening.close().catch(() => undefined);
       await engine.close();
+      signals.dispose();
       resolve(EXIT.ok);
     };
-    process.once('SIGINT', () => void stop('SIGINT'));
-    process.once('SIGTERM', () => void stop('SIGTERM'));
+    signals.onStop((s) => void stop(s));
   });
   const mount = engine.settings.get<string>('mcp.mount_path');
-  await folder.lock?.update({ url: server.url, mcp: server.url + mount });
+  if (!stopping) await folder.lock?.update({ url: server.url, mcp: server.url + mount });
   process.stdout.write(
     [
       `Cairn engine serving ${engine.dataDir}`,
@@ -132,6 +135,39 @@ export async function serve(home: string, opts: { port?: string; host?: string; 
     }
     return serveEngine(home, folder, { port, host: opts.host });
   }
+}
+
+/**
+ * SIGINT/SIGTERM handlers installed at once; a signal before anyone listens is remembered, so a
+ * stop during start-up is acted on by the next step of it.
+ */
+export function stopSignals(): { readonly signal: string | null; onStop(fn: (signal: string) => void): void; dispose(): void } {
+  let got: string | null = null;
+  let listener: ((signal: string) => void) | null = null;
+  const on = (signal: string) => {
+    // Once only: `conf` (through when-exit) raises the signal again after its own handler, and a
+    // stop already under way must not be cut short by that echo (close() is bounded anyway).
+    if (got) return;
+    got = signal;
+    listener?.(signal);
+  };
+  const int = () => on('SIGINT');
+  const term = () => on('SIGTERM');
+  process.on('SIGINT', int);
+  process.on('SIGTERM', term);
+  return {
+    get signal() {
+      return got;
+    },
+    onStop(fn) {
+      listener = fn;
+      if (got) fn(got);
+    },
+    dispose() {
+      process.off('SIGINT', int);
+      process.off('SIGTERM', term);
+    },
+  };
 }
 
 /** Waits while another engine serves `home`; resolves when it is gone or on detach. */

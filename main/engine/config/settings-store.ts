@@ -121,6 +121,12 @@ export class SettingsStore implements SettingsApi {
     try {
       this.conf.store = next;
     } catch (err) {
+      // A write that failed for want of space is no invalid setting: the file keeps its content.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EDQUOT' || /ENOSPC|no space left/i.test((err as Error).message)) {
+        throw new CairnError('disk_full', `The disk holding the settings is full: ${(err as Error).message}`, { remedy: 'Free space on that disk, then save the settings again; config.json keeps its last content.', cause: err });
+      }
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new CairnError('forbidden', `The settings cannot be written: ${(err as Error).message}`, { cause: err });
       throw new CairnError('config_invalid', (err as Error).message);
     } finally {
       this.cached = null;

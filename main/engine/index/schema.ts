@@ -24,6 +24,7 @@ export function fileSchema(): Schema {
   return new Schema([
     str('path'), str('folder'), str('rel'), str('hash'), num('size'), num('mtime'), int('chunks'),
     new Field('embedded', new Bool(), false), str('error_code'), str('error_message'), num('indexed_at'),
+    num('ctime'), num('ino'),
   ]);
 }
 
@@ -88,6 +89,9 @@ export interface FileRow {
   error_code: string;
   error_message: string;
   indexed_at: number;
+  /** Change time and inode when indexed (0 in rows from before they were kept). */
+  ctime: number;
+  ino: number;
 }
 
 export interface NodeRow {

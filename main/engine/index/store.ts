@@ -8,6 +8,7 @@ import { chunkSchema, docSchema, edgeSchema, fileSchema, nodeSchema, vectorSchem
 import type { ChunkRow, DocRow, EdgeRow, FileRow, NodeRow, VectorRow } from './schema.js';
 import { sqlIn } from './sql.js';
 import { retryOnConflict } from './retry.js';
+import { corrupt, REBUILD_REMEDY, verifyTables } from './integrity.js';
 
 export interface FileWrite {
   file: FileRow;
@@ -47,8 +48,17 @@ export class IndexStore {
     try {
       const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
       const names = new Set(await db.tableNames());
+      // A table deleted from an index that has others with rows is damage: created empty over, it
+      // would make a rebuild duplicate every row the others still hold.
+      const core = ['chunks', 'docs', 'files', 'graph_nodes', 'graph_edges'];
+      const lost = core.filter((n) => !names.has(n));
+      if (lost.length > 0 && lost.length < core.length && names.has('chunks') && !(await neverCommitted(join(dir, 'chunks.lance')))) {
+        const chunks = await db.openTable('chunks');
+        if ((await chunks.countRows()) > 0) throw corrupt(dir, lost[0], `the ${lost[0]} table is missing`);
+      }
       const table = async (name: string, schema: () => Schema) => (await openOrCreate(db, dir, names, name, schema))!;
       const store = new IndexStore(dir, db, await table('chunks', chunkSchema), await table('docs', docSchema), await table('files', fileSchema), await table('graph_nodes', nodeSchema), await table('graph_edges', edgeSchema));
+      await addMissingFileColumns(store.files);
       // Touch every table once so that a damaged one is found now, not at the first query.
       await Promise.all([store.chunks.countRows(), store.docs.countRows(), store.files.countRows(), store.nodes.countRows(), store.edges.countRows()]);
       for (const [t, column] of [[store.chunks, 'search_text'], [store.docs, 'text']] as const) {
@@ -61,10 +71,27 @@ export class IndexStore {
     } catch (err) {
       if (err instanceof CairnError) throw err;
       throw new CairnError('index_corrupt', `The index in ${dir} cannot be opened: ${(err as Error).message}`, {
-        remedy: 'Rebuild the index (cairn index --rebuild, or Rebuild in the workbench). Your settings are kept.',
+        remedy: REBUILD_REMEDY,
         cause: err,
       });
     }
+  }
+
+  /**
+   * Read-level verification of every table: each one read through in a narrow column (every data
+   * file's footer and one column's pages), and a full-text query on each full-text index. Cheap
+   * next to a search's work; the first damaged table is named in a typed `index_corrupt`.
+   */
+  async verify(): Promise<void> {
+    const vectors = await Promise.all((await this.vectorTableNames()).map(async (n) => ({ name: n, table: await this.vectors(n, 0, false).catch(() => null), column: 'id' })));
+    await verifyTables(this.dir, [
+      { name: 'chunks', table: this.chunks, column: 'id', fts: this.ftsReady.has(this.chunks) ? 'search_text' : undefined },
+      { name: 'docs', table: this.docs, column: 'id', fts: this.ftsReady.has(this.docs) ? 'text' : undefined },
+      { name: 'files', table: this.files, column: 'path' },
+      { name: 'graph_nodes', table: this.nodes, column: 'id' },
+      { name: 'graph_edges', table: this.edges, column: 'path' },
+      ...vectors.filter((v): v is { name: string; table: lancedb.Table; column: string } => v.table !== null),
+    ]);
   }
 
   private ftsReady = new Set<lancedb.Table>();
@@ -214,6 +241,12 @@ export class IndexStore {
     await retryOnConflict(() => this.files.delete(filter));
   }
 
+  /** Records new change times / inodes of files whose content was found unchanged. */
+  async restatFiles(rows: FileRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await retryOnConflict(() => this.files.mergeInsert('path').whenMatchedUpdateAll().execute(rows as unknown as Record<string, unknown>[]));
+  }
+
   async markEmbedded(paths: string[]): Promise<void> {
     if (paths.length === 0) return;
     await retryOnConflict(() => this.files.update({ where: sqlIn('path', paths), values: { embedded: true } }));
@@ -251,6 +284,16 @@ async function neverCommitted(tableDir: string): Promise<boolean> {
   const list = (sub: string) => readdir(join(tableDir, sub)).catch(() => [] as string[]);
   const [versions, data] = await Promise.all([list('_versions'), list('data')]);
   return !versions.some((f) => f.endsWith('.manifest')) && data.length === 0;
+}
+
+/**
+ * Indexes from before change times and inodes were kept get the columns (0: unknown, so each file
+ * is hashed once at the next scan and its stat recorded).
+ */
+async function addMissingFileColumns(files: lancedb.Table): Promise<void> {
+  const have = new Set((await files.schema()).fields.map((f) => f.name));
+  const missing = ['ctime', 'ino'].filter((c) => !have.has(c));
+  if (missing.length > 0) await retryOnConflict(() => files.addColumns(missing.map((name) => ({ name, valueSql: 'cast(0.0 as double)' }))));
 }
 
 /** Copies vectors of identical text (by text hash) to chunk ids that have none yet. */

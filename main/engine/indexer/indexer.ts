@@ -220,6 +220,8 @@ export class Indexer {
     let batch: FileRows[] = [];
     let batchChunks = 0;
     let written = 0;
+    /** Same content, new change time or inode: only the stored stat moves, so it is not hashed again. */
+    const restat: FileRow[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
       written += batchChunks;
@@ -249,7 +251,11 @@ export class Indexer {
         await job.checkpoint();
         const rows = await ahead.take();
         job.advance(1, 0);
-        if (rows === 'unchanged') continue;
+        if (rows === 'unchanged') {
+          const prev = existing.get(files[i].path);
+          if (prev && (prev.ctime !== (files[i].ctimeMs ?? 0) || prev.ino !== (files[i].ino ?? 0))) restat.push({ ...prev, ctime: files[i].ctimeMs ?? 0, ino: files[i].ino ?? 0 });
+          continue;
+        }
         if (rows.file.error_code) job.errors++;
         batch.push(rows);
         batchChunks += rows.chunks.length;
@@ -258,6 +264,7 @@ export class Indexer {
         else if (source.yieldPerFile) await new Promise((r) => setImmediate(r));
       }
       await flush();
+      await this.store.restatFiles(restat);
     } finally {
       stopped = true;
       // Also after a cancel or a failed write: whatever was committed is scored right.

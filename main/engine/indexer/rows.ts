@@ -50,12 +50,18 @@ export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: P
   const ext = extOf(src.rel);
   // The file's language decides for chunks too short to show their own (a heading, a list item).
   const fileLanguage = textLanguage(plainText ?? parsed.chunks.map((c) => c.text).join('\n')).language;
+  /** Equal pieces at one place (a long line cut in equal windows) are told apart by their ordinal. */
+  const seen = new Map<string, number>();
   const chunks: ChunkRow[] = parsed.chunks.map((c) => {
     const textHash = sha1(c.text);
+    const place = `${c.startLine}\n${c.endLine}\n${c.page ?? 0}\n${textHash}`;
+    const nth = seen.get(place) ?? 0;
+    seen.set(place, nth + 1);
     return {
-      // The mtime is part of the id: a rewritten row is always a new row, never an update in place
-      // (LanceDB's full-text search loses updated rows until the next optimize).
-      id: sha1(`${src.path}\n${src.mtimeMs}\n${c.startLine}\n${c.endLine}\n${c.page ?? 0}\n${textHash}`).slice(0, 32),
+      // The file's content hash and mtime are part of the id: a rewritten row is always a new row,
+      // never an update in place (LanceDB's full-text search loses updated rows until the next
+      // optimize), and no two versions of a file share an id, whatever their size and dates.
+      id: sha1(`${src.path}\n${hash}\n${src.mtimeMs}\n${place}\n${nth}`).slice(0, 32),
       folder,
       path: src.path,
       rel: src.rel,
@@ -85,7 +91,7 @@ export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: P
     end_line: s.endLine,
   }));
   const edges: EdgeRow[] = parsed.refs.map((r) => ({ folder, path: src.path, kind: r.kind, target: r.target, line: r.line }));
-  return { file: fileRow(folder, src, hash, chunks.length, '', ''), doc: docRow(folder, src, ext, parsed, plainText, fileLanguage), chunks, nodes, edges };
+  return { file: fileRow(folder, src, hash, chunks.length, '', ''), doc: docRow(folder, src, hash, ext, parsed, plainText, fileLanguage), chunks, nodes, edges };
 }
 
 const MAX_DOC_CHARS = 200_000;
@@ -94,14 +100,16 @@ const MAX_DOC_CHARS = 200_000;
  * The whole file as one full-text document: path words, the names it defines, then its text. A
  * query's words spread over a long section still meet here, where no single small chunk has them.
  */
-function docRow(folder: string, src: SourceFile, ext: string, parsed: ParsedFile, plainText: string | undefined, language: LatinLanguage): DocRow | undefined {
+function docRow(folder: string, src: SourceFile, hash: string, ext: string, parsed: ParsedFile, plainText: string | undefined, language: LatinLanguage): DocRow | undefined {
   if (parsed.chunks.length === 0) return undefined;
   const names = [...new Set(parsed.symbols.filter((s) => s.kind !== 'heading').map((s) => s.name))].map(splitIdentifier).join(' ');
   // The file's own text where it is text; for extracted formats (PDF, DOCX, HTML) the chunks'
   // text, whose small window overlaps barely move term counts.
   const body = plainText ?? parsed.chunks.map((c) => c.text).join('\n');
   return {
-    id: sha1(`${src.path}\n${src.mtimeMs}\n${body.length}`).slice(0, 32),
+    // By content, not size and date: a same-size rewrite with the old mtime is a new row, and the
+    // old one is deleted with the swap instead of answering beside the new text.
+    id: sha1(`${src.path}\n${hash}\n${src.mtimeMs}`).slice(0, 32),
     folder,
     path: src.path,
     rel: src.rel,
@@ -113,7 +121,7 @@ function docRow(folder: string, src: SourceFile, ext: string, parsed: ParsedFile
   };
 }
 
-export function fileRow(folder: string, src: Pick<SourceFile, 'path' | 'rel' | 'size' | 'mtimeMs'>, hash: string, chunks: number, errorCode: string, errorMessage: string): FileRow {
+export function fileRow(folder: string, src: Pick<SourceFile, 'path' | 'rel' | 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>, hash: string, chunks: number, errorCode: string, errorMessage: string): FileRow {
   return {
     path: src.path,
     folder,
@@ -126,5 +134,7 @@ export function fileRow(folder: string, src: Pick<SourceFile, 'path' | 'rel' | '
     error_code: errorCode,
     error_message: errorMessage,
     indexed_at: Date.now(),
+    ctime: src.ctimeMs ?? 0,
+    ino: src.ino ?? 0,
   };
 }

@@ -24,20 +24,22 @@ export class StoredStats {
   private readonly at = new Map<string, number>();
   private size = new Float64Array(1024);
   private mtime = new Float64Array(1024);
+  private ctime = new Float64Array(1024);
+  private ino = new Float64Array(1024);
   /** Bit 1: indexed without error. Bit 2: seen by this walk. */
   private flags = new Uint8Array(1024);
 
   static async load(store: IndexStore, folder: string): Promise<StoredStats> {
     const stats = new StoredStats();
-    for await (const batch of store.files.query().where(sqlIn('folder', [folder])).select(['path', 'size', 'mtime', 'error_code'])) {
-      for (const r of batch.toArray() as unknown as { path: string; size: number; mtime: number; error_code: string }[]) {
-        stats.put(String(r.path), Number(r.size), Number(r.mtime), !r.error_code);
+    for await (const batch of store.files.query().where(sqlIn('folder', [folder])).select(['path', 'size', 'mtime', 'ctime', 'ino', 'error_code'])) {
+      for (const r of batch.toArray() as unknown as { path: string; size: number; mtime: number; ctime: number; ino: number; error_code: string }[]) {
+        stats.put(String(r.path), Number(r.size), Number(r.mtime), Number(r.ctime), Number(r.ino), !r.error_code);
       }
     }
     return stats;
   }
 
-  private put(path: string, size: number, mtime: number, ok: boolean): void {
+  private put(path: string, size: number, mtime: number, ctime: number, ino: number, ok: boolean): void {
     const i = this.at.size;
     if (i === this.size.length) {
       const grow = <T extends Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
@@ -47,20 +49,33 @@ export class StoredStats {
       };
       this.size = grow(this.size, (n) => new Float64Array(n));
       this.mtime = grow(this.mtime, (n) => new Float64Array(n));
+      this.ctime = grow(this.ctime, (n) => new Float64Array(n));
+      this.ino = grow(this.ino, (n) => new Float64Array(n));
       this.flags = grow(this.flags, (n) => new Uint8Array(n));
     }
     this.at.set(digest(path), i);
     this.size[i] = size;
     this.mtime[i] = mtime;
+    this.ctime[i] = ctime;
+    this.ino[i] = ino;
     this.flags[i] = ok ? 1 : 0;
   }
 
-  /** Marks a walked path seen; true when the index holds it unchanged (same size and mtime, no error). */
+  /**
+   * Marks a walked path seen; true when the index holds it unchanged: same size, mtime, change time
+   * and inode (a rewrite that restores size and mtime, `cp -p` or `touch -r`, still moves the change
+   * time or the inode, so it is hashed again). A file that failed to parse counts as unchanged too
+   * while all four hold: a known-bad file is not parsed again until it changes. Rows from before
+   * change times were kept (0) are hashed once, then recorded.
+   */
   see(path: string, file?: SourceFile): { known: boolean; unchanged: boolean } {
     const i = this.at.get(digest(path));
     if (i === undefined) return { known: false, unchanged: false };
     this.flags[i] |= 2;
-    return { known: true, unchanged: file !== undefined && (this.flags[i] & 1) === 1 && this.size[i] === file.size && this.mtime[i] === file.mtimeMs };
+    if (file === undefined) return { known: true, unchanged: false };
+    const sameStat = this.size[i] === file.size && this.mtime[i] === file.mtimeMs && this.ctime[i] === (file.ctimeMs ?? 0) && this.ino[i] === (file.ino ?? 0);
+    const known = this.ctime[i] !== 0;
+    return { known: true, unchanged: sameStat && known && ((this.flags[i] & 1) === 1 || this.mtime[i] > 0) };
   }
 
   /** Stored before the walk and not seen by it: deleted, or ignored now. Rows written since are not known here, and stay. */

@@ -30,7 +30,8 @@ export class Job {
   private rate: { t: number; chunks: number; files: number }[] = [];
   private started = false;
 
-  constructor(readonly kind: JobKind, readonly folder: string) {}
+  /** Widened when a larger intent is merged into the queued job (an update becomes a rebuild). */
+  constructor(public kind: JobKind, readonly folder: string) {}
 
   phase(phase: JobPhase, totals: Partial<Pick<JobProgress, 'files_total' | 'chunks_total'>> = {}): void {
     // New totals start a new count (the embedding pass after parsing); a bare phase change does not.
@@ -104,11 +105,21 @@ export class Job {
     return this.cancelled;
   }
 
+  /** Resolves with how the job ended. */
+  ended(): Promise<JobState> {
+    if (this.finishedAt) return Promise.resolve(this.state);
+    return new Promise((r) => this.endWaiters.push(r));
+  }
+
+  private endWaiters: ((s: JobState) => void)[] = [];
+
   finish(state: 'done' | 'failed' | 'cancelled', err?: unknown): void {
+    if (this.finishedAt) return;
     this.state = state;
     this.finishedAt = new Date();
     if (state === 'done') this.progress = { ...this.progress, phase: 'done', eta_seconds: 0 };
     if (err !== undefined) this.error = err instanceof CairnError ? err.toBody() : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+    for (const w of this.endWaiters.splice(0)) w(state);
   }
 
   info(): JobInfo {

@@ -1,7 +1,11 @@
 import type { FolderSpec } from '../../common/settings.js';
 import type { FilterOptions } from '../sources/index.js';
 import { WatchBarrier } from './barrier.js';
+import { dirCreatedSince } from './new-dirs.js';
 import { FolderWatcher } from './watcher.js';
+
+/** Re-subscriptions after a start-up reconcile found directories newer than the subscription. */
+const COVERAGE_ROUNDS = 3;
 
 /** What live updates need from the engine. */
 export interface LiveTarget {
@@ -10,7 +14,8 @@ export interface LiveTarget {
   /** A change only a rescan settles was seen: the folder is stale until that rescan starts. */
   markRescan(folder: string): void;
   applyPending(folder: string): void;
-  rescan(folder: string): void;
+  /** Resolves once the rescan's job has ended (however it ended). */
+  rescan(folder: string): Promise<unknown> | void;
   setFailure(folder: string, reason: string | null): void;
   debounceMs(): number;
   /** How often a vanished folder is looked for again (default 5 s). */
@@ -31,6 +36,7 @@ export class LiveUpdates {
   private rescans = new Set<string>();
   private retry = new Map<string, NodeJS.Timeout>();
   private readonly barrier: WatchBarrier | null;
+  private closed = false;
 
   constructor(private readonly target: LiveTarget) {
     this.barrier = target.barrierDir ? new WatchBarrier(target.barrierDir()) : null;
@@ -58,10 +64,29 @@ export class LiveUpdates {
     for (const spec of this.target.folderSpecs()) await this.add(spec);
   }
 
-  /** Starts watching a folder and reconciles it with the index (catches what changed while stopped). */
+  /**
+   * Starts watching a folder and reconciles it with the index (catches what changed while stopped).
+   * Watch first, then rescan, then check the directories the rescan found: a directory created
+   * while the native watcher subscribed may never have been watched (its creation event is lost in
+   * the subscription's own crawl), so one newer than the subscription makes the watcher subscribe
+   * again and the folder reconcile again, a few rounds at most.
+   */
   async add(spec: FolderSpec): Promise<void> {
+    if (this.closed) return;
+    const since = Date.now();
     await this.watcher.watch(spec);
-    this.target.rescan(spec.path);
+    if (this.closed) return;
+    void this.reconcile(spec, since, 0);
+  }
+
+  private async reconcile(spec: FolderSpec, since: number, round: number): Promise<void> {
+    await this.target.rescan(spec.path);
+    if (this.closed || round >= COVERAGE_ROUNDS || !this.target.folderSpecs().some((f) => f.path === spec.path)) return;
+    if (!(await dirCreatedSince(spec, this.target.filterOptions(), since).catch(() => false))) return;
+    if (this.closed) return;
+    const again = Date.now();
+    await this.watcher.watch(spec);
+    if (!this.closed) await this.reconcile(spec, again, round + 1);
   }
 
   async remove(folder: string): Promise<void> {
@@ -96,6 +121,7 @@ export class LiveUpdates {
     if (this.retry.has(folder)) return;
     this.retry.set(folder, setTimeout(async () => {
       this.retry.delete(folder);
+      if (this.closed) return;
       const spec = this.target.folderSpecs().find((f) => f.path === folder);
       if (!spec) return;
       const { stat } = await import('node:fs/promises');
@@ -107,6 +133,7 @@ export class LiveUpdates {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     for (const t of [...this.timers.values(), ...this.retry.values()]) clearTimeout(t);
     this.timers.clear();
     this.retry.clear();

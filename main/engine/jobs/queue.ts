@@ -5,26 +5,55 @@ import type { JobKind } from '../../common/status.js';
 export type JobRunner = (job: Job) => Promise<void>;
 
 /**
+ * How much of a folder a job covers. Applying the watcher's pending paths covers those paths; a
+ * rescan walks the whole folder (so it also covers every pending path); a rebuild re-parses every
+ * file (so it covers a rescan).
+ */
+export type JobScope = 'paths' | 'rescan' | 'rebuild';
+const SCOPE_RANK: Record<JobScope, number> = { paths: 0, rescan: 1, rebuild: 2 };
+
+/** The scope that covers both: merging two intents never drops the larger one. */
+export function widerScope(a: JobScope, b: JobScope): JobScope {
+  return SCOPE_RANK[a] >= SCOPE_RANK[b] ? a : b;
+}
+
+interface Pending {
+  job: Job;
+  run: JobRunner;
+  scope: JobScope;
+  hidden?: boolean;
+}
+
+/**
  * Runs indexing jobs one at a time (the index has one writer; the embedding pool already uses
- * every core). A new job for a folder that already has one queued is merged into it. Finished
- * jobs are kept for a while so status can show how they ended.
+ * every core). A new job for a folder that already has one queued is merged into it, keeping the
+ * union of both intents: the queued job then runs the runner of the wider scope (a rescan asked
+ * for while a watcher update waits is a rescan, never only "apply these paths"). Finished jobs are
+ * kept for a while so status can show how they ended.
  */
 export class JobQueue {
   private readonly jobs: Job[] = [];
-  private readonly pending: { job: Job; run: JobRunner; hidden?: boolean }[] = [];
+  private readonly pending: Pending[] = [];
   private running: Job | null = null;
   private idleWaiters: (() => void)[] = [];
   private pausedAll = false;
 
   constructor(private readonly keepFinished = 50) {}
 
-  submit(kind: JobKind, folder: string, run: JobRunner): Job {
-    const queued = this.pending.find((p) => p.job.folder === folder && p.job.kind === kind);
-    if (queued) return queued.job;
+  submit(kind: JobKind, folder: string, run: JobRunner, scope: JobScope = kind === 'rebuild' ? 'rebuild' : 'rescan'): Job {
+    const queued = this.pending.find((p) => !p.hidden && p.job.folder === folder && !p.job.isCancelled);
+    if (queued) {
+      if (SCOPE_RANK[scope] > SCOPE_RANK[queued.scope]) {
+        queued.scope = scope;
+        queued.run = run;
+        queued.job.kind = kind;
+      }
+      return queued.job;
+    }
     const job = new Job(kind, folder);
     if (this.pausedAll) job.pause();
     this.jobs.push(job);
-    this.pending.push({ job, run });
+    this.pending.push({ job, run, scope });
     this.trim();
     void this.pump();
     return job;
@@ -36,8 +65,21 @@ export class JobQueue {
    */
   exclusive(kind: JobKind, folder: string, run: JobRunner): void {
     if (this.pending.some((p) => p.hidden && p.job.folder === folder)) return;
-    this.pending.push({ job: new Job(kind, folder), run, hidden: true });
+    this.pending.push({ job: new Job(kind, folder), run, scope: 'paths', hidden: true });
     void this.pump();
+  }
+
+  /**
+   * Runs work between jobs now or after the queued ones, and resolves when it has run: for callers
+   * that must know (index maintenance asked for directly), never beside a job or another such run.
+   */
+  runExclusive(kind: JobKind, folder: string, run: JobRunner): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const job = new Job(kind, folder);
+      this.pending.push({ job, run, scope: 'paths', hidden: true });
+      void job.ended().then(() => (job.state === 'done' ? resolve() : reject(job.error ? new CairnError(job.error.code, job.error.message) : new Error(`maintenance ${job.state}`))));
+      void this.pump();
+    });
   }
 
   private async pump(): Promise<void> {

@@ -21,10 +21,13 @@ export class FolderWatcher {
   private subs = new Map<string, AsyncSubscription>();
   /** Event batches still being sorted (each stats its paths): not yet counted as pending. */
   private inflight = new Set<Promise<void>>();
+  /** Set when close() begins: a subscription that completes after it is undone at once. */
+  private closed = false;
 
   constructor(private readonly sink: WatchSink, private readonly filterOptions: () => FilterOptions) {}
 
   async watch(spec: FolderSpec): Promise<void> {
+    if (this.closed) return;
     await this.unwatch(spec.path);
     const filter = new FolderFilter(spec, this.filterOptions());
     try {
@@ -36,6 +39,11 @@ export class FolderWatcher {
         const p = this.dispatch(spec, filter, events).finally(() => this.inflight.delete(p));
         this.inflight.add(p);
       }, { ignore: [...DEFAULT_EXCLUDED_DIRS].map((d) => `**/${d}`) });
+      // close() ran while this subscribed (or another watch of the folder won): nobody may keep it.
+      if (this.closed || this.subs.has(spec.path)) {
+        await sub.unsubscribe().catch(() => undefined);
+        return;
+      }
       this.subs.set(spec.path, sub);
     } catch (err) {
       this.sink.failed(spec.path, (err as Error).message);
@@ -91,6 +99,7 @@ export class FolderWatcher {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     for (const f of [...this.subs.keys()]) await this.unwatch(f);
   }
 }

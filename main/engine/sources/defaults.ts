@@ -80,5 +80,14 @@ export function extensionOf(name: string): string {
 export const SNIFF_BYTES = 8192;
 
 export function looksBinary(head: Uint8Array): boolean {
+  // UTF-16 text is full of NULs; its byte order mark says it is text (decoded as such).
+  if (utf16Bom(head)) return false;
   return head.indexOf(0) !== -1;
+}
+
+/** The encoding a UTF-16 byte order mark names, if the bytes start with one. */
+export function utf16Bom(head: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  return null;
 }

@@ -27,7 +27,7 @@ export async function checkFile(abs: string, rel: string, maxFileBytes: number):
   if (!probe.isFile) return { skipped: { path: abs, reason: 'not a regular file' } };
   if (probe.size > maxFileBytes) return { skipped: { path: abs, reason: `too large (${probe.size} bytes > ${maxFileBytes})` } };
   if (!DOCUMENT_EXTENSIONS.has(extensionOf(rel)) && looksBinary(probe.head)) return { skipped: { path: abs, reason: 'binary' } };
-  return { file: { path: abs, rel, size: probe.size, mtimeMs: probe.mtimeMs } };
+  return { file: { path: abs, rel, size: probe.size, mtimeMs: probe.mtimeMs, ctimeMs: probe.ctimeMs, ino: probe.ino } };
 }
 
 /**

@@ -21,6 +21,8 @@ export interface FileProbe {
   isFile: boolean;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
   /** Up to SNIFF_BYTES from the start; empty when not read (not a file, or over the size limit). */
   head: Buffer;
 }
@@ -33,7 +35,7 @@ export async function probeFile(path: string, maxFileBytes: number): Promise<Fil
   const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = await fh.stat();
-    const probe: FileProbe = { isFile: st.isFile(), size: st.size, mtimeMs: st.mtimeMs, head: Buffer.alloc(0) };
+    const probe: FileProbe = { isFile: st.isFile(), size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, head: Buffer.alloc(0) };
     if (!probe.isFile || st.size > maxFileBytes) return probe;
     const buf = Buffer.alloc(Math.min(SNIFF_BYTES, st.size));
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);

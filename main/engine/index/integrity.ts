@@ -1,0 +1,37 @@
+import { MatchQuery, type Table } from '@lancedb/lancedb';
+import { CairnError } from '../errors.js';
+
+export interface CheckedTable {
+  name: string;
+  table: Table;
+  /** A narrow column read through in full: every data file is opened and its footer checked. */
+  column: string;
+  /** The column of its full-text index, when it has one. */
+  fts?: string;
+}
+
+export const REBUILD_REMEDY = 'Rebuild the index (cairn index --rebuild, or Rebuild in the workbench): the damaged index is moved aside and a new one built. Your settings are kept.';
+
+export function corrupt(dir: string, table: string, why: string, cause?: unknown): CairnError {
+  return new CairnError('index_corrupt', `The index in ${dir} is damaged: ${why} (table ${table}).`, { remedy: REBUILD_REMEDY, details: { table }, cause });
+}
+
+/**
+ * Reads each table enough to prove it readable: fragment metadata (row count), one column in full
+ * and a sample row of every column, and a query through its full-text index. Throws a typed
+ * `index_corrupt` naming the first table that fails.
+ */
+export async function verifyTables(dir: string, tables: CheckedTable[]): Promise<void> {
+  for (const t of tables) {
+    try {
+      const rows = await t.table.countRows();
+      let seen = 0;
+      for await (const batch of t.table.query().select([t.column])) seen += batch.numRows;
+      if (seen !== rows) throw new Error(`${rows} rows listed, ${seen} readable`);
+      if (rows > 0) await t.table.query().limit(1).toArray();
+      if (t.fts && rows > 0) await t.table.query().fullTextSearch(new MatchQuery('cairn integrity probe', t.fts)).select([t.column]).limit(1).toArray();
+    } catch (err) {
+      throw corrupt(dir, t.name, `it cannot be read: ${(err as Error).message.split('\n')[0].slice(0, 300)}`, err);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import { lstat, opendir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FolderSpec } from '../../common/settings.js';
+import { FolderFilter, type FilterOptions } from '../sources/index.js';
+
+/** Directories looked at before giving up the check (a huge tree is then trusted to the watcher). */
+const MAX_DIRS = 50_000;
+/** Clock granularity and the few ms between taking `since` and the subscription's crawl. */
+const SLACK_MS = 1000;
+
+/**
+ * Whether any directory the index would enter was created at or after `since` (its birth time; its
+ * change time where the filesystem keeps no birth time, which may also flag a directory that only
+ * got a new entry: that costs one more subscription, never a miss).
+ */
+export async function dirCreatedSince(spec: FolderSpec, opts: FilterOptions, since: number): Promise<boolean> {
+  const filter = new FolderFilter(spec, opts);
+  const stack: { abs: string; rel: string }[] = [{ abs: spec.path, rel: '' }];
+  let seen = 0;
+  while (stack.length > 0 && seen < MAX_DIRS) {
+    const { abs, rel } = stack.pop()!;
+    let dir;
+    try {
+      dir = await opendir(abs);
+    } catch {
+      continue;
+    }
+    for await (const e of dir) {
+      if (!e.isDirectory()) continue;
+      const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (!filter.accepts(childRel, true)) continue;
+      const childAbs = join(abs, e.name);
+      seen++;
+      const st = await lstat(childAbs).catch(() => null);
+      if (!st) continue;
+      const born = st.birthtimeMs > 0 ? st.birthtimeMs : st.ctimeMs;
+      if (born >= since - SLACK_MS) return true;
+      stack.push({ abs: childAbs, rel: childRel });
+    }
+  }
+  return false;
+}
