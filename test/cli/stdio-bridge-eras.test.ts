@@ -63,7 +63,7 @@ for (const kind of CLIENT_KINDS) {
       assert.equal(client.era, EXPECTED_ERA[kind]);
       assert.deepEqual((await client.listTools()).map((t) => t.name), ['search', 'read']);
       const res = await client.callTool('search', { query: 'exponential backoff' });
-      const hits = (res.structuredContent as { result: { path: string }[] }).result;
+      const hits = (res.structuredContent as { result: { hits: { path: string }[] } }).result.hits;
       assert.ok(hits[0].path.endsWith('retry.md'));
       const read = await client.callTool('read', { path: hits[0].path });
       assert.match(JSON.stringify(read.structuredContent), /five attempts/);

@@ -74,7 +74,7 @@ test('2025-era over the same bridge still initializes and calls; a bad 2026 enve
     const init = await b.ask({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } });
     assert.equal(init.result!.protocolVersion, '2025-11-25');
     const call = await b.ask({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { query: 'lighthouse budget', top_k: 1 } } });
-    assert.ok(((call.result!.structuredContent as { result: { path: string }[] }).result[0].path).endsWith('budget.md'));
+    assert.ok(((call.result!.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path).endsWith('budget.md'));
     const future = await b.ask({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } });
     assert.equal(future.error?.code, -32022);
   } finally {
