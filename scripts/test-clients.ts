@@ -287,12 +287,15 @@ async function main(): Promise<number> {
 /**
  * What Claude Code hands its model from one Cairn search: `claude -p` against a loopback
  * stand-in for the Anthropic Messages API (a test double for the remote model, which cannot run
- * here) that scripts exactly one `search` call and records the tool result. The size and whether
- * the freshness line and the data-not-instructions note reach the model are reported (INFO);
- * bounding them is issue 10 point 4.
+ * here) that scripts exactly one `search` call, at the largest top_k, and records the tool result.
+ * What reaches the model must carry the folder's freshness and the data-not-instructions note and
+ * stay under Claude Code's inline limit (above ~50,000 characters it moves a tool result to a file
+ * and shows the model a 2 KB preview).
  */
+const INLINE_LIMIT_CHARS = 50_000;
+
 async function modelView(cwd: string): Promise<void> {
-  const standIn = await startAnthropicStandIn('mcp__cairn__search', { query: 'exponential backoff', top_k: 20 });
+  const standIn = await startAnthropicStandIn('mcp__cairn__search', { query: 'exponential backoff', top_k: 100 });
   try {
     const r = await run(bin('claude'), ['-p', 'How do retries back off? Use the cairn search tool.', '--allowedTools', 'mcp__cairn__search', '--output-format', 'json'], {
       ANTHROPIC_BASE_URL: standIn.url,
@@ -307,7 +310,10 @@ async function modelView(cwd: string): Promise<void> {
     const seen = standIn.toolResults.join('\n');
     record('claude-code', 'claude -p (model stand-in): the search result reaches the model', /retry\.md/.test(seen) ? 'pass' : 'fail', /retry\.md/.test(seen) ? '' : (seen || r.out).slice(0, 300));
     if (seen) {
-      process.stdout.write(`INFO     claude-code    the model saw ${Buffer.byteLength(seen)} bytes for top_k 20; freshness ${/fresh/i.test(seen) ? 'present' : 'absent'}; data note ${/not instructions/i.test(seen) ? 'present' : 'absent'}; starts: ${seen.slice(0, 120).replace(/\n/g, ' ')}\n`);
+      const facts = `the model saw ${seen.length} characters for top_k 100; starts: ${seen.slice(0, 120).replace(/\n/g, ' ')}`;
+      process.stdout.write(`INFO     claude-code    ${facts}\n`);
+      record('claude-code', 'claude -p (model stand-in): freshness and the data-not-instructions note reach the model', /fresh/i.test(seen) && /not instructions/i.test(seen) ? 'pass' : 'fail', facts);
+      record('claude-code', 'claude -p (model stand-in): a top_k 100 result stays under the inline limit (50,000 characters)', seen.length <= INLINE_LIMIT_CHARS ? 'pass' : 'fail', facts);
     }
   } finally {
     await standIn.close();
@@ -333,7 +339,10 @@ async function codexSession(phase: string, cwd: string, env: Record<string, stri
         continue;
       }
       record('codex', `${phase}: codex exec (model stand-in) offers Cairn's tools and hands the search result to the model`, /retry\.md/.test(seen) ? 'pass' : 'fail', /retry\.md/.test(seen) ? '' : `offered: ${offered.join(', ') || 'none'}; result: ${seen.slice(0, 200)}; ${r.out.trim().slice(-300)}`);
-      if (seen) process.stdout.write(`INFO     codex          the model saw ${Buffer.byteLength(seen)} bytes; starts: ${seen.slice(0, 120).replace(/\n/g, ' ')}\n`);
+      if (seen) {
+        process.stdout.write(`INFO     codex          the model saw ${seen.length} characters; starts: ${seen.slice(0, 120).replace(/\n/g, ' ')}\n`);
+        record('codex', `${phase}: the data-not-instructions note reaches the model`, /not instructions/i.test(seen) ? 'pass' : 'fail', seen.slice(0, 200));
+      }
       return;
     } finally {
       await standIn.close();
