@@ -29,6 +29,18 @@ export function docWeightFor(kind: string | undefined): number {
   return kind === 'code' ? CODE_DOC_WEIGHT : DOC_WEIGHT;
 }
 
+/**
+ * A chunk's sparse score from its own and its file's normalised BM25 (each 0..1), scaled back to
+ * 0..1. Without the division a kind's ceiling was 1 + its weight: a code file that was the best
+ * match of both searches (1.5) lost to a prose file matching only the query's common words
+ * (0.4 + 3 x 0.5), so in a mixed folder a unique identifier could not bring up its code file.
+ * Within one kind the order is unchanged.
+ */
+function chunkScore(chunk: number, doc: number, kind: string | undefined, docScale: number): number {
+  const w = docScale * docWeightFor(kind);
+  return (chunk + w * doc) / (1 + w);
+}
+
 /** What a hit shows: read by id for the final hits only (the text is the costly column to read). */
 export const HIT_COLUMNS = ['id', 'folder', 'path', 'rel', 'kind', 'language', 'start_line', 'end_line', 'page', 'text', 'symbol', 'heading', 'mtime'];
 
@@ -69,14 +81,14 @@ export async function sparseLeg(chunks: Table, docs: Table, query: string, where
   const out = new Map<string, Scored>();
   const rows = new Map<string, Record<string, unknown>>();
   for (const c of crows) {
-    out.set(c.id as string, { id: c.id as string, rel: c.rel, path: c.path, score: c._score / maxC + docScale * docWeightFor(c.kind) * (docScore.get(c.path) ?? 0) });
+    out.set(c.id as string, { id: c.id as string, rel: c.rel, path: c.path, score: chunkScore(c._score / maxC, docScore.get(c.path) ?? 0, c.kind, docScale) });
     rows.set(c.id as string, c);
   }
   const covered = new Set(crows.map((c) => c.path));
   const missing = drows.filter((d) => !covered.has(d.path));
   if (missing.length > 0) {
     for (const s of await bestChunks(chunks, frows, missing)) {
-      out.set(s.id, { id: s.id, rel: s.rel, path: s.path, score: docScale * docWeightFor(kindOf.get(s.path)) * (docScore.get(s.path) ?? 0) });
+      out.set(s.id, { id: s.id, rel: s.rel, path: s.path, score: chunkScore(0, docScore.get(s.path) ?? 0, kindOf.get(s.path), docScale) });
       rows.set(s.id, s.row);
     }
   }
