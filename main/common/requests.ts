@@ -29,7 +29,11 @@ export const LIMITS = {
   /** Lines one read returns at most, whatever range was asked for. */
   readLines: 2000,
   patternChars: 1000,
-  maxMatches: { min: 1, max: 1000 },
+  /**
+   * Counting every match of a pattern (what ripgrep's counts are checked against) needs thousands;
+   * what a model is shown is bounded by max_chars whatever this is.
+   */
+  maxMatches: { min: 1, max: 5000 },
 } as const;
 
 export const DEFAULTS = {
