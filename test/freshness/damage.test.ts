@@ -10,7 +10,6 @@ import { openEngine } from '../../main/engine/engine.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
 import { cairn, FolderModel } from './lib.js';
 
-const TEXT_ONLY = { 'embedding.model': 'Xenova/all-MiniLM-L6-v2' };
 let folder: { dir: string; cleanup: () => Promise<void> };
 let reference: Content;
 
@@ -38,7 +37,6 @@ async function content(home: string): Promise<Content> {
 async function build(): Promise<string> {
   const home = await tempDir('dmg-home');
   const engine = await openEngine({ home: home.dir });
-  engine.settings.set(TEXT_ONLY);
   await engine.addFolder({ path: folder.dir });
   await indexNow(engine, folder.dir, 'create');
   await engine.runMaintenance();
