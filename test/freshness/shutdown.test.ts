@@ -62,7 +62,7 @@ test('SIGTERM during cairn index: the job stops at a checkpoint, the process exi
   const home = await homeWithFolder();
   try {
     const run = cairn(['index'], home.dir);
-    await eventually('indexing progress', async () => (/\d+\/\d+|parsing|writing|scanning/.test(run.stderr()) ? true : undefined), 120_000, 50);
+    await eventually('indexing progress', async () => (/\d+\/\d+|\d+ of \d+|files found|parsing|writing|scanning/.test(run.stderr()) ? true : undefined), 120_000, 50);
     run.child.kill('SIGTERM');
     const ended = await exitWithin(run, 10_000);
     assert.ok(ended, `cairn index did not exit; stderr: ${run.stderr().slice(-2000)}`);

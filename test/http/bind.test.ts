@@ -95,12 +95,13 @@ test('the admin API refuses saving a non-loopback mcp.host without mcp.allow_non
       assert.equal(v.ok, false, `validate says no to ${host}`);
     }
     assert.equal(engine.settings.get('mcp.host'), '127.0.0.1', 'nothing was saved');
-    // Controls: loopback spellings save; the opt-in with the host in one patch saves.
-    for (const host of ['127.0.0.2', 'localhost', '::1']) assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.host': host } })).status, 200, host);
-    assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.host': '0.0.0.0', 'mcp.allow_non_loopback': true } })).status, 200);
+    // Controls: loopback spellings save; the opt-in with the host in one patch saves (a new bind
+    // address is confirmed, as the workbench does: it moves the server at the next start).
+    for (const host of ['127.0.0.2', 'localhost', '::1']) assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.host': host }, confirm: true })).status, 200, host);
+    assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.host': '0.0.0.0', 'mcp.allow_non_loopback': true }, confirm: true })).status, 200);
     // Turning the opt-in off under a LAN host is refused too.
     assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.allow_non_loopback': false } })).status, 400);
-    assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.host': '127.0.0.1', 'mcp.allow_non_loopback': false } })).status, 200);
+    assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.host': '127.0.0.1', 'mcp.allow_non_loopback': false }, confirm: true })).status, 200);
   } finally {
     await s.close();
   }

@@ -76,7 +76,7 @@ test('restart pending: both eras keep the mounted defaults until a restart, then
       assert.ok(p.ok && p.hits.length === 1, `${era}: the probe searched with the mounted top_k 1 (${JSON.stringify(p)})`);
     }
     const modern = await connectEra('v2-pinned-2026', { url: fx.mcpUrl });
-    const count = async () => ((await modern.callTool('search', { query: 'the' })).structuredContent as { result: unknown[] }).result.length;
+    const count = async () => ((await modern.callTool('search', { query: 'the' })).structuredContent as { result: { hits: unknown[] } }).result.hits.length;
     assert.equal(await count(), 1, 'a 2026-07-28 client sees the mounted default too');
     const restarted = (await (await fx.admin('POST', '/api/mcp/restart')).json()) as McpStatus;
     assert.equal(restarted.defaults_restart_pending, false);

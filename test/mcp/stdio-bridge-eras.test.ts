@@ -61,7 +61,7 @@ test('2026-07-28 over the bridge: server/discover, tools/list and a search are s
     const list = await b.ask({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META } });
     assert.deepEqual((list.result!.tools as { name: string }[]).map((t) => t.name), ['search', 'read']);
     const call = await b.ask({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: { query: 'exponential backoff', top_k: 1 }, _meta: META } });
-    const hits = (call.result!.structuredContent as { result: { path: string }[] }).result;
+    const hits = (call.result!.structuredContent as { result: { hits: { path: string }[] } }).result.hits;
     assert.ok(hits[0].path.endsWith('retry.md'));
   } finally {
     await b.stop();
