@@ -11,7 +11,6 @@ const PHASE_LABEL: Record<JobProgress['phase'], string> = {
   parsing: 'reading files into the text index',
   writing: 'writing the text index',
   embedding: 'computing vectors',
-  maintenance: 'tidying the index',
   done: 'done',
 };
 

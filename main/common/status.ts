@@ -36,9 +36,9 @@ export interface FolderStatus {
   progress?: JobProgress;
 }
 
-export type JobKind = 'create' | 'update' | 'rebuild' | 'drop' | 'embed';
+export type JobKind = 'create' | 'update' | 'rebuild';
 export type JobState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
-export type JobPhase = 'queued' | 'scanning' | 'parsing' | 'writing' | 'embedding' | 'maintenance' | 'done';
+export type JobPhase = 'queued' | 'scanning' | 'parsing' | 'writing' | 'embedding' | 'done';
 
 export interface JobProgress {
   phase: JobPhase;

@@ -1,6 +1,5 @@
 import { realpath, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ValidationIssue } from '../common/admin.js';
 import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchRequest, SearchResponse } from '../common/search.js';
 import { parseGrepRequest, type SearchDefaults } from '../common/requests.js';
 import type { FolderSpec } from '../common/settings.js';
@@ -575,10 +574,6 @@ export class Engine implements EngineApi {
     }
   }
 
-  validateSettings(values: Record<string, unknown>): ValidationIssue[] {
-    return this.settings.validate(values);
-  }
-
   private assertOpen(): void {
     if (this.closed) throw new CairnError('dependency_unavailable', 'the engine is shutting down');
   }
@@ -613,10 +608,6 @@ export class Engine implements EngineApi {
     clearTimeout(timer);
     await this.store.close();
     await this.lock?.release();
-  }
-
-  get lockHandle(): EngineLock | null {
-    return this.lock;
   }
 }
 

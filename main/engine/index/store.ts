@@ -252,11 +252,6 @@ export class IndexStore {
     await retryOnConflict(() => this.files.update({ where: sqlIn('path', paths), values: { embedded: true } }));
   }
 
-  async fileRows(folder: string): Promise<Map<string, FileRow>> {
-    const rows = (await this.files.query().where(sqlIn('folder', [folder])).toArray()) as FileRow[];
-    return new Map(rows.map((r) => [r.path, { ...r, embedded: Boolean(r.embedded) }]));
-  }
-
   async close(): Promise<void> {
     for (const t of [this.chunks, this.docs, this.files, this.nodes, this.edges, ...this.vectorTables.values()]) t.close();
     this.db.close();

@@ -92,11 +92,6 @@ export class Embeddings {
     return findLocalModel(this.spec, this.opts.dataDir, { bundledModelsDir: this.opts.bundledModelsDir });
   }
 
-  /** Loaded embedder or null, without starting a load. */
-  peek(): Embedder | null {
-    return this.embedder;
-  }
-
   async table(create: boolean): Promise<Table | null> {
     const name = this.tableName;
     const d = this.dimensions;

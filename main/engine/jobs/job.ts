@@ -72,11 +72,6 @@ export class Job {
     this.progress.files_total += files;
   }
 
-  setTotals(files_total: number, chunks_total: number): void {
-    this.progress.files_total = files_total;
-    this.progress.chunks_total = chunks_total;
-  }
-
   async checkpoint(): Promise<void> {
     if (this.cancelled) throw new JobCancelled();
     if (this.state === 'paused') await new Promise<void>((r) => this.resumeWaiters.push(r));
