@@ -13,12 +13,9 @@ import { grepFolders } from './files/grep.js';
 import { readLines } from './files/read.js';
 import { ModelSwitch } from './model-switch.js';
 import { FolderStates } from './folder-state.js';
-import { GraphIndex } from './graph/graph.js';
 import { checkContract, FTS_SETTINGS, readContract, writeContract, type ContractCheck } from './index/contract.js';
-import type { EdgeRow, NodeRow } from './index/schema.js';
-import { sqlIn } from './index/sql.js';
 import { IndexStore } from './index/store.js';
-import { DEFAULT_MAINTENANCE, maintain, type MaintenanceOptions } from './index/maintenance.js';
+import { DEFAULT_MAINTENANCE, type MaintenanceOptions } from './index/maintenance.js';
 import { Embeddings } from './indexer/embeddings.js';
 import { Indexer, type IndexerOptions } from './indexer/indexer.js';
 import { JobQueue } from './jobs/queue.js';
@@ -56,7 +53,6 @@ export interface EngineOptions {
 export class Engine implements EngineApi {
   readonly dataDir: string;
   readonly jobsQueue = new JobQueue();
-  readonly graph = new GraphIndex();
   readonly states: FolderStates;
   private embeddingsRef: Embeddings;
   private readonly indexer: Indexer;
@@ -86,11 +82,11 @@ export class Engine implements EngineApi {
     this.states = new FolderStates(store, this.jobsQueue, paths.index, (folder) => this.indexer.secretsExcluded(folder));
     this.embeddingsRef = this.makeEmbeddings();
     this.modelSwitch = new ModelSwitch((id) => this.makeEmbeddings(id), (id) => this.settings.set({ 'embedding.model': id }), paths.root);
-    this.indexer = new Indexer(store, this.graph, () => this.embeddingsRef, () => this.indexerOptions(), (folder) => this.states.refresh(folder));
+    this.indexer = new Indexer(store, () => this.embeddingsRef, () => this.indexerOptions());
     this.searcher = new Searcher({
       chunks: store.chunks,
       docs: store.docs,
-      graph: this.graph,
+      graph: store.graph,
       folders: () => this.folderSpecs().map((f) => f.path),
       freshness: (f) => this.states.freshness(f),
       contract: () => this.contractCheck,
@@ -184,22 +180,16 @@ export class Engine implements EngineApi {
 
   /** Loads the graph into memory, checks the contract and counts every folder. */
   private async load(): Promise<void> {
-    const nodes = (await this.store.nodes.query().toArray()) as NodeRow[];
-    const edges = (await this.store.edges.query().toArray()) as EdgeRow[];
-    const files = (await this.store.files.query().select(['path', 'folder', 'rel']).toArray()) as { path: string; folder: string; rel: string }[];
-    const group = <T extends { path: string }>(rows: T[]) => rows.reduce((m, r) => m.set(r.path, [...(m.get(r.path) ?? []), r]), new Map<string, T[]>());
-    const nodesBy = group(nodes);
-    const edgesBy = group(edges);
-    for (const f of files) this.graph.setFile(f.folder, f.path, f.rel, nodesBy.get(f.path) ?? [], edgesBy.get(f.path) ?? []);
+    await this.store.loadGraph();
     await this.checkContract();
-    for (const f of this.folderSpecs()) await this.states.refresh(f.path);
+    for (const f of this.folderSpecs()) await this.store.recount(f.path);
   }
 
   private async checkContract(): Promise<void> {
     this.storedContract = await readContract(this.paths.index);
     const wanted = this.wantedContract();
     // An empty index takes whatever the configuration says: there is nothing to conflict with.
-    if (!this.storedContract || (await this.store.chunks.countRows()) === 0) {
+    if (!this.storedContract || (await this.store.isEmpty())) {
       if (JSON.stringify(this.storedContract) !== JSON.stringify(wanted)) await writeContract(this.paths.index, wanted);
       this.storedContract = wanted;
     }
@@ -359,7 +349,7 @@ export class Engine implements EngineApi {
     if (overlap) throw new CairnError('conflict', overlap.path === path ? `${path} is already indexed` : `${path} overlaps the indexed folder ${overlap.path}`, { details: { path: overlap.path } });
     const spec: FolderSpec = { path, include: input.include ?? [], exclude: input.exclude ?? [], ...(input.include_secrets === true ? { include_secrets: true } : {}) };
     this.settings.set({ folders: [...folders, spec] });
-    await this.states.refresh(path);
+    await this.store.recount(path);
     if (this.live) await this.live.add(spec);
     return this.states.status(spec);
   }
@@ -397,10 +387,8 @@ export class Engine implements EngineApi {
 
   private async dropRows(folder: string): Promise<void> {
     await this.jobsQueue.idle().catch(() => undefined);
-    await this.store.removeWhere(sqlIn('folder', [folder]));
-    this.graph.removeFolder(folder);
+    await this.store.removeFolder(folder);
     this.states.forget(folder);
-    if (this.folderSpecs().some((f) => f.path === folder)) await this.states.refresh(folder);
   }
 
   async indexFolder(path: string, kind: 'create' | 'update' | 'rebuild'): Promise<JobInfo> {
@@ -430,7 +418,7 @@ export class Engine implements EngineApi {
   private async runSync(folder: string, job: Job, rebuild: boolean): Promise<void> {
     const spec = this.spec(folder);
     const mismatch = this.contractCheck.embedding ?? this.contractCheck.sparse;
-    if (rebuild && this.contractCheck.embedding) await this.store.files.update({ where: sqlIn('folder', [folder]), values: { embedded: false } });
+    if (rebuild && this.contractCheck.embedding) await this.store.unmarkEmbedded(folder);
     // Changes seen before a full sync starts are covered by it; handed back if it does not complete.
     const taken = this.states.takePending(folder, true);
     try {
@@ -493,7 +481,7 @@ export class Engine implements EngineApi {
   }
 
   private async maintainNow(): Promise<void> {
-    await maintain([this.store.chunks, this.store.docs, this.store.files, this.store.nodes, this.store.edges], await this.embeddingsRef.table(false), this.maintenanceOptions);
+    await this.store.maintain(await this.embeddingsRef.vectorsName(false), this.maintenanceOptions);
   }
 
   /** Runs indexing work for a folder, keeping its counts and error state true whatever happens. */
@@ -506,8 +494,6 @@ export class Engine implements EngineApi {
       const err = await this.named(raw);
       if (!(err instanceof Error && err.message === 'job cancelled')) this.states.setFailure(folder, err instanceof Error ? err.message : String(err));
       throw err;
-    } finally {
-      await this.states.refresh(folder);
     }
   }
 

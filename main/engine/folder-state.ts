@@ -1,43 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FileError, FolderStatus } from '../common/status.js';
+import type { FolderStatus } from '../common/status.js';
 import type { Freshness } from '../common/search.js';
 import type { FolderSpec } from '../common/settings.js';
-import { sqlIn } from './index/sql.js';
 import type { IndexStore } from './index/store.js';
 import type { JobQueue } from './jobs/queue.js';
 
-interface Counts {
-  files: number;
-  chunks: number;
-  embedded: number;
-  errors: FileError[];
-  errorCount: number;
-  updatedAt: number | null;
-  /** Rows of any kind (files and per-file errors): none means never indexed, or empty. */
-  rows: number;
-}
-
-const SHOWN_ERRORS = 50;
-
-interface Row {
-  path: string;
-  chunks: number;
-  embedded: boolean;
-  error_code: string;
-  error_message: string;
-  indexed_at: number;
-  mtime: number;
-}
-
 /**
- * Per-folder truth for status and for every hit's freshness: counts come from the `files` table
- * (refreshed after each write), state from the running jobs, pending watcher changes and the
+ * Per-folder truth for status and for every hit's freshness: counts come from the store (which
+ * recounts a folder on each write), state from the running jobs, pending watcher changes and the
  * folder's own health.
  */
 export class FolderStates {
-  private counts = new Map<string, Counts>();
   private pending = new Map<string, Set<string>>();
   private failures = new Map<string, string>();
   /** Folders the watcher asked to rescan (a new directory, an ignore file): stale until a sync starts. */
@@ -101,34 +76,7 @@ export class FolderStates {
     for (const f of folders) if (!this.synced.has(f)) this.rescans.add(f);
   }
 
-  /**
-   * Counts a folder's rows batch by batch as the table streams them: a folder of any size costs one
-   * Arrow batch here, also while a job calls this every second.
-   */
-  async refresh(folder: string): Promise<void> {
-    const c: Counts = { files: 0, chunks: 0, embedded: 0, errors: [], errorCount: 0, updatedAt: null, rows: 0 };
-    const query = this.store.files.query().where(sqlIn('folder', [folder])).select(['path', 'chunks', 'embedded', 'error_code', 'error_message', 'indexed_at', 'mtime']);
-    for await (const batch of query) {
-      for (const r of batch.toArray() as unknown as Row[]) {
-        c.rows++;
-        // An intent row (mtime -1) only records that a file's chunks are being written: not indexed yet.
-        if (Number(r.mtime) === -1 && !r.error_code) continue;
-        if (r.error_code) {
-          c.errorCount++;
-          if (c.errors.length < SHOWN_ERRORS) c.errors.push({ path: String(r.path), code: String(r.error_code), message: String(r.error_message) });
-          continue;
-        }
-        c.files++;
-        c.chunks += Number(r.chunks);
-        if (r.embedded) c.embedded += Number(r.chunks);
-        c.updatedAt = Math.max(c.updatedAt ?? 0, Number(r.indexed_at));
-      }
-    }
-    this.counts.set(folder, c);
-  }
-
   forget(folder: string): void {
-    this.counts.delete(folder);
     this.pending.delete(folder);
     this.failures.delete(folder);
     this.rescans.delete(folder);
@@ -184,7 +132,7 @@ export class FolderStates {
   }
 
   freshness(folder: string): Freshness {
-    const c = this.counts.get(folder);
+    const c = this.store.folderCounts(folder);
     const job = this.jobs.active(folder);
     const failure = this.failures.get(folder);
     const pending = this.pendingCount(folder);
@@ -202,7 +150,7 @@ export class FolderStates {
   }
 
   status(spec: FolderSpec): FolderStatus {
-    const c = this.counts.get(spec.path);
+    const c = this.store.folderCounts(spec.path);
     const f = this.freshness(spec.path);
     const job = this.jobs.active(spec.path);
     const s: FolderStatus = {

@@ -9,6 +9,10 @@ import type { ChunkRow, DocRow, EdgeRow, FileRow, NodeRow, VectorRow } from './s
 import { sqlIn } from './sql.js';
 import { retryOnConflict } from './retry.js';
 import { corrupt, REBUILD_REMEDY, verifyTables } from './integrity.js';
+import { GraphIndex } from '../graph/graph.js';
+import { countFolder, type FolderCounts } from './folder-counts.js';
+import { chunksOfPaths, fileRowsOf, loadGraph, presentIds, streamPaths, streamStats, unembeddedFiles, type ChunkToEmbed, type StoredStat, type UnembeddedFile } from './file-table.js';
+import { maintain, type MaintenanceOptions } from './maintenance.js';
 
 export interface FileWrite {
   file: FileRow;
@@ -32,6 +36,10 @@ export interface FileWrite {
  */
 export class IndexStore {
   private vectorTables = new Map<string, lancedb.Table>();
+  /** The graph tables in memory, for the graph leg: loaded at open, kept in step by every write here. */
+  readonly graph = new GraphIndex();
+  /** Per-folder counts of the `files` table (status, freshness), recounted by every write here. */
+  private readonly counts = new Map<string, FolderCounts>();
 
   private constructor(
     readonly dir: string,
@@ -185,9 +193,19 @@ export class IndexStore {
    * rows out of the full-text indexes until fold() (each fold rewrites index segments: folding a
    * bulk run once instead of after every batch is a fifth of the text pipeline's time).
    */
-  async writeFiles(writes: FileWrite[], vectors: lancedb.Table | null, { fold = true } = {}): Promise<Map<string, number>> {
+  async writeFiles(writes: FileWrite[], vectorsName: string | null, { fold = true } = {}): Promise<Map<string, number>> {
     const missing = new Map<string, number>();
     if (writes.length === 0) return missing;
+    try {
+      await this.writeRows(writes, vectorsName ? (this.vectorTables.get(vectorsName) ?? null) : null, fold, missing);
+    } finally {
+      await this.recountAll(writes.map((w) => w.file.folder));
+    }
+    for (const w of writes) this.graph.setFile(w.file.folder, w.file.path, w.file.rel, w.nodes, w.edges);
+    return missing;
+  }
+
+  private async writeRows(writes: FileWrite[], vectors: lancedb.Table | null, fold: boolean, missing: Map<string, number>): Promise<void> {
     const paths = writes.map((w) => w.file.path);
     const inPaths = sqlIn('path', paths);
     const chunks = writes.flatMap((w) => w.chunks);
@@ -218,11 +236,30 @@ export class IndexStore {
     if (edges.length > 0) await retryOnConflict(() => this.edges.add(edges as unknown as Record<string, unknown>[]));
     const files = writes.map((w) => ({ ...w.file, embedded: (missing.get(w.file.path) ?? 0) === 0 }));
     await retryOnConflict(() => this.files.mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(files as unknown as Record<string, unknown>[]));
-    return missing;
   }
 
-  /** Removes files (deleted, newly ignored, or their folder removed) from every table. */
-  async removeWhere(filter: string): Promise<void> {
+  /** Removes files (deleted, newly ignored) from every table. */
+  async removeFiles(folder: string, paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    try {
+      await this.removeWhere(sqlIn('path', paths));
+    } finally {
+      await this.recountAll([folder]);
+    }
+    for (const p of paths) this.graph.removeFile(folder, p);
+  }
+
+  /** Removes a folder's rows (the folder removed, or its index dropped) from every table. */
+  async removeFolder(folder: string): Promise<void> {
+    try {
+      await this.removeWhere(sqlIn('folder', [folder]));
+    } finally {
+      await this.recountAll([folder]);
+    }
+    this.graph.removeFolder(folder);
+  }
+
+  private async removeWhere(filter: string): Promise<void> {
     await retryOnConflict(() => this.chunks.delete(filter));
     await this.foldIntoFts(this.chunks);
     await retryOnConflict(() => this.docs.delete(filter));
@@ -247,9 +284,99 @@ export class IndexStore {
     await retryOnConflict(() => this.files.mergeInsert('path').whenMatchedUpdateAll().execute(rows as unknown as Record<string, unknown>[]));
   }
 
-  async markEmbedded(paths: string[]): Promise<void> {
-    if (paths.length === 0) return;
-    await retryOnConflict(() => this.files.update({ where: sqlIn('path', paths), values: { embedded: true } }));
+  /**
+   * `files` are the folder's rows `unembedded()` listed: their chunks are added to its embedded count
+   * without a recount (this runs after every few files of an embedding pass).
+   */
+  async markEmbedded(folder: string, files: UnembeddedFile[]): Promise<void> {
+    if (files.length === 0) return;
+    await retryOnConflict(() => this.files.update({ where: sqlIn('path', files.map((f) => f.path)), values: { embedded: true } }));
+    const c = this.counts.get(folder);
+    if (c) c.embedded = Math.min(c.chunks, c.embedded + files.reduce((s, f) => s + f.chunks, 0));
+  }
+
+  /** A rebuild for a new model: every file of the folder needs vectors again. */
+  async unmarkEmbedded(folder: string): Promise<void> {
+    try {
+      await retryOnConflict(() => this.files.update({ where: sqlIn('folder', [folder]), values: { embedded: false } }));
+    } finally {
+      await this.recountAll([folder]);
+    }
+  }
+
+  /**
+   * Paths about to get their first chunks, recorded as rows that always count as changed (mtime -1,
+   * no hash) so that a crash before their `files` rows leaves nothing a later prune cannot find.
+   * Fresh paths have no row to update: an append, not a merge over the whole table.
+   */
+  async recordIntents(rows: FileRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await retryOnConflict(() => this.files.add(rows as unknown as Record<string, unknown>[]));
+  }
+
+  // --- Ingest side: typed reads for the indexer, folder state and the engine (file-table.ts) ----
+
+  /** The folder's counts as of the last write here (undefined before its first count). */
+  folderCounts(folder: string): FolderCounts | undefined {
+    return this.counts.get(folder);
+  }
+
+  /** Counts a folder again from the table (at open, and for a folder just added). */
+  async recount(folder: string): Promise<void> {
+    this.counts.set(folder, await countFolder(this.files, folder));
+  }
+
+  /** After a write (also a failed one: part of it may have committed); a failed count keeps the old one. */
+  private async recountAll(folders: string[]): Promise<void> {
+    for (const f of new Set(folders)) await this.recount(f).catch(() => undefined);
+  }
+
+  /** Fills `graph` from the tables: once, when the engine opens. */
+  async loadGraph(): Promise<void> {
+    await loadGraph(this.files, this.nodes, this.edges, this.graph);
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return (await this.chunks.countRows()) === 0;
+  }
+
+  fileStats(folder: string): AsyncGenerator<StoredStat[]> {
+    return streamStats(this.files, folder);
+  }
+
+  fileRows(paths: string[]): Promise<Map<string, FileRow>> {
+    return fileRowsOf(this.files, paths);
+  }
+
+  filePaths(folder: string): AsyncGenerator<string[]> {
+    return streamPaths(this.files, folder);
+  }
+
+  /** Files of the folder with chunks still lacking vectors. */
+  unembedded(folder: string): Promise<UnembeddedFile[]> {
+    return unembeddedFiles(this.files, folder);
+  }
+
+  chunksToEmbed(paths: string[]): Promise<ChunkToEmbed[]> {
+    return chunksOfPaths(this.chunks, paths);
+  }
+
+  /** Of these chunk ids, those that have a vector in the model's table. */
+  async vectorIds(vectorsName: string, ids: string[]): Promise<Set<string>> {
+    const t = this.vectorTables.get(vectorsName);
+    return t ? presentIds(t, ids) : new Set();
+  }
+
+  async addVectors(vectorsName: string, rows: VectorRow[]): Promise<void> {
+    const t = this.vectorTables.get(vectorsName);
+    if (!t) throw new CairnError('internal', `the vectors table ${vectorsName} is not open`);
+    if (rows.length > 0) await retryOnConflict(() => t.add(rows as unknown as Record<string, unknown>[]));
+  }
+
+  /** Folds new rows into the indexes and compacts every table (index/maintenance.ts). */
+  async maintain(vectorsName: string | null, opts: MaintenanceOptions): Promise<void> {
+    const vectors = vectorsName ? (this.vectorTables.get(vectorsName) ?? null) : null;
+    await maintain([this.chunks, this.docs, this.files, this.nodes, this.edges], vectors, opts);
   }
 
   async close(): Promise<void> {
@@ -313,7 +440,7 @@ async function carryOverVectors(vectors: lancedb.Table, chunks: ChunkRow[]): Pro
   return have;
 }
 
-export function vectorRowFor(c: ChunkRow, vector: number[] | Float32Array): VectorRow {
+export function vectorRowFor(c: Pick<ChunkRow, 'id' | 'folder' | 'path' | 'rel' | 'ext' | 'kind' | 'mtime' | 'text_hash'>, vector: number[] | Float32Array): VectorRow {
   return { id: c.id, folder: c.folder, path: c.path, rel: c.rel, ext: c.ext, kind: c.kind, mtime: c.mtime, text_hash: c.text_hash, vector: Array.from(vector) };
 }
 

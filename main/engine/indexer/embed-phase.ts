@@ -1,8 +1,5 @@
-import type { ChunkRow } from '../index/schema.js';
-import { and, sqlIn } from '../index/sql.js';
 import type { IndexStore } from '../index/store.js';
 import { vectorRowFor } from '../index/store.js';
-import { retryOnConflict } from '../index/retry.js';
 import type { Job } from '../jobs/job.js';
 import type { Embeddings } from './embeddings.js';
 import { embeddingText } from './rows.js';
@@ -14,8 +11,8 @@ const FILES_PER_STEP = 64;
  * embedded once all its chunks have vectors. Interrupted (crash, cancel), it resumes from the
  * `embedded` flags: finished files are not embedded again.
  */
-export async function embedPending(store: IndexStore, emb: Embeddings, folder: string, job: Job, onStep: () => Promise<void> = async () => undefined, requireModel = false): Promise<void> {
-  const pending = (await store.files.query().where(and(sqlIn('folder', [folder]), 'embedded = false', 'chunks > 0') ?? 'false').select(['path', 'chunks']).toArray()) as { path: string; chunks: number }[];
+export async function embedPending(store: IndexStore, emb: Embeddings, folder: string, job: Job, requireModel = false): Promise<void> {
+  const pending = await store.unembedded(folder);
   if (pending.length === 0) return;
   let embedder;
   try {
@@ -26,14 +23,15 @@ export async function embedPending(store: IndexStore, emb: Embeddings, folder: s
     if (requireModel) throw err;
     return;
   }
-  const table = await emb.table(true);
+  const table = await emb.vectorsName(true);
   if (!table) return;
   job.phase('embedding', { chunks_total: pending.reduce((s, p) => s + p.chunks, 0), files_total: pending.length });
   for (let i = 0; i < pending.length; i += FILES_PER_STEP) {
     await job.checkpoint();
-    const paths = pending.slice(i, i + FILES_PER_STEP).map((p) => p.path);
-    const chunks = (await store.chunks.query().where(sqlIn('path', paths)).select(['id', 'folder', 'path', 'rel', 'ext', 'kind', 'mtime', 'text_hash', 'text', 'heading', 'symbol']).toArray()) as ChunkRow[];
-    const have = new Set(((await table.query().where(sqlIn('id', chunks.map((c) => c.id))).select(['id']).toArray()) as { id: string }[]).map((r) => r.id));
+    const step = pending.slice(i, i + FILES_PER_STEP);
+    const paths = step.map((p) => p.path);
+    const chunks = await store.chunksToEmbed(paths);
+    const have = await store.vectorIds(table, chunks.map((c) => c.id));
     const todo = chunks.filter((c) => !have.has(c.id));
     // Files count as done as their last chunk's vector arrives (vectors arrive in todo order), not
     // 64 at a time, so "files" and "chunks" move together.
@@ -59,10 +57,9 @@ export async function embedPending(store: IndexStore, emb: Embeddings, folder: s
         },
         () => job.checkpoint(),
       );
-      await retryOnConflict(() => table.add(todo.map((c, k) => vectorRowFor(c, vectors[k])) as unknown as Record<string, unknown>[]));
+      await store.addVectors(table, todo.map((c, k) => vectorRowFor(c, vectors[k])));
     }
-    await store.markEmbedded(paths);
+    await store.markEmbedded(folder, step);
     job.advance(paths.length - filesReported, 0);
-    await onStep();
   }
 }

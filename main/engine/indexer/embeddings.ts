@@ -92,6 +92,12 @@ export class Embeddings {
     return findLocalModel(this.spec, this.opts.dataDir, { bundledModelsDir: this.opts.bundledModelsDir });
   }
 
+  /** The name of the model's vectors table, opened in the store (created with `create`); null when there is none. */
+  async vectorsName(create: boolean): Promise<string | null> {
+    return (await this.table(create)) ? this.tableName : null;
+  }
+
+  /** The raw table, for the search legs only (the ingest side goes through the store by name). */
   async table(create: boolean): Promise<Table | null> {
     const name = this.tableName;
     const d = this.dimensions;

@@ -1,8 +1,6 @@
 import type { FolderSpec } from '../../common/settings.js';
-import type { GraphIndex } from '../graph/graph.js';
 import type { FileRow } from '../index/schema.js';
-import { asIndexWriteError, retryOnConflict } from '../index/retry.js';
-import { sqlIn } from '../index/sql.js';
+import { asIndexWriteError } from '../index/retry.js';
 import type { IndexStore } from '../index/store.js';
 import type { Job } from '../jobs/job.js';
 import { inspectPath, walkFolder } from '../sources/index.js';
@@ -10,7 +8,7 @@ import { accessOptions, type AccessSpec } from '../sources/access.js';
 import type { SourceFile } from '../types.js';
 import type { Embeddings } from './embeddings.js';
 import { embedPending } from './embed-phase.js';
-import { movedSince, StoredStats, storedPaths, storedRows } from './scan.js';
+import { movedSince, StoredStats } from './scan.js';
 import { ParseAhead } from './parse-ahead.js';
 import { parseSource, warmParseWorkers } from './parse-source.js';
 import { fileRow, type FileRows } from './rows.js';
@@ -38,8 +36,6 @@ const REMOVE_BATCH = 500;
 export const SCAN_BATCH = 2000;
 /** Reads of a file that keeps changing while it is read, before leaving it to the next event. */
 const REREAD_ROUNDS = 3;
-/** Status counts are re-read from the index at most this often while a job writes. */
-const COMMIT_REPORT_MS = 1000;
 /** Walk error codes that mean the path is simply not there (any more). */
 const GONE_CODES = new Set(['ENOENT', 'ENOTDIR', 'not_found']);
 
@@ -51,14 +47,10 @@ const GONE_CODES = new Set(['ENOENT', 'ENOTDIR', 'not_found']);
 export class Indexer {
   constructor(
     private readonly store: IndexStore,
-    private readonly graph: GraphIndex,
     private readonly embeddings: () => Embeddings,
     private readonly options: () => IndexerOptions,
-    /** Called after commits (throttled), so status counts follow a running job, not only its end. */
-    private readonly onCommit: (folder: string) => Promise<void> = async () => undefined,
   ) {}
 
-  private lastCommitReport = 0;
   /** The spec of each folder being indexed: parse workers open its files through its rules (sources/access.ts). */
   private readonly specs = new Map<string, FolderSpec>();
   private epoch = 0;
@@ -72,13 +64,6 @@ export class Indexer {
   private accessSpec(folder: string): AccessSpec {
     const spec = this.specs.get(folder) ?? { path: folder };
     return { spec, opts: accessOptions(this.options()), epoch: this.epoch };
-  }
-
-  private async committed(folder: string): Promise<void> {
-    const now = Date.now();
-    if (now - this.lastCommitReport < COMMIT_REPORT_MS) return;
-    this.lastCommitReport = now;
-    await this.onCommit(folder);
   }
 
   /**
@@ -103,7 +88,7 @@ export class Indexer {
         // A pause holds here, before the batch shows as progress: a paused job stands still.
         await job.checkpoint();
         job.scanPeak = Math.max(job.scanPeak, files.length + errors.length);
-        const existing = known.length > 0 ? await storedRows(this.store, known) : new Map<string, FileRow>();
+        const existing = known.length > 0 ? await this.store.fileRows(known) : new Map<string, FileRow>();
         const changed = files;
         files = [];
         known = [];
@@ -150,7 +135,7 @@ export class Indexer {
       job.phase('parsing', { files_total: 0 });
       for (let i = 0; i < paths.length; i += SCAN_BATCH) {
         const part = paths.slice(i, i + SCAN_BATCH);
-        const existing = await storedRows(this.store, part);
+        const existing = await this.store.fileRows(part);
         const present: SourceFile[] = [];
         const gone: string[] = [];
         const errors: FileRow[] = [];
@@ -187,21 +172,21 @@ export class Indexer {
     for (let round = 0; moved.length > 0 && round < REREAD_ROUNDS; round++) {
       job.addFiles(moved.length);
       const again = moved;
-      await this.ingest(folder, again, await storedRows(this.store, again.map((f) => f.path)), false, job);
+      await this.ingest(folder, again, await this.store.fileRows(again.map((f) => f.path)), false, job);
       moved = await movedSince(again);
     }
   }
 
   private async writeErrors(errors: FileRow[], job: Job): Promise<void> {
     if (errors.length === 0) return;
-    await this.store.writeFiles(errors.map((file) => ({ file, chunks: [], nodes: [], edges: [] })), await this.embeddings().table(false));
+    await this.store.writeFiles(errors.map((file) => ({ file, chunks: [], nodes: [], edges: [] })), await this.embeddings().vectorsName(false));
     job.errors += errors.length;
   }
 
   /** Removes what the walk did not see (deleted, newly ignored), reading stored paths as a stream. */
   private async prune(folder: string, stored: StoredStats): Promise<void> {
     let gone: string[] = [];
-    for await (const paths of storedPaths(this.store, folder)) {
+    for await (const paths of this.store.filePaths(folder)) {
       for (const p of paths) if (stored.gone(p)) gone.push(p);
       // Deleting while reading is safe: the read holds the table version it started on.
       if (gone.length >= REMOVE_BATCH) {
@@ -216,7 +201,7 @@ export class Indexer {
   private async ingest(folder: string, files: SourceFile[], existing: Map<string, FileRow>, rebuild: boolean, job: Job): Promise<void> {
     const emb = this.embeddings();
     const source = await parseSource(emb);
-    const vectors = await emb.table(false);
+    const vectors = await emb.vectorsName(false);
     let batch: FileRows[] = [];
     let batchChunks = 0;
     let written = 0;
@@ -230,10 +215,7 @@ export class Indexer {
       await this.recordIntent(batch.filter((w) => w.fresh));
       // A run of batches is folded into the full-text indexes once, after the run (finally below).
       await this.store.writeFiles(batch, vectors, { fold: files.length < FOLD_EACH_BELOW });
-      for (const w of batch) this.graph.setFile(folder, w.file.path, w.file.rel, w.nodes, w.edges);
       job.advance(0, batchChunks);
-      this.lastCommitReport = 0;
-      await this.committed(folder);
       batch = [];
       batchChunks = 0;
       job.phase('parsing');
@@ -280,22 +262,15 @@ export class Indexer {
    * indexes the file again or prunes it with everything written under its path.
    */
   private async recordIntent(fresh: FileRows[]): Promise<void> {
-    if (fresh.length === 0) return;
-    const rows = fresh.map((w) => ({ ...w.file, hash: '', mtime: -1, chunks: 0, embedded: true, error_code: '', error_message: '' }));
-    // Fresh paths have no row to update: an append, not a merge over the whole table.
-    await retryOnConflict(() => this.store.files.add(rows as unknown as Record<string, unknown>[]));
+    await this.store.recordIntents(fresh.map((w) => ({ ...w.file, hash: '', mtime: -1, chunks: 0, embedded: true, error_code: '', error_message: '' })));
   }
 
   async remove(folder: string, paths: string[]): Promise<void> {
-    for (let i = 0; i < paths.length; i += REMOVE_BATCH) {
-      const part = paths.slice(i, i + REMOVE_BATCH);
-      await this.store.removeWhere(sqlIn('path', part));
-      for (const p of part) this.graph.removeFile(folder, p);
-    }
+    for (let i = 0; i < paths.length; i += REMOVE_BATCH) await this.store.removeFiles(folder, paths.slice(i, i + REMOVE_BATCH));
   }
 
   async embed(folder: string, job: Job, requireModel = false): Promise<void> {
-    await embedPending(this.store, this.embeddings(), folder, job, () => this.committed(folder), requireModel);
+    await embedPending(this.store, this.embeddings(), folder, job, requireModel);
   }
 }
 

@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import type { FileRow } from '../index/schema.js';
-import { sqlIn } from '../index/sql.js';
 import type { IndexStore } from '../index/store.js';
 import type { SourceFile } from '../types.js';
-
-/** Paths per `IN (...)` lookup of stored rows: one scan of the `files` table answers this many. */
-const LOOKUP_PATHS = 1000;
 
 /** 72 bits of a path's SHA-1: two paths of one folder collide with odds near n²/2⁷³ (1e-11 at a million files). */
 function digest(path: string): string {
@@ -31,10 +26,8 @@ export class StoredStats {
 
   static async load(store: IndexStore, folder: string): Promise<StoredStats> {
     const stats = new StoredStats();
-    for await (const batch of store.files.query().where(sqlIn('folder', [folder])).select(['path', 'size', 'mtime', 'ctime', 'ino', 'error_code'])) {
-      for (const r of batch.toArray() as unknown as { path: string; size: number; mtime: number; ctime: number; ino: number; error_code: string }[]) {
-        stats.put(String(r.path), Number(r.size), Number(r.mtime), Number(r.ctime), Number(r.ino), !r.error_code);
-      }
+    for await (const rows of store.fileStats(folder)) {
+      for (const r of rows) stats.put(r.path, r.size, r.mtime, r.ctime, r.ino, r.ok);
     }
     return stats;
   }
@@ -82,24 +75,6 @@ export class StoredStats {
   gone(path: string): boolean {
     const i = this.at.get(digest(path));
     return i !== undefined && (this.flags[i] & 2) === 0;
-  }
-}
-
-/** The stored rows of just these paths (a scan compares one batch at a time, never the folder). */
-export async function storedRows(store: IndexStore, paths: string[]): Promise<Map<string, FileRow>> {
-  const out = new Map<string, FileRow>();
-  for (let i = 0; i < paths.length; i += LOOKUP_PATHS) {
-    const rows = (await store.files.query().where(sqlIn('path', paths.slice(i, i + LOOKUP_PATHS))).toArray()) as FileRow[];
-    for (const r of rows) out.set(r.path, { ...r, embedded: Boolean(r.embedded) });
-  }
-  return out;
-}
-
-/** Streams a folder's stored paths in the table's own batches, so pruning holds no full list. */
-export async function* storedPaths(store: IndexStore, folder: string): AsyncGenerator<string[]> {
-  for await (const batch of store.files.query().where(sqlIn('folder', [folder])).select(['path'])) {
-    const column = batch.getChild('path');
-    yield column ? Array.from(column, (v) => String(v)) : [];
   }
 }
 
