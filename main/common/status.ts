@@ -22,8 +22,13 @@ export interface FolderStatus {
    */
   secrets_excluded: number | null;
   state: FolderState;
-  /** Why the folder is in `error`. */
+  /** Why the folder is in `error`: the last indexing failure, else why it cannot be watched. */
   reason?: string;
+  /**
+   * Why live updates cannot follow the folder (it vanished, it cannot be subscribed), apart from
+   * the index's own health: the index may be complete as of its last sync and still not kept fresh.
+   */
+  watch_error?: string;
   files: number;
   chunks: number;
   /** Chunks that have vectors. */

@@ -3,7 +3,7 @@ import type { FileRow } from '../index/schema.js';
 import { asIndexWriteError } from '../index/retry.js';
 import type { IndexStore } from '../index/store.js';
 import type { Job } from '../jobs/job.js';
-import { inspectPath, walkFolder } from '../sources/index.js';
+import { inspectPath, walkFolder, type FilterCache } from '../sources/index.js';
 import { accessOptions, type AccessSpec } from '../sources/access.js';
 import type { SourceFile } from '../types.js';
 import type { Embeddings } from './embeddings.js';
@@ -49,6 +49,8 @@ export class Indexer {
     private readonly store: IndexStore,
     private readonly embeddings: () => Embeddings,
     private readonly options: () => IndexerOptions,
+    /** The filters the watcher uses too: a watcher update reads no ignore file again. */
+    private readonly filters: FilterCache,
   ) {}
 
   /** The spec of each folder being indexed: parse workers open its files through its rules (sources/access.ts). */
@@ -139,9 +141,10 @@ export class Indexer {
         const present: SourceFile[] = [];
         const gone: string[] = [];
         const errors: FileRow[] = [];
+        const filter = this.filters.get(spec);
         for (const path of part) {
           // Judged exactly as the walk would: rules, symlink containment, regular file, size, binary sniff.
-          const item = await inspectPath(spec, relOf(spec.path, path), this.options());
+          const item = await inspectPath(spec, relOf(spec.path, path), this.options(), filter);
           if (item && 'file' in item) present.push(item.file);
           // A file that is there but cannot be read (any more: a permission change) is a per-file
           // error, as the walk records it; its old chunks go with it, since serving text the person

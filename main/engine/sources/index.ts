@@ -1,6 +1,7 @@
 export { walkFolder, type WalkItem, type WalkOptions } from './walk.js';
 export { inspectPath } from './inspect.js';
 export { FolderFilter, type FilterOptions, type RejectReason } from './filter.js';
+export { FilterCache } from './filter-cache.js';
 export { fsErrorCode } from './read.js';
 export { FolderAccess, accessFromSpec, type AccessSpec, type AccessOptions } from './access.js';
 export { IGNORE_FILE_NAMES } from './ignore-files.js';

@@ -1,7 +1,7 @@
 import watcher, { type AsyncSubscription, type Event } from '@parcel/watcher';
 import { stat } from 'node:fs/promises';
 import type { FolderSpec } from '../../common/settings.js';
-import { DEFAULT_EXCLUDED_DIRS, FolderFilter, IGNORE_FILE_NAMES, type FilterOptions } from '../sources/index.js';
+import { DEFAULT_EXCLUDED_DIRS, IGNORE_FILE_NAMES, type FilterCache } from '../sources/index.js';
 
 export interface WatchSink {
   /** Files changed under a folder (created, updated or deleted), already filtered. */
@@ -15,7 +15,7 @@ export interface WatchSink {
 /**
  * Native file watching (inotify / FSEvents / ReadDirectoryChangesW via @parcel/watcher), one
  * subscription per folder. Events pass the folder's filter here so ignored churn (build output,
- * node_modules) never wakes the indexer; debouncing is the engine's.
+ * node_modules) never wakes the indexer; debouncing is FolderChanges'.
  */
 export class FolderWatcher {
   private subs = new Map<string, AsyncSubscription>();
@@ -24,33 +24,36 @@ export class FolderWatcher {
   /** Set when close() begins: a subscription that completes after it is undone at once. */
   private closed = false;
 
-  constructor(private readonly sink: WatchSink, private readonly filterOptions: () => FilterOptions) {}
+  constructor(private readonly sink: WatchSink, private readonly filters: FilterCache) {}
 
-  async watch(spec: FolderSpec): Promise<void> {
-    if (this.closed) return;
+  /** True once the folder is subscribed; false when it could not be (the sink heard why). */
+  async watch(spec: FolderSpec): Promise<boolean> {
+    if (this.closed) return false;
     await this.unwatch(spec.path);
-    const filter = new FolderFilter(spec, this.filterOptions());
     try {
       const sub = await watcher.subscribe(spec.path, (err, events) => {
         if (err) {
           this.sink.failed(spec.path, err.message);
           return;
         }
-        const p = this.dispatch(spec, filter, events).finally(() => this.inflight.delete(p));
+        const p = this.dispatch(spec, events).finally(() => this.inflight.delete(p));
         this.inflight.add(p);
       }, { ignore: [...DEFAULT_EXCLUDED_DIRS].map((d) => `**/${d}`) });
       // close() ran while this subscribed (or another watch of the folder won): nobody may keep it.
       if (this.closed || this.subs.has(spec.path)) {
         await sub.unsubscribe().catch(() => undefined);
-        return;
+        return !this.closed;
       }
       this.subs.set(spec.path, sub);
+      return true;
     } catch (err) {
-      this.sink.failed(spec.path, (err as Error).message);
+      this.sink.failed(spec.path, `the folder cannot be watched: ${(err as Error).message}`);
+      return false;
     }
   }
 
-  private async dispatch(spec: FolderSpec, filter: FolderFilter, events: Event[]): Promise<void> {
+  private async dispatch(spec: FolderSpec, events: Event[]): Promise<void> {
+    const filter = this.filters.get(spec);
     const files: string[] = [];
     let rescan = false;
     for (const e of events) {
@@ -61,7 +64,7 @@ export class FolderWatcher {
       }
       const name = rel.split('/').pop() ?? '';
       if ((IGNORE_FILE_NAMES as readonly string[]).includes(name)) {
-        filter.invalidate?.();
+        this.filters.invalidate(spec.path);
         rescan = true;
         continue;
       }

@@ -4,10 +4,10 @@
  * and only then is `embedding.model` written. Until then search keeps the current model; a failure
  * leaves the configuration as it was and says why.
  */
-import type { ModelSwitchStatus } from '../common/status.js';
-import { CairnError } from './errors.js';
-import type { Embeddings } from './indexer/embeddings.js';
-import { humanLoadError } from './embed/load-error.js';
+import type { ModelSwitchStatus } from '../../common/status.js';
+import { CairnError } from '../errors.js';
+import type { Embeddings } from '../indexer/embeddings.js';
+import { humanLoadError } from '../embed/load-error.js';
 
 export class ModelSwitch {
   private current: { status: ModelSwitchStatus; candidate: Embeddings | null } | null = null;

@@ -1,7 +1,7 @@
 import { lstat, opendir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
-import { FolderFilter, type FilterOptions } from '../sources/index.js';
+import type { FolderFilter } from '../sources/index.js';
 
 /** Directories looked at before giving up the check (a huge tree is then trusted to the watcher). */
 const MAX_DIRS = 50_000;
@@ -13,8 +13,7 @@ const SLACK_MS = 1000;
  * change time where the filesystem keeps no birth time, which may also flag a directory that only
  * got a new entry: that costs one more subscription, never a miss).
  */
-export async function dirCreatedSince(spec: FolderSpec, opts: FilterOptions, since: number): Promise<boolean> {
-  const filter = new FolderFilter(spec, opts);
+export async function dirCreatedSince(spec: FolderSpec, filter: FolderFilter, since: number): Promise<boolean> {
   const stack: { abs: string; rel: string }[] = [{ abs: spec.path, rel: '' }];
   let seen = 0;
   while (stack.length > 0 && seen < MAX_DIRS) {

@@ -1,0 +1,74 @@
+import { realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { FolderSpec } from '../../common/settings.js';
+import type { SettingsStore } from '../config/settings-store.js';
+import { CairnError } from '../errors.js';
+import { relativeInside } from '../sources/filter.js';
+
+/** The folders the person chose, as the `folders` setting holds them: the one place they change. */
+export class FolderRegistry {
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly dataDir: string,
+  ) {}
+
+  specs(): FolderSpec[] {
+    return this.settings.get<FolderSpec[]>('folders');
+  }
+
+  has(folder: string): boolean {
+    return this.specs().some((f) => f.path === folder);
+  }
+
+  /** The configured folder at `path` (any spelling of it); `not_found` when there is none. */
+  spec(path: string): FolderSpec {
+    const p = normalizeFolder(path);
+    const spec = this.specs().find((f) => f.path === p);
+    if (!spec) throw new CairnError('not_found', `${path} is not an indexed folder`, { details: { path } });
+    return spec;
+  }
+
+  /** Checks a folder to add and returns its spec as it will be stored; adds nothing. */
+  async checkNew(input: FolderSpec): Promise<FolderSpec> {
+    if (!input || typeof input.path !== 'string') throw new CairnError('invalid_argument', 'path is required', { details: { key: 'path' } });
+    const path = normalizeFolder(input.path);
+    if (!/^(\/|[A-Za-z]:[\\/])/.test(input.path)) throw new CairnError('invalid_argument', `${input.path} is not an absolute path`, { details: { key: 'path' } });
+    const st = await stat(path).catch(() => null);
+    if (!st?.isDirectory()) throw new CairnError('invalid_argument', `${path} is not an existing folder`, { details: { key: 'path' } });
+    await this.refuseDataFolder(path);
+    const overlap = this.specs().find((f) => f.path === path || path.startsWith(f.path + '/') || f.path.startsWith(path + '/'));
+    if (overlap) throw new CairnError('conflict', overlap.path === path ? `${path} is already indexed` : `${path} overlaps the indexed folder ${overlap.path}`, { details: { path: overlap.path } });
+    return { path, include: input.include ?? [], exclude: input.exclude ?? [], ...(input.include_secrets === true ? { include_secrets: true } : {}) };
+  }
+
+  add(spec: FolderSpec): void {
+    this.settings.set({ folders: [...this.specs(), spec] });
+  }
+
+  remove(folder: string): void {
+    this.settings.set({ folders: this.specs().filter((f) => f.path !== folder) });
+  }
+
+  /**
+   * Cairn's data folder (index, API key, the lock holding the admin token) is never indexed: the
+   * folder itself and anything inside it are refused; a folder that contains it is accepted and
+   * the data folder is left out of it by the filter (sources/filter.ts).
+   */
+  private async refuseDataFolder(path: string): Promise<void> {
+    const real = (p: string) => realpath(p).catch(() => p);
+    const [folder, data] = await Promise.all([real(path), real(this.dataDir)]);
+    for (const [f, d] of [[path, resolve(this.dataDir)], [folder, data]]) {
+      if (relativeInside(d, f) !== null) {
+        throw new CairnError('invalid_argument', `${path} is Cairn's data folder or inside it (${this.dataDir}); it holds the index and the keys and is never indexed`, {
+          remedy: 'Add the folder your files are in; a folder that contains the data folder is fine (the data folder is left out of it).',
+          details: { key: 'path', data_dir: this.dataDir },
+        });
+      }
+    }
+  }
+}
+
+export function normalizeFolder(path: string): string {
+  const p = resolve(path);
+  return p.length > 1 ? p.replace(/[\\/]+$/, '') : p;
+}
