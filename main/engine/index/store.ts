@@ -196,17 +196,19 @@ export class IndexStore {
   async writeFiles(writes: FileWrite[], vectorsName: string | null, { fold = true } = {}): Promise<Map<string, number>> {
     const missing = new Map<string, number>();
     if (writes.length === 0) return missing;
+    const paths = writes.map((w) => w.file.path);
+    const vectors = vectorsName ? (this.vectorTables.get(vectorsName) ?? null) : null;
     try {
-      await this.writeRows(writes, vectorsName ? (this.vectorTables.get(vectorsName) ?? null) : null, fold, missing);
+      await this.writeRows(writes, paths, vectors, fold, missing);
     } finally {
+      // Mirrors follow the tables, also after a failed write (part of it may have committed).
       await this.recountAll(writes.map((w) => w.file.folder));
     }
     for (const w of writes) this.graph.setFile(w.file.folder, w.file.path, w.file.rel, w.nodes, w.edges);
     return missing;
   }
 
-  private async writeRows(writes: FileWrite[], vectors: lancedb.Table | null, fold: boolean, missing: Map<string, number>): Promise<void> {
-    const paths = writes.map((w) => w.file.path);
+  private async writeRows(writes: FileWrite[], paths: string[], vectors: lancedb.Table | null, fold: boolean, missing: Map<string, number>): Promise<Map<string, number>> {
     const inPaths = sqlIn('path', paths);
     const chunks = writes.flatMap((w) => w.chunks);
     for (const w of writes) missing.set(w.file.path, w.chunks.length);
@@ -236,6 +238,7 @@ export class IndexStore {
     if (edges.length > 0) await retryOnConflict(() => this.edges.add(edges as unknown as Record<string, unknown>[]));
     const files = writes.map((w) => ({ ...w.file, embedded: (missing.get(w.file.path) ?? 0) === 0 }));
     await retryOnConflict(() => this.files.mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(files as unknown as Record<string, unknown>[]));
+    return missing;
   }
 
   /** Removes files (deleted, newly ignored) from every table. */
