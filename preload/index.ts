@@ -11,17 +11,10 @@ const { contextBridge, ipcRenderer } = electron;
 
 const bridge = {
   isDesktop: true as const,
-  /** `{ baseUrl }` of the supervised engine (never its admin token), or null while it is starting. */
-  engineAddress: (): Promise<unknown> => ipcRenderer.invoke('cairn:engine-address'),
   /** Native folder picker; resolves to an absolute path or null when cancelled. */
   pickFolder: (): Promise<unknown> => ipcRenderer.invoke('cairn:pick-folder'),
   /** Shows a file in the OS file manager (main checks it is inside an indexed folder). */
   revealFile: (path: string): Promise<unknown> => ipcRenderer.invoke('cairn:reveal-file', String(path)),
-  /** The MCP API key from the OS secret store (safeStorage), or null. */
-  getApiKey: (): Promise<unknown> => ipcRenderer.invoke('cairn:get-api-key'),
-  setApiKey: (key: string | null): Promise<unknown> => ipcRenderer.invoke('cairn:set-api-key', key === null ? null : String(key)),
-  /** Opens an https URL in the default browser if the shell's allow-list has it. */
-  openExternal: (url: string): Promise<unknown> => ipcRenderer.invoke('cairn:open-external', String(url)),
 };
 
 contextBridge.exposeInMainWorld('cairn', bridge);

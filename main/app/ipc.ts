@@ -6,17 +6,11 @@
 import { BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
 import { isAbsolute } from 'node:path';
 import { revealableFile } from './admin-client.js';
-import type { ApiKeyStore } from './api-key-store.js';
-import { CHANNELS, rendererEngineView, type EngineAddress } from './channels.js';
-import { isAllowedExternal } from './external-links.js';
+import { CHANNELS, type EngineAddress } from './channels.js';
 import { isTrustedSenderUrl } from './trusted-sender.js';
 
 export interface IpcDeps {
   engineAddress(): EngineAddress | null;
-  apiKeys: ApiKeyStore;
-  /** The engine keeps a copy of the key; a write from the workbench must reach it. */
-  onApiKeyChanged(): void;
-  openExternal(url: string): Promise<void>;
 }
 
 function trusted(event: IpcMainInvokeEvent): boolean {
@@ -32,9 +26,8 @@ function handle<A extends unknown[], R>(channel: string, fn: (event: IpcMainInvo
 }
 
 export function registerIpc(deps: IpcDeps): void {
-  // The renderer calls the engine through app://workbench/api (protocol.ts adds the token there).
-  handle(CHANNELS.engineAddress, () => rendererEngineView(deps.engineAddress()));
-
+  // The renderer calls the engine through app://workbench/api (protocol.ts adds the token there):
+  // no channel hands it the engine's address or token.
   handle(CHANNELS.pickFolder, async (event) => {
     const win = BrowserWindow.fromWebContents(event.sender);
     const opts = { properties: ['openDirectory' as const, 'createDirectory' as const], title: 'Choose a folder to index' };
@@ -48,21 +41,6 @@ export function registerIpc(deps: IpcDeps): void {
     const real = await revealableFile(addr, path);
     if (!real) return false;
     shell.showItemInFolder(real);
-    return true;
-  });
-
-  handle(CHANNELS.getApiKey, () => deps.apiKeys.get());
-
-  handle(CHANNELS.setApiKey, (_event, key: unknown) => {
-    if (key !== null && typeof key !== 'string') throw new Error('invalid API key');
-    // The store applies the one key rule (main/common/api-key.ts) and throws its reason.
-    deps.apiKeys.set(key);
-    deps.onApiKeyChanged();
-  });
-
-  handle(CHANNELS.openExternal, async (_event, url: unknown) => {
-    if (typeof url !== 'string' || !isAllowedExternal(url)) return false;
-    await deps.openExternal(url);
     return true;
   });
 }

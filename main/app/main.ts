@@ -3,13 +3,13 @@
  * kept (safeStorage), how the engine runs (a supervised utilityProcess) and how the window is
  * locked down; everything below receives those as arguments.
  */
-import { app, safeStorage, shell, utilityProcess, type BrowserWindow } from 'electron';
+import { app, safeStorage, utilityProcess, type BrowserWindow } from 'electron';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setIndexingPaused, engineStatus } from './admin-client.js';
 import { ApiKeyStore } from './api-key-store.js';
 import type { EngineAddress } from './channels.js';
-import { importEngineKeyFile, keyChanged, serveKeyRequests, type EnginePort } from './engine-key-bridge.js';
+import { importEngineKeyFile, serveKeyRequests } from './engine-key-bridge.js';
 import { EngineSupervisor, type EngineChild } from './engine-supervisor.js';
 import { denyPermissions, hardenWebContents } from './hardening.js';
 import { registerIpc } from './ipc.js';
@@ -77,7 +77,6 @@ async function main(): Promise<void> {
   });
 
   importEngineKeyFile(apiKeys, join(paths.engineHome, 'mcp-api-key'));
-  let enginePort: EnginePort | null = null;
 
   // A fresh admin token per launch: only this shell (and the window it hands it to) can administer.
   const adminToken = randomBytes(32).toString('base64url');
@@ -102,10 +101,6 @@ async function main(): Promise<void> {
     spawn: (entry, args, env): EngineChild => {
       const child = utilityProcess.fork(entry, args, { env, stdio: 'pipe', serviceName: 'Cairn engine' });
       serveKeyRequests(child, apiKeys);
-      enginePort = child;
-      child.once('exit', () => {
-        if (enginePort === child) enginePort = null;
-      });
       return child as unknown as EngineChild;
     },
     log: (line) => console.log(`[engine] ${line}`),
@@ -121,7 +116,7 @@ async function main(): Promise<void> {
     win.focus();
   };
 
-  registerIpc({ engineAddress: () => supervisor.address(), apiKeys, onApiKeyChanged: () => keyChanged(enginePort), openExternal: (url) => shell.openExternal(url) });
+  registerIpc({ engineAddress: () => supervisor.address() });
 
   const loginItem: LoginItemDeps = {
     platform: process.platform,
