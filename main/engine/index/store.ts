@@ -47,11 +47,12 @@ export class IndexStore {
   private constructor(
     readonly dir: string,
     private readonly db: lancedb.Connection,
+    /** Read directly only by the search legs (their typed reads are moving here) and by tests. */
     readonly chunks: lancedb.Table,
     readonly docs: lancedb.Table,
     readonly files: lancedb.Table,
-    readonly nodes: lancedb.Table,
-    readonly edges: lancedb.Table,
+    private readonly nodes: lancedb.Table,
+    private readonly edges: lancedb.Table,
   ) {}
 
   static async open(dir: string): Promise<IndexStore> {
