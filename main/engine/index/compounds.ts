@@ -8,23 +8,26 @@
  * stays whole and meets the part), so English text and every English query are untouched.
  */
 export const MIN_COMPOUND = 8;
+/** An indexed part has at least this many letters… */
 export const MIN_PART = 4;
+/** …and what it leaves of the word at least this many (Not|aufnahme, Tag|ung is kept out by FRAGMENT). */
+const MIN_REST = 3;
 
 /** A head that is a letter or two and a derivational ending (Behand|lung, Erfah|rung) is no word. */
 const FRAGMENT = /^\p{L}{1,2}(ung|heit|keit|schaft|ion|tät|nis|lich|isch|ig)$/u;
 
 /**
  * The parts of a German word that are indexed beside it: its endings and beginnings of at least
- * MIN_PART letters that leave at least MIN_PART letters of the word beside them.
+ * MIN_PART letters that leave at least MIN_REST letters of the word beside them.
  */
 export function compoundParts(word: string): string[] {
   const chars = [...word];
   if (chars.length < MIN_COMPOUND || !/^\p{L}+$/u.test(word)) return [];
   const out: string[] = [];
-  for (let i = MIN_PART; i <= chars.length - MIN_PART; i++) {
+  for (let i = MIN_REST; i <= chars.length - MIN_PART; i++) {
     const head = chars.slice(i).join('');
     if (!FRAGMENT.test(head)) out.push(head);
-    out.push(chars.slice(0, i).join(''));
   }
+  for (let i = MIN_PART; i <= chars.length - MIN_REST; i++) out.push(chars.slice(0, i).join(''));
   return out;
 }
