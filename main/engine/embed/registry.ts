@@ -36,7 +36,10 @@ export interface ModelSpec {
   fusionWeight: number;
   /**
    * Its weight on code chunks, where measured apart from prose (`npm run bench -- code-search`);
-   * absent: `fusionWeight`. A model trained on sentences only cannot tell one function from another.
+   * absent: `fusionWeight`. USE-lite (English sentences, 128 tokens) gets 0: on the tune half of
+   * the code set every weight tried (0.05, 0.1, 0.2) moved hybrid MRR@10 by noise (-0.017 to
+   * +0.011) and below sparse in some language x query kind cell
+   * (bench/results/tuning/code-search-tune.json).
    */
   codeFusionWeight?: number;
   builtin: boolean;
