@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ResultFile } from '../lib/results.js';
 import { fmtNum, mdTable } from './markdown.js';
 import { bm25Reference } from '../quality/published.js';
+import { QUALITY_SETS } from '../quality/datasets.js';
 
 export const START = '<!-- bench:start -->';
 export const END = '<!-- bench:end -->';
@@ -32,7 +33,8 @@ function qualityRowsPerSet(results: readonly ResultFile[]): { set: string; file:
     .map((file) => ({ file, rows: ((file.figures?.runs as QualityRow[] | undefined) ?? []).filter((x) => !x.variant) }))
     .filter((r) => r.rows.length > 0)
     .sort((a, b) => b.file.date.localeCompare(a.file.date));
-  const sets = [...new Set(runs.flatMap((r) => r.rows.map((x) => x.set)))];
+  const place = (set: string) => ((QUALITY_SETS as readonly string[]).indexOf(set) + 1 || 99);
+  const sets = [...new Set(runs.flatMap((r) => r.rows.map((x) => x.set)))].sort((a, b) => place(a) - place(b));
   return sets.map((set) => {
     const has = runs.filter((r) => r.rows.some((x) => x.set === set));
     const best = has.find((r) => r.rows.some((x) => x.set === set && FUSED.includes(x.mode))) ?? has[0];
