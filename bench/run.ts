@@ -28,6 +28,8 @@ options: --quick  small version of each benchmark (CI)
          quality: --sets a,b --modes m,n --top-k N --queries N --docs N (quick subset) --model ID
                   --setting k=v,k2=v2 --sweep 'search.vector_weight=0,0.1,0.2;search.rrf_k=20,60'
                   --reuse-index (keep the indexed sets in bench/.cache/quality for tuning runs)
+         code-search: --modes m,n --queries N (per language x kind) --split tune|held-out
+                  --setting k=v --sweep 'search.vector_weight_code=0,0.1' --reuse-index (bench/.cache/code-search)
          latency, vector-recall, mcp, startup: --fixture-chunks N[,M] --queries N --repeats N
          mcp: --duration S   indexing: --chunks N --repeats N --text-only 1 (no end-to-end/raw runs)
          freshness: --repeats N`;

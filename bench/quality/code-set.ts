@@ -199,3 +199,14 @@ export function buildCodeSet(nodeModules: string): { files: CodeFile[]; queries:
   });
   return { files, queries };
 }
+
+/**
+ * Which half of the set a query belongs to: by a hash of its function's place, so the three
+ * queries of one function (docstring, identifier, split words) are always in the same half and
+ * a weight tuned on `tune` is judged on functions it never saw.
+ */
+export function splitOf(q: Pick<CodeQuery, 'rel' | 'startLine'>): 'tune' | 'held-out' {
+  let h = 0x811c9dc5;
+  for (const ch of `${q.rel}:${q.startLine}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return h % 2 === 0 ? 'tune' : 'held-out';
+}

@@ -116,12 +116,13 @@ export class Engine implements EngineApi {
         const embedder = await embeddings.get();
         const table = await embeddings.table(true);
         if (!table) throw new CairnError('dependency_unavailable', 'the model reports no dimensions');
-        return { embedder, table, weight: embeddings.fusionWeight };
+        return { embedder, table, weight: embeddings.fusionWeight, codeWeight: embeddings.codeFusionWeight };
       },
       settings: () => ({
         fusion: this.settings.get('search.fusion'),
         rrfK: this.settings.get('search.rrf_k'),
         vectorWeight: this.settings.get('search.vector_weight'),
+        vectorWeightCode: this.settings.get('search.vector_weight_code'),
         graphWeight: this.settings.get('search.graph_weight'),
       }),
       waitForFresh: (folders, ms) => waitForFresh({ live: () => this.live, queue, changes: this.changes, debounceMs: () => settings.get<number>('watch.debounce_ms') }, folders, ms),

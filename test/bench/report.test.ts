@@ -22,7 +22,7 @@ const skipped: ResultFile = { name: 'grep', status: 'skipped', reason: 'rg missi
 
 test('the README table is rewritten only between its markers', () => {
   const body = headlineMarkdown([quality, skipped]);
-  assert.match(body, /\| scifact \| 0\.6650 \| 0\.6700 \| 0\.6900 \|/);
+  assert.match(body, /\| scifact \| 0\.6650 \| 0\.6700 \| 0\.6900 \| abc \(2026-11-29\) \|/);
   assert.match(body, /grep \(skipped: rg missing\)/);
   const text = 'intro\n<!-- bench:start -->\nold\n<!-- bench:end -->\noutro\n';
   const next = replaceBetweenMarkers(text, 'NEW');
@@ -41,6 +41,20 @@ test('the README table is rewritten only between its markers', () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the README table takes each set from the newest full run that fused it, naming its commit', () => {
+  const run = (name: string, date: string, commit: string, rows: { set: string; mode: string; variant?: string; ndcg10: number }[]): ResultFile => ({ ...quality, name, date, commit, targets: [], figures: { runs: rows.map((r) => ({ variant: '', ...r })) } });
+  const old = run('quality', '2026-11-29T00:00:00.000Z', 'old', [{ set: 'scifact', mode: 'hybrid', ndcg10: 0.69 }, { set: 'cranfield', mode: 'hybrid', ndcg10: 0.37 }]);
+  const prose = run('quality-prose', '2026-12-01T00:00:00.000Z', 'new', [{ set: 'cranfield', mode: 'sparse', ndcg10: 0.38 }, { set: 'cranfield', mode: 'hybrid', ndcg10: 0.39 }]);
+  const sparseOnly = run('quality-sparse', '2026-12-02T00:00:00.000Z', 'newer', [{ set: 'scifact', mode: 'sparse', ndcg10: 0.7 }]);
+  const sweep = run('quality-sweep', '2026-12-03T00:00:00.000Z', 'sweep', [{ set: 'cranfield', mode: 'hybrid', variant: 'search.vector_weight=0', ndcg10: 0.1 }]);
+  const quick = { ...run('quality-quick', '2026-12-03T00:00:00.000Z', 'quick', [{ set: 'cranfield', mode: 'hybrid', ndcg10: 0.2 }]), quick: true };
+  const body = headlineMarkdown([old, prose, sparseOnly, sweep, quick]);
+  assert.match(body, /\| cranfield \| 0\.3518 \| 0\.3800 \| 0\.3900 \| new \(2026-12-01\) \|/);
+  assert.match(body, /\| scifact \| 0\.6650 \| n\/a \| 0\.6900 \| old \(2026-11-29\) \|/);
+  // Control: with only the old run, cranfield comes from it.
+  assert.match(headlineMarkdown([old]), /\| cranfield \| 0\.3518 \| 0\.3700 \| old \(2026-11-29\) \|/);
 });
 
 test('the report is regenerated from results files, with escaped tables and SVG charts', () => {

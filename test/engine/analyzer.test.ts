@@ -85,6 +85,51 @@ describe('other languages are stemmed in their own language', () => {
   });
 });
 
+describe('German compounds (index-side heads and modifiers)', () => {
+  const doc = 'Die Krankenversicherung übernimmt die Kosten im Kinderkrankenhaus, gleich neben dem Hauptbahnhof.';
+  test('a head or a modifier of a compound in German text finds it', () => {
+    for (const q of ['Versicherung', 'Krankenhaus', 'Bahnhof', 'Kinder']) assert.ok(meets(q, doc), q);
+    // Control: a word the text does not hold in any compound.
+    assert.ok(!meets('Flughafen', doc));
+  });
+
+  test('a derivational ending is no part (Behandlung gives no "lung")', () => {
+    assert.ok(!terms(analyzeForIndex('Die Behandlung und die Erfahrung sind nicht neu.')).includes('lung'));
+    assert.ok(!meets('lung', 'Die Behandlung und die Erfahrung sind nicht neu.'));
+  });
+
+  test('English text gets no parts: its tokens are unchanged', () => {
+    const english = 'The understanding of supersonic characteristics of the boundary layer';
+    assert.deepEqual(terms(analyzeForIndex(english)), ['understand', 'superson', 'characterist', 'boundari', 'layer']);
+    assert.ok(!meets('standing', english));
+    // Control: the same word in German text is split.
+    assert.ok(meets('Stand', 'Der Wasserstand ist nicht hoch und die Flut kommt nicht.'));
+  });
+
+  test('a query word is not split (a part would match far too much)', () => {
+    assert.deepEqual(terms(analyzeQuery('Krankenversicherung')).filter((t) => t.startsWith('versich')), []);
+  });
+});
+
+describe('Thai (unspaced scripts)', () => {
+  const doc = 'แมวดำนอนอยู่บนโซฟาทั้งวัน รถไฟฟ้าในกรุงเทพมหานครช่วยให้การเดินทางสะดวก';
+  test('dictionary words are found inside a run without spaces', () => {
+    const t = terms(analyzeForIndex(doc));
+    for (const w of ['แมว', 'ดำ', 'โซฟา', 'รถไฟฟ้า']) assert.ok(t.includes(w), `${w} in ${t.join(' ')}`);
+    for (const q of ['แมว', 'โซฟา', 'รถไฟฟ้า']) assert.ok(meets(q, doc), q);
+  });
+
+  test('a word the dictionary keeps inside a longer one is found by the bigram fallback', () => {
+    const d = new Set(terms(analyzeForIndex(doc)));
+    const allIn = (q: string) => terms(analyzeQuery(q)).filter((t) => !d.has(t));
+    assert.ok(!d.has('กรุงเทพ'));
+    // Every bigram of the query is in the document; only the word itself is not.
+    assert.deepEqual(allIn('กรุงเทพ'), ['กรุงเทพ']);
+    // Control: Thai text that is not in the document misses bigrams too.
+    assert.ok(allIn('ห้องสมุด').length > 2);
+  });
+});
+
 describe('the analyzer is part of the sparse contract', () => {
   test('an index built with the previous full-text settings reports sparse_contract_mismatch', async () => {
     const { checkContract, FTS_SETTINGS } = await import('../../main/engine/index/contract.js');

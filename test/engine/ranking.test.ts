@@ -92,3 +92,29 @@ describe('per_file', () => {
     await assert.rejects(engine.search({ query: 'river', per_file: 'yes' as unknown as boolean }), (err: Error & { code?: string }) => err.code === 'invalid_argument');
   });
 });
+
+describe('dense weight by kind of file', () => {
+  const codeOrder = async (mode: 'sparse' | 'hybrid') => (await engine.search({ query: 'reports on the canyon depth', mode, top_k: TOP_K_MAX, folders: [folder], globs: ['src/**'] })).hits;
+
+  test('the built-in model has no say on code: hybrid ranks code files as sparse does', async () => {
+    const sparse = await codeOrder('sparse');
+    const hybrid = await codeOrder('hybrid');
+    assert.ok(sparse.length >= 3, 'the query should match several code files');
+    assert.deepEqual(hybrid.map((h) => h.path), sparse.map((h) => h.path));
+    assert.ok(hybrid.every((h) => h.legs.vector === undefined));
+    // In the whole folder the vector leg still ranks the prose files.
+    const all = await engine.search({ query: 'reports on the canyon depth', mode: 'hybrid', top_k: TOP_K_MAX, folders: [folder] });
+    assert.ok(all.hits.some((h) => h.kind === 'markdown' && h.legs.vector !== undefined));
+    assert.ok(all.legs_answered.includes('vector'));
+  });
+
+  test('control: with a dense weight on code the vector leg ranks code chunks too', async () => {
+    engine.settings.set({ 'search.vector_weight_code': 0.5 });
+    try {
+      const hybrid = await codeOrder('hybrid');
+      assert.ok(hybrid.some((h) => h.legs.vector !== undefined));
+    } finally {
+      engine.settings.set({ 'search.vector_weight_code': null });
+    }
+  });
+});

@@ -34,6 +34,14 @@ export interface ModelSpec {
    * small retrieval models are about BM25's equal. To be tuned by `npm run bench:quality`.
    */
   fusionWeight: number;
+  /**
+   * Its weight on code chunks, where measured apart from prose (`npm run bench -- code-search`);
+   * absent: `fusionWeight`. USE-lite (English sentences, 128 tokens) gets 0: on the tune half of
+   * the code set every weight tried (0.05, 0.1, 0.2) moved hybrid MRR@10 by noise (-0.017 to
+   * +0.011) and below sparse in some language x query kind cell
+   * (bench/results/tuning/code-search-tune.json).
+   */
+  codeFusionWeight?: number;
   builtin: boolean;
   description: string;
 }
@@ -43,7 +51,7 @@ const BGE_QUERY = 'Represent this sentence for searching relevant passages: ';
 export const MODELS: readonly ModelSpec[] = [
   {
     id: BUILTIN_MODEL_ID, hubId: null, dimensions: 512, maxTokens: 128, queryPrefix: '', documentPrefix: '', pooling: 'mean', dtype: 'fp32',
-    sizeMb: 28, fusionWeight: 0.2, builtin: true,
+    sizeMb: 28, fusionWeight: 0.2, codeFusionWeight: 0, builtin: true,
     description: 'Universal Sentence Encoder lite, built in and offline. English, 128 tokens; a weak retriever, so it weighs little against full text.',
   },
   {

@@ -1,4 +1,6 @@
 import { detectLatin, LATIN_LANGUAGES, stem, type LatinLanguage } from './text-language.js';
+import { compoundParts } from './compounds.js';
+import { UNSPACED, unspacedWords } from './word-breaks.js';
 
 /**
  * Cairn's own text analysis for BM25, in front of LanceDB's full-text index (which then only
@@ -10,11 +12,13 @@ import { detectLatin, LATIN_LANGUAGES, stem, type LatinLanguage } from './text-l
  * - English words get the Porter stemmer, other Latin-script text the Snowball stemmer of its
  *   language (detected per chunk, falling back to the file's), Cyrillic Russian, Arabic Arabic;
  * - Chinese, Japanese and Korean runs become overlapping bigrams, as Lucene's CJKAnalyzer does
- *   (so 熊猫 finds 大熊猫), and, in the index only, single characters too (a one-character query).
+ *   (so 熊猫 finds 大熊猫), and, in the index only, single characters too (a one-character query);
+ * - Thai, Lao, Khmer and Myanmar runs are broken into dictionary words (word-breaks.ts);
+ * - a long word of German text also gives, in the index only, its compound parts (compounds.ts).
  * Changing anything here changes what stored tokens mean: bump ANALYZER_VERSION (part of the
  * index's sparse contract), so old indexes report `sparse_contract_mismatch` and are rebuilt.
  */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 /** Lucene's EnglishAnalyzer stop set (ENGLISH_STOP_WORDS_SET). */
 const STOP = new Set('a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '));
@@ -87,6 +91,7 @@ function latinTerm(w: string, language: LatinLanguage): string {
  */
 function terms(w: string, languages: readonly LatinLanguage[], querySide: boolean): string[] | null {
   if (STOP.has(w)) return null;
+  if (UNSPACED.test(w)) return unspacedWords(w);
   if (CYRILLIC.test(w)) {
     const plain = w.replace(/ё/g, 'е');
     const s = stem('ru', plain);
@@ -100,6 +105,8 @@ function terms(w: string, languages: readonly LatinLanguage[], querySide: boolea
   if (!LATIN.test(w)) return [w];
   const out = new Set<string>();
   for (const l of languages) out.add(latinTerm(w, l));
+  // One language only on the index side: the text's.
+  if (!querySide && languages[0] === 'de') for (const part of compoundParts(w)) out.add(latinTerm(part, 'de'));
   return [...out];
 }
 

@@ -49,6 +49,10 @@ export class Embeddings {
     return this.spec.fusionWeight;
   }
 
+  get codeFusionWeight(): number {
+    return this.spec.codeFusionWeight ?? this.spec.fusionWeight;
+  }
+
   async get(): Promise<Embedder> {
     if (this.embedder) return this.embedder;
     if (!this.loading) {

@@ -12,6 +12,35 @@ export interface LegResult {
   paths?: string[];
   /** Where each chunk lies (folder, path, lines; no text) when the leg read it from the chunks table. */
   rows?: Map<string, Record<string, unknown>>;
+  /** The kind of each chunk's file (`code`, `markdown`, …), when the leg read it. */
+  kinds?: string[];
+  /**
+   * The leg's weight for chunks of a kind, where it differs from `weight`: a model that cannot
+   * represent code (the built-in USE-lite) judges prose, not source files (legWeight).
+   */
+  weightByKind?: Readonly<Record<string, number>>;
+}
+
+/** A leg's weight for a chunk of the given kind (its own weight when the kind is unknown or not listed). */
+export function legWeight(list: LegResult, kind: string | undefined): number {
+  return (kind !== undefined ? list.weightByKind?.[kind] : undefined) ?? list.weight;
+}
+
+/** The kind of every chunk any leg read, for the per-kind weights. */
+function kindsOf(lists: LegResult[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const l of lists) l.kinds?.forEach((k, i) => k === '' || out.has(l.ids[i]) || out.set(l.ids[i], k));
+  return out;
+}
+
+/**
+ * Each chunk's score is divided by the most its own kind's weights allow: a leg that does not judge
+ * a kind (weight 0) neither adds to nor caps the chunks of that kind, so in a mixed folder a code
+ * chunk is not held below prose for lacking the dense leg's vote, and in a code folder the order
+ * is the other legs' order.
+ */
+function ceilingFor(lists: LegResult[], kind: string | undefined, perLeg: (w: number) => number): number {
+  return lists.reduce((sum, l) => sum + perLeg(legWeight(l, kind)), 0);
 }
 
 export interface Fused {
@@ -27,42 +56,50 @@ export interface Fused {
  */
 export function weightedRrf(lists: LegResult[], k: number): Fused[] {
   const acc = new Map<string, Fused>();
-  let maxPossible = 0;
+  const kinds = kindsOf(lists);
   for (const list of lists) {
-    maxPossible += list.weight / (k + 1);
     list.ids.forEach((id, i) => {
+      const w = legWeight(list, kinds.get(id));
+      // A leg that does not judge this kind has no say on it, not even a rank.
+      if (w === 0 && list.weight > 0) return;
       const f = acc.get(id) ?? { id, score: 0, ranks: {} };
-      f.score += list.weight / (k + i + 1);
+      f.score += w / (k + i + 1);
       const prev = f.ranks[list.leg];
       if (prev === undefined || i + 1 < prev) f.ranks[list.leg] = i + 1;
       acc.set(id, f);
     });
   }
   const out = [...acc.values()];
-  if (maxPossible > 0) for (const f of out) f.score /= maxPossible;
+  for (const f of out) {
+    const maxPossible = ceilingFor(lists, kinds.get(f.id), (w) => w / (k + 1));
+    if (maxPossible > 0) f.score /= maxPossible;
+  }
   return out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }
 
 /**
  * Convex mix of min-max normalised scores: sum of weight * (s - min) / (max - min), divided by the
- * sum of weights. A chunk missing from a leg gets 0 from it.
+ * sum of weights (each for the chunk's kind). A chunk missing from a leg gets 0 from it.
  */
 export function convexMix(lists: LegResult[]): Fused[] {
   const acc = new Map<string, Fused>();
-  const total = lists.reduce((s, l) => s + l.weight, 0) || 1;
+  const kinds = kindsOf(lists);
   for (const list of lists) {
     if (list.ids.length === 0) continue;
     const max = Math.max(...list.scores);
     const min = Math.min(...list.scores);
     const span = max - min;
     list.ids.forEach((id, i) => {
+      const w = legWeight(list, kinds.get(id));
+      if (w === 0 && list.weight > 0) return;
       const f = acc.get(id) ?? { id, score: 0, ranks: {} };
       const norm = span > 0 ? (list.scores[i] - min) / span : 1;
-      f.score += (list.weight * norm) / total;
+      f.score += w * norm;
       if (f.ranks[list.leg] === undefined) f.ranks[list.leg] = i + 1;
       acc.set(id, f);
     });
   }
+  for (const f of acc.values()) f.score /= ceilingFor(lists, kinds.get(f.id), (w) => w) || 1;
   return [...acc.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }
 

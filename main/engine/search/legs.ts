@@ -7,6 +7,7 @@ interface Scored {
   id: string;
   rel: string;
   path: string;
+  kind?: string;
   score: number;
 }
 
@@ -81,19 +82,19 @@ export async function sparseLeg(chunks: Table, docs: Table, query: string, where
   const out = new Map<string, Scored>();
   const rows = new Map<string, Record<string, unknown>>();
   for (const c of crows) {
-    out.set(c.id as string, { id: c.id as string, rel: c.rel, path: c.path, score: chunkScore(c._score / maxC, docScore.get(c.path) ?? 0, c.kind, docScale) });
+    out.set(c.id as string, { id: c.id as string, rel: c.rel, path: c.path, kind: c.kind, score: chunkScore(c._score / maxC, docScore.get(c.path) ?? 0, c.kind, docScale) });
     rows.set(c.id as string, c);
   }
   const covered = new Set(crows.map((c) => c.path));
   const missing = drows.filter((d) => !covered.has(d.path));
   if (missing.length > 0) {
     for (const s of await bestChunks(chunks, frows, missing)) {
-      out.set(s.id, { id: s.id, rel: s.rel, path: s.path, score: chunkScore(0, docScore.get(s.path) ?? 0, kindOf.get(s.path), docScale) });
+      out.set(s.id, { id: s.id, rel: s.rel, path: s.path, kind: kindOf.get(s.path), score: chunkScore(0, docScore.get(s.path) ?? 0, kindOf.get(s.path), docScale) });
       rows.set(s.id, s.row);
     }
   }
   const ranked = [...out.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, limit);
-  return { leg: 'sparse', weight, ids: ranked.map((r) => r.id), scores: ranked.map((r) => r.score), rels: ranked.map((r) => r.rel), paths: ranked.map((r) => r.path), rows };
+  return { leg: 'sparse', weight, ids: ranked.map((r) => r.id), scores: ranked.map((r) => r.score), rels: ranked.map((r) => r.rel), paths: ranked.map((r) => r.path), kinds: ranked.map((r) => r.kind ?? ''), rows };
 }
 
 /** For files that match as a whole but had no chunk in the list: their best chunk, else their first. */
@@ -111,11 +112,11 @@ async function bestChunks(chunks: Table, inFiles: FtsRow[], files: { path: strin
 }
 
 /** Cosine nearest neighbours in the model's vectors table; scores are similarities (1 - distance). */
-export async function vectorLeg(vectors: Table, vector: Float32Array, where: string | undefined, limit: number, weight: number): Promise<LegResult> {
-  let q = vectors.query().nearestTo(vector).distanceType('cosine').select(['id', 'rel', 'path', '_distance']).limit(limit);
+export async function vectorLeg(vectors: Table, vector: Float32Array, where: string | undefined, limit: number, weight: number, weightByKind?: Readonly<Record<string, number>>): Promise<LegResult> {
+  let q = vectors.query().nearestTo(vector).distanceType('cosine').select(['id', 'rel', 'path', 'kind', '_distance']).limit(limit);
   // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances.
   q = q.ef(Math.max(200, limit * 2)).refineFactor(2);
   if (where) q = q.where(where);
-  const rows = (await q.toArray()) as { id: string; rel: string; path: string; _distance: number }[];
-  return { leg: 'vector', weight, ids: rows.map((r) => r.id), scores: rows.map((r) => 1 - r._distance), rels: rows.map((r) => r.rel), paths: rows.map((r) => r.path) };
+  const rows = (await q.toArray()) as { id: string; rel: string; path: string; kind: string; _distance: number }[];
+  return { leg: 'vector', weight, weightByKind, ids: rows.map((r) => r.id), scores: rows.map((r) => 1 - r._distance), rels: rows.map((r) => r.rel), paths: rows.map((r) => r.path), kinds: rows.map((r) => r.kind) };
 }

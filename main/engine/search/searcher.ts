@@ -7,7 +7,7 @@ import type { GraphIndex } from '../graph/graph.js';
 import type { ChunkRow } from '../index/schema.js';
 import { sqlIn } from '../index/sql.js';
 import { dateClause, globMatcher, inFolders, whereClause } from './filters.js';
-import { convexMix, single, weightedRrf, type Fused, type LegResult } from './fusion.js';
+import { convexMix, legWeight, single, weightedRrf, type Fused, type LegResult } from './fusion.js';
 import { HIT_COLUMNS, sparseLeg, vectorLeg } from './legs.js';
 import { numberLines } from './snippet.js';
 import { validateSearch, type ValidSearch } from './validate.js';
@@ -23,8 +23,12 @@ export interface SearchDeps {
   freshness(folder: string): Freshness;
   /** Contract problems found when the index was opened or the configuration changed. */
   contract(): { sparse: CairnError | null; embedding: CairnError | null };
-  /** The query embedder and the model's vectors table; throws a typed error when unavailable. */
-  vectors(): Promise<{ embedder: Embedder; table: Table; weight: number }>;
+  /**
+   * The query embedder and the model's vectors table; throws a typed error when unavailable.
+   * `weight` is the model's measured fusion weight, `codeWeight` its weight on source files where
+   * measured apart (a model that cannot represent code).
+   */
+  vectors(): Promise<{ embedder: Embedder; table: Table; weight: number; codeWeight?: number }>;
   settings(): SearchSettings;
   waitForFresh(folders: string[], timeoutMs: number): Promise<void>;
 }
@@ -33,6 +37,8 @@ export interface SearchSettings {
   fusion: 'weighted_rrf' | 'convex';
   rrfK: number;
   vectorWeight: number | null;
+  /** Override of the dense weight on code chunks (null: the model's measured code weight). */
+  vectorWeightCode: number | null;
   graphWeight: number;
 }
 
@@ -121,10 +127,12 @@ export class Searcher {
       }
     }
     const baseWeight = cfg.vectorWeight ?? vec?.weight ?? 0.2;
+    const codeWeight = cfg.vectorWeightCode ?? vec?.codeWeight ?? baseWeight;
     for (const q of s.queries) {
       // Embeddings blur identifiers (`reconcileAccounts`): a query that is mostly code names leans on the exact legs.
       const names = looksLikeIdentifiers(q) || this.namesADefinition(q, folders);
-      const vectorWeight = names ? baseWeight * 0.25 : baseWeight;
+      const shape = names ? 0.25 : 1;
+      const vectorWeight = baseWeight * shape;
       // Looking up a name is looking for its definition: the chunk that defines it beats a short
       // file that merely mentions it, so file-level evidence stays out.
       const docScale = names ? 0 : 1;
@@ -144,9 +152,17 @@ export class Searcher {
         abstained.push({ leg: 'vector', reason: `the embedding model ${vec.embedder.modelId} knows ${Math.round(coverage * 100)}% of the query's words (below ${MIN_COVERAGE * 100}%): it cannot represent this query${s.queries.length > 1 ? ` ("${q.slice(0, 60)}")` : ''}` });
       } else if (vec) {
         const v = vec;
-        tasks.push(this.leg('vector', async () => this.datesOnChunks(s, await vectorLeg(v.table, await v.embedder.embedQuery(q), vectorWhere, depth, needs.length === 1 ? 1 : vectorWeight))));
+        // Alone (vector mode) the leg is the ranking; fused, its say on a code chunk is the model's code weight.
+        const alone = needs.length === 1;
+        tasks.push(this.leg('vector', async () => this.datesOnChunks(s, await vectorLeg(v.table, await v.embedder.embedQuery(q), vectorWhere, depth, alone ? 1 : vectorWeight, alone ? undefined : { code: codeWeight * shape }))));
       }
-      lists.push(...(await Promise.all(tasks)));
+      const answered = await Promise.all(tasks);
+      const dense = answered.find((l) => l.leg === 'vector');
+      // Every candidate of a kind the model has no say on (code, for a model that cannot read it): it said nothing.
+      if (vec && dense && dense.ids.length > 0 && dense.kinds?.every((k) => legWeight(dense, k) === 0)) {
+        abstained.push({ leg: 'vector', reason: `the embedding model ${vec.embedder.modelId} has no say on code files (its weight on code is 0: search.vector_weight_code or the model's measured code weight), and every candidate it found is code${s.queries.length > 1 ? ` ("${q.slice(0, 60)}")` : ''}` });
+      }
+      lists.push(...answered);
     }
     return lists;
   }
@@ -270,6 +286,7 @@ function promote(list: LegResult, first: { id: string; path: string; rel: string
     scores: [...head.map((h) => h.score), ...tail.scores],
     rels: [...head.map((h) => h.rel), ...(tail.rels ?? [])],
     paths: [...head.map((h) => h.path), ...(tail.paths ?? [])],
+    kinds: list.kinds ? [...head.map((h) => String((list.rows?.get(h.id) as { kind?: string } | undefined)?.kind ?? '')), ...(tail.kinds ?? [])] : undefined,
   };
 }
 
@@ -281,7 +298,7 @@ function keep(list: LegResult, ok: (i: number) => boolean): LegResult {
 /** The entries of a leg's list at the given positions, every parallel array kept in step. */
 function pick(list: LegResult, idx: number[]): LegResult {
   const at = <T>(xs: T[] | undefined) => (xs ? idx.map((i) => xs[i]) : undefined);
-  return { ...list, ids: idx.map((i) => list.ids[i]), scores: idx.map((i) => list.scores[i]), rels: at(list.rels), paths: at(list.paths) };
+  return { ...list, ids: idx.map((i) => list.ids[i]), scores: idx.map((i) => list.scores[i]), rels: at(list.rels), paths: at(list.paths), kinds: at(list.kinds) };
 }
 
 function looksLikeIdentifiers(q: string): boolean {
