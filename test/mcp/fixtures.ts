@@ -86,6 +86,21 @@ async function buildSharedFixture(root: string): Promise<void> {
   }
 }
 
+/**
+ * A copy of the shared fixture with no engine open: `home` holds the index of `data` (the
+ * fixture's files, indexed with the built-in model), for suites that hand the home to a child
+ * process (stdio, the CLI). `settings` are written to its config.json; they must not change what
+ * the index holds (index.*, embedding.*).
+ */
+export async function indexedHome(settings: Record<string, unknown> = {}): Promise<{ root: string; home: string; data: string }> {
+  const shaping = Object.keys(settings).filter((k) => INDEX_SHAPING.test(k));
+  if (shaping.length > 0) throw new Error(`indexedHome: ${shaping.join(', ')} would change the index; index a folder of your own`);
+  const root = await copyOfFixture('mcp-fixture', buildSharedFixture);
+  const home = join(root, 'home');
+  if (Object.keys(settings).length > 0) new SettingsStore(home).set(settings);
+  return { root, home, data: join(root, 'data') };
+}
+
 /** Settings that change what an index holds: a fixture opened with them is indexed for itself. */
 const INDEX_SHAPING = /^(index|embedding)\./;
 
