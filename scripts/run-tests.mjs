@@ -1,30 +1,27 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts (but the browser suite) with Node's test runner through tsx.
-// Node 20's --test takes no globs, so the files are listed here. Pass paths or substrings to filter.
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// Runs the node:test tier (test/**/*.test.ts but the browser suite) with Node's test runner through
+// tsx. Node 20's --test takes no globs, so the files are listed here (scripts/test-files.mjs).
+// `--slow` runs the slow tier instead, `--all` both; other arguments are path substrings to filter.
+// One run shares one scratch folder (CAIRN_TEST_RUN_DIR): the fixture index the MCP/HTTP suites
+// copy is built there once, by the first suite that needs it (test/helpers/shared-fixture.ts).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { listTestFiles } from './test-files.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-function find(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) return name === 'e2e' || name === 'fixtures' ? [] : find(full);
-    return name.endsWith('.test.ts') ? [full] : [];
-  });
-}
-const filters = process.argv.slice(2);
-const files = find(join(root, 'test'))
-  .map((f) => relative(root, f))
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
-  .sort();
+const files = listTestFiles(root, process.argv.slice(2));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+const own = !process.env.CAIRN_TEST_RUN_DIR;
+const runDir = process.env.CAIRN_TEST_RUN_DIR ?? mkdtempSync(join(tmpdir(), 'cairn-test-run-'));
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error' },
+  env: { ...process.env, CAIRN_TEST_RUN_DIR: runDir, LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error' },
 });
+if (own) rmSync(runDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 process.exit(r.status ?? 1);

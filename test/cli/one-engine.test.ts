@@ -6,18 +6,16 @@
  */
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { openEngine } from '../../main/engine/engine.js';
 import { readLock } from '../../main/engine/lock.js';
 import { dataPaths } from '../../main/engine/config/paths.js';
-import { FILES } from '../mcp/fixtures.js';
+import { indexedHome } from '../mcp/fixtures.js';
 import { REPO } from '../helpers/cli.js';
 import { servedAt, start, type Proc } from '../helpers/processes.js';
 
@@ -27,20 +25,8 @@ let home: string;
 const opened: (Client | Proc)[] = [];
 
 before(async () => {
-  root = await mkdtemp(join(tmpdir(), 'cairn-doors-'));
-  const data = join(root, 'data');
-  for (const [rel, text] of Object.entries(FILES)) {
-    await mkdir(dirname(join(data, rel)), { recursive: true });
-    await writeFile(join(data, rel), text);
-  }
-  home = join(root, 'home');
-  const engine = await openEngine({ home });
-  // Ephemeral ports for every engine any door starts.
-  engine.settings.set({ 'mcp.port': 0 });
-  await engine.addFolder({ path: data });
-  await engine.indexFolder(data, 'create');
-  await engine.idle();
-  await engine.close();
+  // The fixture indexed once per run, copied here; ephemeral ports for every engine any door starts.
+  ({ root, home } = await indexedHome({ 'mcp.port': 0 }));
 });
 
 async function stopEngine(): Promise<void> {

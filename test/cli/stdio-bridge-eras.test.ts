@@ -6,16 +6,14 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openEngine } from '../../main/engine/engine.js';
 import { readLock } from '../../main/engine/lock.js';
 import { dataPaths } from '../../main/engine/config/paths.js';
 import { bodyHeaders } from '../../main/engine/mcp/stdio-bridge.js';
 import { CLIENT_KINDS, EXPECTED_ERA, connectEra, type StdioLaunch } from '../mcp/era-clients.js';
-import { FILES } from '../mcp/fixtures.js';
+import { indexedHome } from '../mcp/fixtures.js';
 import { REPO } from '../helpers/cli.js';
 
 let root: string;
@@ -23,20 +21,8 @@ let home: string;
 let launch: StdioLaunch;
 
 before(async () => {
-  root = await mkdtemp(join(tmpdir(), 'cairn-bridge-eras-'));
-  home = join(root, 'home');
-  const data = join(root, 'data');
-  for (const [rel, text] of Object.entries(FILES)) {
-    await mkdir(dirname(join(data, rel)), { recursive: true });
-    await writeFile(join(data, rel), text);
-  }
-  await writeFile(join(root, 'outside.txt'), 'outside secret\n');
-  const engine = await openEngine({ home });
-  engine.settings.set({ 'mcp.port': 0 });
-  await engine.addFolder({ path: data });
-  await engine.indexFolder(data, 'create');
-  await engine.idle();
-  await engine.close();
+  // The fixture indexed once per run, copied here (with outside.txt beside the folder).
+  ({ root, home } = await indexedHome({ 'mcp.port': 0 }));
   launch = { command: process.execPath, args: [join(REPO, 'bin', 'cairn.mjs'), 'mcp', '--stdio'], env: { ...(process.env as Record<string, string>), CAIRN_HOME: home, LANCEDB_LOG: 'error' } };
 });
 

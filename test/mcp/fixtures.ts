@@ -11,7 +11,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { EngineApi } from '../../main/engine/api.js';
 import { FileApiKeyStore } from '../../main/engine/http/api-key-store.js';
 import { startHttpServer, type HttpServerHandle } from '../../main/engine/http/server.js';
-import { openEngine } from '../../main/engine/engine.js';
+import { openEngine, type Engine } from '../../main/engine/engine.js';
+import { copyOfFixture } from '../helpers/shared-fixture.js';
 import { SettingsStore } from '../../main/engine/config/settings-store.js';
 
 export const FILES: Record<string, string> = {
@@ -43,16 +44,13 @@ export interface FixtureOptions {
   before?: Record<string, unknown>;
 }
 
-/** The real engine (a temp CAIRN home) with the folder indexed, behind a real HTTP server on loopback. */
-export async function startFixture(settings: Record<string, unknown> = {}, opts: FixtureOptions = {}): Promise<Fixture> {
-  const root = await mkdtemp(join(tmpdir(), 'cairn-mcp-'));
-  const home = join(root, 'home');
+/** Writes the fixture's folders under `root`: `data` (indexed), `data-evil`, `home`, `user`, `outside.txt`. */
+async function writeFixtureFiles(root: string): Promise<void> {
   const data = join(root, 'data');
   const evil = join(root, 'data-evil');
-  const clientsHome = join(root, 'user');
-  await mkdir(home, { recursive: true });
+  await mkdir(join(root, 'home'), { recursive: true });
   await mkdir(evil, { recursive: true });
-  await mkdir(clientsHome, { recursive: true });
+  await mkdir(join(root, 'user'), { recursive: true });
   for (const [rel, text] of Object.entries(FILES)) {
     await mkdir(join(data, rel, '..'), { recursive: true });
     await writeFile(join(data, rel), text);
@@ -61,13 +59,73 @@ export async function startFixture(settings: Record<string, unknown> = {}, opts:
   await writeFile(join(root, 'outside.txt'), 'outside secret\n');
   // A symlink inside the folder that leads out of it.
   await symlink(join(root, 'outside.txt'), join(data, 'link-out.txt'));
+}
 
-  if (opts.before) new SettingsStore(home).set(opts.before);
+/** `data` added to a real engine over `home` and indexed with the built-in model (the engine stays open). */
+async function openIndexed(root: string, settings: Record<string, unknown>, before?: Record<string, unknown>): Promise<Engine> {
+  const home = join(root, 'home');
+  const data = join(root, 'data');
+  if (before) new SettingsStore(home).set(before);
   const engine = await openEngine({ home });
   if (Object.keys(settings).length > 0) engine.settings.set(settings);
   await engine.addFolder({ path: data });
   await engine.indexFolder(data, 'create');
   await engine.idle();
+  return engine;
+}
+
+/** The shared build: the fixture indexed and the engine closed again, its folder checked fresh. */
+async function buildSharedFixture(root: string): Promise<void> {
+  await writeFixtureFiles(root);
+  const engine = await openIndexed(root, {});
+  try {
+    const [folder] = await engine.folders();
+    if (folder?.state !== 'fresh') throw new Error(`fixture: the folder ended ${folder?.state}`);
+  } finally {
+    await engine.close();
+  }
+}
+
+/**
+ * A copy of the shared fixture with no engine open: `home` holds the index of `data` (the
+ * fixture's files, indexed with the built-in model), for suites that hand the home to a child
+ * process (stdio, the CLI). `settings` are written to its config.json; they must not change what
+ * the index holds (index.*, embedding.*).
+ */
+export async function indexedHome(settings: Record<string, unknown> = {}): Promise<{ root: string; home: string; data: string }> {
+  const shaping = Object.keys(settings).filter((k) => INDEX_SHAPING.test(k));
+  if (shaping.length > 0) throw new Error(`indexedHome: ${shaping.join(', ')} would change the index; index a folder of your own`);
+  const root = await copyOfFixture('mcp-fixture', buildSharedFixture);
+  const home = join(root, 'home');
+  if (Object.keys(settings).length > 0) new SettingsStore(home).set(settings);
+  return { root, home, data: join(root, 'data') };
+}
+
+/** Settings that change what an index holds: a fixture opened with them is indexed for itself. */
+const INDEX_SHAPING = /^(index|embedding)\./;
+
+/**
+ * The real engine (a temp CAIRN home) with the folder indexed, behind a real HTTP server on loopback.
+ * The indexed folder is a copy of one built once per test run (test/helpers/shared-fixture.ts),
+ * unless `opts.before` or an index-shaping setting asks for an index of its own.
+ */
+export async function startFixture(settings: Record<string, unknown> = {}, opts: FixtureOptions = {}): Promise<Fixture> {
+  const own = opts.before !== undefined || Object.keys(settings).some((k) => INDEX_SHAPING.test(k));
+  let root: string;
+  let engine: Engine;
+  if (own) {
+    root = await mkdtemp(join(tmpdir(), 'cairn-mcp-'));
+    await writeFixtureFiles(root);
+    engine = await openIndexed(root, settings, opts.before);
+  } else {
+    root = await copyOfFixture('mcp-fixture', buildSharedFixture);
+    engine = await openEngine({ home: join(root, 'home') });
+    if (Object.keys(settings).length > 0) engine.settings.set(settings);
+  }
+  const home = join(root, 'home');
+  const data = join(root, 'data');
+  const evil = join(root, 'data-evil');
+  const clientsHome = join(root, 'user');
 
   const adminToken = randomBytes(24).toString('base64url');
   const apiKeys = new FileApiKeyStore(home, {});

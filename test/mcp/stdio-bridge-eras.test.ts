@@ -36,7 +36,9 @@ function bridge() {
   });
   const ask = async (msg: Record<string, unknown>) => {
     input.write(`${JSON.stringify(msg)}\n`);
-    for (let i = 0; i < 400; i++) {
+    // A bound on waiting, not a speed check: the first search of an engine loads the model, which
+    // takes tens of seconds on a loaded machine.
+    for (let i = 0; i < 2400; i++) {
       const found = lines.find((l) => l.id === msg.id);
       if (found) return found as { result?: Record<string, unknown>; error?: { code: number; message: string } };
       await new Promise((r) => setTimeout(r, 25));

@@ -6,33 +6,21 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openEngine } from '../../main/engine/engine.js';
 import { CLIENT_KINDS, EXPECTED_ERA, connectEra, type StdioLaunch } from './era-clients.js';
-import { FILES } from './fixtures.js';
+import { indexedHome } from './fixtures.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let root: string;
-let data: string;
 let launch: StdioLaunch;
 
 before(async () => {
-  root = await mkdtemp(join(tmpdir(), 'cairn-stdio-eras-'));
-  const home = join(root, 'home');
-  data = join(root, 'data');
-  for (const [rel, text] of Object.entries(FILES)) {
-    await mkdir(dirname(join(data, rel)), { recursive: true });
-    await writeFile(join(data, rel), text);
-  }
-  await writeFile(join(root, 'outside.txt'), 'outside secret\n');
-  const engine = await openEngine({ home });
-  await engine.addFolder({ path: data });
-  await engine.indexFolder(data, 'create');
-  await engine.idle();
-  await engine.close();
+  // The fixture indexed once per run, copied here (with outside.txt beside the folder).
+  const fx = await indexedHome();
+  root = fx.root;
+  const home = fx.home;
   launch = {
     command: process.execPath,
     args: ['--import', 'tsx', join(here, 'stdio-child.ts'), home],

@@ -1,33 +1,19 @@
 /** The same tools over stdio: the SDK client launches a child that runs serveStdio on the real engine. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { openEngine } from '../../main/engine/engine.js';
-import { FILES } from './fixtures.js';
+import { indexedHome } from './fixtures.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 test('stdio: list and call the tools, typed errors included', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'cairn-stdio-'));
-  const home = join(root, 'home');
-  const data = join(root, 'data');
-  for (const [rel, text] of Object.entries(FILES)) {
-    await mkdir(dirname(join(data, rel)), { recursive: true });
-    await writeFile(join(data, rel), text);
-  }
-  // Index in this process, then hand the home (and its lock) to the child.
-  const engine = await openEngine({ home });
-  engine.settings.set({ 'mcp.toolset': 'full' });
-  await engine.addFolder({ path: data });
-  await engine.indexFolder(data, 'create');
-  await engine.idle();
-  await engine.close();
+  // The fixture indexed once per run (a copy of it here), then the home handed to the child.
+  const { root, home } = await indexedHome({ 'mcp.toolset': 'full' });
 
   const client = new Client({ name: 'cairn-stdio-test', version: '1.0.0' });
   const transport = new StdioClientTransport({
