@@ -16,6 +16,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { openEngine } from '../../main/engine/engine.js';
@@ -148,6 +149,29 @@ for (const kind of ['v1', 'v2-pinned-2026'] as const) {
     }
   });
 }
+
+test('a stdio client that leaves right after its handshake still leaves an engine serving (as a health check like `claude mcp list` expects)', async () => {
+  assert.equal(await readLock(dataPaths(home).lock), null, 'control: no engine runs before');
+  const child = spawn(launch.command, launch.args, { env: launch.env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const exited = new Promise((r) => child.once('exit', r));
+  child.stdin.write(`${JSON.stringify(initialize('2025-11-25'))}\n`);
+  const first = await new Promise<string>((resolve) => {
+    let buf = '';
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      if (buf.includes('\n')) resolve(buf.slice(0, buf.indexOf('\n')));
+    });
+  });
+  assert.equal((JSON.parse(first) as { result: { protocolVersion: string } }).result.protocolVersion, '2025-11-25');
+  child.stdin.end();
+  await exited;
+  let owner = await readLock(dataPaths(home).lock);
+  for (let i = 0; i < 1200 && !owner?.url; i++) {
+    await sleep(100);
+    owner = await readLock(dataPaths(home).lock);
+  }
+  assert.ok(owner?.url, 'an engine serves the folder after the client left');
+});
 
 test('what the bridge answers for the handshake is what the engine answers: initialize in every revision, server/discover in both toolsets', async () => {
   const engine = await findOrStartEngine(home);

@@ -34,6 +34,9 @@ export async function serveStdioCommand(home: string): Promise<number> {
   bridge.start();
   await bridge.finished;
   process.stdin.destroy();
+  // A client that left right after the handshake (answered here) still leaves an engine behind,
+  // as one that waited for it would: the next client, HTTP or stdio, finds it serving.
+  if (!engine) await (await door).ensureEngineStarting(home).catch(() => undefined);
   // Nothing of the bridge is left to finish: do not wait on an idle keep-alive socket.
   setTimeout(() => process.exit(EXIT.ok), 200).unref();
   return EXIT.ok;
