@@ -22,7 +22,10 @@ import { mergeTomlTable } from '../main/engine/clients/toml.js';
 import { buildCopy } from '../test/helpers/built-layout.js';
 import { startAnthropicStandIn } from './clients/anthropic-stand-in.js';
 import { startOpenAiStandIn } from './clients/openai-stand-in.js';
+import { startGeminiStandIn } from './clients/gemini-stand-in.js';
+import { applyEdits, modify } from 'jsonc-parser';
 import { FILES } from '../test/mcp/fixtures.js';
+import { DEFAULTS } from '../main/common/requests.js';
 import { servedAt, start, type Proc } from '../test/helpers/processes.js';
 
 const PINS: Record<string, string> = {
@@ -242,6 +245,7 @@ async function main(): Promise<number> {
 
     await checks('serve first, no key', null);
     await modelView(cwd);
+    await geminiModelView(cwd, geminiFile);
     const { key } = (await admin('POST', '/api/mcp/api-key', { action: 'generate' })) as { key: string };
     await admin('PATCH', '/api/settings', { values: { 'mcp.require_api_key': true } });
     await install();
@@ -293,6 +297,7 @@ async function main(): Promise<number> {
  * and shows the model a 2 KB preview).
  */
 const INLINE_LIMIT_CHARS = 50_000;
+const DEFAULT_BUDGET_CHARS = DEFAULTS.maxChars;
 
 async function modelView(cwd: string): Promise<void> {
   const standIn = await startAnthropicStandIn('mcp__cairn__search', { query: 'exponential backoff', top_k: 100 });
@@ -317,6 +322,42 @@ async function modelView(cwd: string): Promise<void> {
     }
   } finally {
     await standIn.close();
+  }
+}
+
+/**
+ * What Gemini CLI hands its model from one Cairn search: `gemini -p` against a loopback stand-in
+ * for the Gemini API (a test double for the remote model; GOOGLE_GEMINI_BASE_URL may name a
+ * loopback address) that scripts exactly one call of Cairn's search at the largest top_k and
+ * records the functionResponse. Gemini CLI hands the model the text block (wrapped in its own
+ * untrusted-context markers), so what is asserted is the text's freshness, note and bound.
+ * `--yolo` approves the one scripted call (a non-interactive run refuses unapproved tools; the
+ * HOME is a temporary one and the stand-in calls nothing else).
+ */
+async function geminiModelView(cwd: string, settingsFile: string): Promise<void> {
+  const original = await readFile(settingsFile, 'utf8');
+  // The auth type the API-key login would have stored; without it a headless run exits 41.
+  await writeFile(settingsFile, applyEdits(original, modify(original, ['security', 'auth', 'selectedType'], 'gemini-api-key', { formattingOptions: { insertSpaces: true, tabSize: 2 } })));
+  const standIn = await startGeminiStandIn({ query: 'exponential backoff', top_k: 100 });
+  try {
+    const r = await run(bin('gemini'), ['-p', 'How do retries back off? Use the cairn search tool.', '--output-format', 'json', '--yolo'], {
+      GEMINI_API_KEY: 'stand-in',
+      GOOGLE_GEMINI_BASE_URL: standIn.url,
+    }, { cwd, timeoutMs: 180_000 });
+    const offered = [...standIn.toolsOffered].filter((t) => /cairn/.test(t));
+    record('gemini-cli', 'gemini -p (model stand-in): Cairn\'s search tool is offered to the model', offered.some((t) => /search$/.test(t)) ? 'pass' : 'fail', offered.length ? offered.join(', ') : `tools offered: ${[...standIn.toolsOffered].join(', ') || 'none'}; ${r.out.trim().slice(-300)}`);
+    const seen = standIn.toolResults.join('\n');
+    record('gemini-cli', 'gemini -p (model stand-in): the search result reaches the model', /retry\.md/.test(seen) ? 'pass' : 'fail', /retry\.md/.test(seen) ? '' : (seen || r.out).slice(0, 300));
+    if (seen) {
+      const facts = `the model saw ${seen.length} characters for top_k 100; starts: ${seen.slice(0, 120).replace(/\n/g, ' ')}`;
+      process.stdout.write(`INFO     gemini-cli     ${facts}\n`);
+      record('gemini-cli', 'gemini -p (model stand-in): freshness and the data-not-instructions note reach the model', /fresh/i.test(seen) && /not instructions/i.test(seen) ? 'pass' : 'fail', facts);
+      // The text is bounded by max_chars (default 12,000) plus Gemini CLI's own JSON wrapping.
+      record('gemini-cli', 'gemini -p (model stand-in): a top_k 100 result stays within the default budget (12,000 characters, plus 10 % for the client\'s wrapping)', seen.length <= DEFAULT_BUDGET_CHARS * 1.1 ? 'pass' : 'fail', facts);
+    }
+  } finally {
+    await standIn.close();
+    await writeFile(settingsFile, original);
   }
 }
 

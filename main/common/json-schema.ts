@@ -48,7 +48,9 @@ type Scalar<S> = S extends { enum: readonly (infer E)[] }
             ? FromSchema<I>[]
             : S extends { type: 'object'; properties: infer P }
               ? ObjectOf<P, S extends { required: readonly (infer R)[] } ? R : never, S>
-              : S extends { type: 'object' }
+              : S extends { type: 'object'; additionalProperties: infer A extends object }
+                ? Record<string, FromSchema<A>>
+                : S extends { type: 'object' }
                 ? Record<string, unknown>
                 : unknown;
 
@@ -134,7 +136,7 @@ export function checkSchema(schema: Schema, value: unknown, key: string): Argume
       }
     }
   }
-  if (schema.properties && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+  if ((schema.properties || typeof schema.additionalProperties === 'object') && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     return checkObject(schema, value as Record<string, unknown>, key);
   }
   return null;
@@ -149,6 +151,11 @@ function checkObject(schema: Schema, value: Record<string, unknown>, key: string
   for (const [k, v] of Object.entries(value)) {
     const prop = props[k];
     if (!prop) {
+      if (typeof schema.additionalProperties === 'object') {
+        const issue = checkSchema(schema.additionalProperties, v, at(k));
+        if (issue) return issue;
+        continue;
+      }
       if (schema.additionalProperties === false) {
         return { key: at(k), message: `unknown argument ${at(k)}; the arguments are ${Object.keys(props).join(', ')}` };
       }

@@ -138,10 +138,10 @@ export type ResolvedGrepRequest = GrepRequest & { regex: boolean; case_sensitive
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; issue: ArgumentIssue };
 
-const refuse = (key: string, message: string): Parsed<never> => ({ ok: false, issue: { key, message } });
+export const refuse = (key: string, message: string): Parsed<never> => ({ ok: false, issue: { key, message } });
 
 /** Drops keys whose value is null or undefined: both mean "not given" on every surface. */
-function given(input: unknown): Record<string, unknown> | null {
+export function given(input: unknown): Record<string, unknown> | null {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return null;
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== null));
 }

@@ -21,6 +21,7 @@ import {
 } from '../../main/common/requests.js';
 import { GREP_RESULT_SCHEMA, outcomeSchema, READ_RESULT_SCHEMA, SEARCH_RESULT_SCHEMA } from '../../main/common/results.js';
 import { settingSpec } from '../../main/common/settings.js';
+import { GREP_RESPONSE_SCHEMA, READ_RESPONSE_SCHEMA, SEARCH_RESPONSE_SCHEMA } from '../../main/common/search.js';
 import { connect, startFixture, type Fixture } from './fixtures.js';
 
 let fx: Fixture;
@@ -181,4 +182,25 @@ test('the search description names only tools the mount serves', async () => {
   } finally {
     await agent.close();
   }
+});
+
+test('what the engine answers (admin API, in-process) is what its declared response schemas say', async () => {
+  const judge = (schema: Schema, value: unknown, what: string) => {
+    const validate = ajv.compile(JSON.parse(JSON.stringify(schema)) as object);
+    assert.ok(validate(value), `${what}: ${ajv.errorsText(validate.errors)}`);
+  };
+  for (const body of [{ query: 'lighthouse' }, { query: 'lighthouse keeper', per_file: true, mode: 'tribrid' }, { query: 'lighthouse', mode: 'vector', top_k: 3 }]) {
+    const res = await fx.admin('POST', '/api/search', body);
+    assert.equal(res.status, 200);
+    const json = (await res.json()) as { hits: unknown[] };
+    assert.ok(json.hits.length > 0);
+    judge(SEARCH_RESPONSE_SCHEMA, json, `POST /api/search ${JSON.stringify(body)}`);
+  }
+  judge(READ_RESPONSE_SCHEMA, await fx.engine.read({ path: join(fx.data, 'long.txt'), start_line: 1, end_line: 5, max_chars: DEFAULTS.maxChars }), 'engine.read');
+  judge(GREP_RESPONSE_SCHEMA, await fx.engine.grep({ pattern: 'lighthouse', regex: false, case_sensitive: false, max_matches: 5, max_chars: DEFAULTS.maxChars }), 'engine.grep');
+  // Control: a field the declaration does not name is caught.
+  const validate = ajv.compile(JSON.parse(JSON.stringify(SEARCH_RESPONSE_SCHEMA)) as object);
+  const one = (await (await fx.admin('POST', '/api/search', { query: 'lighthouse' })).json()) as { hits: Record<string, unknown>[] };
+  one.hits[0].surprise = 1;
+  assert.equal(validate(one), false);
 });

@@ -12,6 +12,14 @@ import { Ajv } from 'ajv';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { connect, startFixture, type Fixture } from './fixtures.js';
+import type { Schema } from '../../main/common/json-schema.js';
+import { GREP_REQUEST_SCHEMA, READ_REQUEST_SCHEMA, searchRequestSchema } from '../../main/common/requests.js';
+import { GREP_RESULT_SCHEMA, READ_RESULT_SCHEMA, SEARCH_RESULT_SCHEMA, outcomeSchema } from '../../main/common/results.js';
+import {
+  ANSWER_REQUEST_SCHEMA, ANSWER_RESULT_SCHEMA, EMPTY_REQUEST_SCHEMA, INDEX_DROP_REQUEST_SCHEMA, INDEX_DROP_RESULT_SCHEMA,
+  INDEX_STATUS_RESULT_SCHEMA, INDEX_UPDATE_REQUEST_SCHEMA, JOB_RESULT_SCHEMA, RETRIEVE_CONTEXT_REQUEST_SCHEMA,
+  SEMANTIC_SEARCH_REQUEST_SCHEMA, SERVER_STATUS_RESULT_SCHEMA,
+} from '../../main/common/tool-requests.js';
 
 let fx: Fixture;
 let client: Client;
@@ -70,6 +78,20 @@ async function expectError(name: string, args: Record<string, unknown>, code: st
   assert.ok(err.message.length > 0);
   return err as Record<string, unknown>;
 }
+
+/** Every tool's declared contract (main/common): what tools/list must show, input and output. */
+const DECLARED: Record<string, [Schema, Schema]> = {
+  search: [searchRequestSchema({ mode: 'hybrid', topK: 10 }), SEARCH_RESULT_SCHEMA],
+  read: [READ_REQUEST_SCHEMA, READ_RESULT_SCHEMA],
+  grep: [GREP_REQUEST_SCHEMA, GREP_RESULT_SCHEMA],
+  index_status: [EMPTY_REQUEST_SCHEMA, INDEX_STATUS_RESULT_SCHEMA],
+  index_update: [INDEX_UPDATE_REQUEST_SCHEMA, JOB_RESULT_SCHEMA],
+  index_drop: [INDEX_DROP_REQUEST_SCHEMA, INDEX_DROP_RESULT_SCHEMA],
+  server_status: [EMPTY_REQUEST_SCHEMA, SERVER_STATUS_RESULT_SCHEMA],
+  retrieve_context: [RETRIEVE_CONTEXT_REQUEST_SCHEMA, SEARCH_RESULT_SCHEMA],
+  semantic_search: [SEMANTIC_SEARCH_REQUEST_SCHEMA, SEARCH_RESULT_SCHEMA],
+  answer: [ANSWER_REQUEST_SCHEMA, ANSWER_RESULT_SCHEMA],
+};
 
 const resultOf = <T>(res: CallToolResult) => (res.structuredContent as { result: T }).result;
 const textOf = (res: CallToolResult) => (res.content[0] as { text: string }).text;
@@ -231,4 +253,42 @@ test('contract mismatch: search fails closed with embedding_contract_mismatch, a
   // does not yet wait for that background work.)
   fx.engine.settings.set({ 'embedding.model': 'cairn/use-lite' });
   assert.ok(resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'tribrid' })).hits.length > 0, 'tribrid works again');
+});
+
+test('every tool lists its declared contract schemas as they are (input, and output as {result} or {error})', () => {
+  const strip = (x: unknown) => {
+    const { $schema: _dialect, ...rest } = x as Record<string, unknown>;
+    return rest;
+  };
+  assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(DECLARED).sort(), 'every listed tool has a declared contract');
+  for (const t of tools) {
+    const [input, output] = DECLARED[t.name];
+    const listedInput = strip(t.inputSchema) as { properties?: Record<string, { default?: unknown }> };
+    // search lists the defaults its mount captured; those come from settings, not the contract.
+    if (t.name === 'search') for (const k of ['mode', 'top_k'] as const) delete listedInput.properties![k].default;
+    const declaredInput = JSON.parse(JSON.stringify(input)) as typeof listedInput;
+    if (t.name === 'search') for (const k of ['mode', 'top_k'] as const) delete declaredInput.properties![k].default;
+    assert.deepEqual(listedInput, declaredInput, `${t.name} input schema`);
+    assert.deepEqual(strip(t.outputSchema), JSON.parse(JSON.stringify(outcomeSchema(output))), `${t.name} output schema`);
+  }
+});
+
+test('the other tools refuse what their contract refuses, with the key named and nothing run', async () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['index_update', { path: fx.data, kind: 'bogus' }, 'kind'],
+    ['index_update', {}, 'path'],
+    ['index_drop', { path: fx.data, confirm: false }, 'confirm'],
+    ['retrieve_context', { query: 'x', top_k: 101 }, 'top_k'],
+    ['retrieve_context', { query: 'x', filters: { source: '' } }, 'filters.source'],
+    ['semantic_search', { vector_query: 'x', threshold: 1.5 }, 'threshold'],
+    ['answer', { question: '' }, 'question'],
+    ['index_status', { surprise: 1 }, 'surprise'],
+  ];
+  for (const [name, args, key] of cases) {
+    const err = await expectError(name, args, 'invalid_argument');
+    assert.equal((err.details as { key?: string } | undefined)?.key, key, `${name}(${JSON.stringify(args)})`);
+  }
+  // Control: the same tools accept the arguments one step inside the limits.
+  assert.ok(resultOf(await call('retrieve_context', { query: 'x', top_k: 100 })));
+  assert.ok(resultOf(await call('semantic_search', { vector_query: 'x', threshold: 1 })));
 });

@@ -12,8 +12,8 @@ import { httpStatusFor, isErrorEnvelope } from '../../common/errors.js';
 import type { ProbeEra, ProbeHit, ProbeProtocol, ProbeResult } from '../../common/status.js';
 import type { SearchHit } from '../../common/search.js';
 import { keyRequired } from '../http/mcp-route.js';
-import { CAIRN_VERSION } from '../mcp/server.js';
-import { MODERN_PROTOCOL_VERSIONS } from '../mcp/endpoint.js';
+import { ENGINE_VERSION } from '../version.js';
+import { MODERN_PROTOCOL_VERSIONS } from '../mcp/server-identity.js';
 import type { AdminContext } from './context.js';
 
 const PROBE_HITS = 5;
@@ -50,7 +50,7 @@ export async function runProbe(ctx: AdminContext, query: string, era: ProbeEra =
     if (key) headers.authorization = `Bearer ${key}`;
   }
   const started = performance.now();
-  const client = new Client({ name: 'cairn-probe', version: CAIRN_VERSION }, { versionNegotiation: negotiation(era) });
+  const client = new Client({ name: 'cairn-probe', version: ENGINE_VERSION }, { versionNegotiation: negotiation(era) });
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   let tools: string[] = [];
   const latency = () => Math.round(performance.now() - started);

@@ -50,11 +50,27 @@ async function logTail(home: string): Promise<string> {
   return text.trim().split('\n').slice(-8).join('\n');
 }
 
+/** Background engines this process started, by data folder, until they exit: a second door in the same process must not start another. */
+const startedHere = new Map<string, Promise<{ exited: Promise<number | null> }>>();
+
 /**
  * Starts `cairn serve` for `home`, detached: its own process group, no tie to this process's
  * stdio (its output goes to logs/engine.log, mode 0600; the address lines there name the token file, not the token).
  */
-async function startBackgroundEngine(home: string): Promise<{ exited: Promise<number | null> }> {
+function startBackgroundEngine(home: string): Promise<{ exited: Promise<number | null> }> {
+  let started = startedHere.get(home);
+  if (!started) {
+    started = spawnBackgroundEngine(home);
+    startedHere.set(home, started);
+    const forget = () => {
+      if (startedHere.get(home) === started) startedHere.delete(home);
+    };
+    started.then((c) => c.exited.then(forget), forget);
+  }
+  return started;
+}
+
+async function spawnBackgroundEngine(home: string): Promise<{ exited: Promise<number | null> }> {
   const log = engineLogPath(home);
   await mkdir(join(home, 'logs'), { recursive: true });
   const fh = await open(log, 'a', 0o600);
@@ -106,6 +122,21 @@ export async function findOrStartEngine(home: string, opts: { timeoutMs?: number
     }
     await sleep(100);
   }
+}
+
+/**
+ * Makes sure an engine is on its way for `home` (one runs or starts, or this process started
+ * one), without waiting for it to listen: what a stdio client that leaves right after its
+ * handshake (a health check) needs, so that the engine it expects keeps serving afterwards.
+ */
+export async function ensureEngineStarting(home: string): Promise<void> {
+  const started = startedHere.get(home);
+  if (started) {
+    await started;
+    return;
+  }
+  if (await readLock(dataPaths(home).lock)) return;
+  await startBackgroundEngine(home);
 }
 
 /** The MCP key, when the engine requires one: CAIRN_MCP_API_KEY, else asked of the engine with its admin token. */

@@ -61,6 +61,7 @@ async function run(argv: string[]): Promise<number> {
       host: { type: 'string' },
       stdio: { type: 'boolean', default: false },
       exclusive: { type: 'boolean', default: false },
+      timeout: { type: 'string' },
     },
   });
   const flags = values as Flags;
@@ -76,6 +77,15 @@ async function run(argv: string[]): Promise<number> {
       if (!flags.stdio) throw new CairnError('invalid_argument', 'usage: cairn mcp --stdio');
       const { serveStdioCommand } = await import('./stdio-command.js');
       return serveStdioCommand(home);
+    }
+    case 'stop': {
+      const { stopEngine, describeStop } = await import('./stop-command.js');
+      const raw = flags.timeout as string | undefined;
+      const seconds = raw === undefined ? 30 : Number(raw);
+      if (!Number.isFinite(seconds) || seconds <= 0) throw new CairnError('invalid_argument', `--timeout must be a number of seconds above 0, got ${JSON.stringify(raw)}`);
+      const outcome = await stopEngine(home, { timeoutMs: seconds * 1000 });
+      print(json, outcome, () => describeStop(home, outcome));
+      return EXIT.ok;
     }
     case 'add': {
       const folder = positionals[0];

@@ -9,6 +9,7 @@ Usage:
   cairn status [--json]                                        folders, jobs, model, contract
   cairn serve [--port N] [--host H]                            run the engine: MCP + workbench + watcher
   cairn mcp --stdio                                            serve the MCP tools over stdio
+  cairn stop [--timeout SECONDS] [--json]                      stop the engine serving the data folder
   cairn help | --version
 
 Modes: vector, sparse, hybrid, tribrid (default: the mcp.default_mode setting).

@@ -10,7 +10,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  createMcpHandler, isLegacyRequest, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport, type McpHttpHandler, type McpServer,
+  createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler, type McpServer,
 } from '@modelcontextprotocol/server';
 import type { EngineApi } from '../api.js';
 import { captureMountConfig, type MountConfig } from './mount-config.js';
@@ -20,6 +20,7 @@ import { SessionTable, SESSION_IDLE_MS, type SessionEntry } from './sessions.js'
 import { jsonRpcError } from '../http/responses.js';
 import { remoteAddress } from '../http/peer.js';
 import { serveIndexTasks, TaskRegistry } from './index-tasks.js';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './server-identity.js';
 
 interface Session extends SessionEntry {
   server: McpServer;
@@ -31,12 +32,8 @@ export interface EndpointHooks {
   serverStatus?: () => Promise<Record<string, unknown>>;
 }
 
-/**
- * The revisions this endpoint serves, newest first: the 2026-07-28 era (the SDK's modern leg) and
- * the 2025-era revisions of its legacy transport.
- */
-export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
-export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+/** The revisions this endpoint serves, newest first (declared in server-identity.ts). */
+export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
 
 /**
  * A request without the 2026 envelope whose MCP-Protocol-Version header names no revision served

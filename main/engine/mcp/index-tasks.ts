@@ -15,8 +15,8 @@ import type { JobInfo } from '../../common/status.js';
 import type { EngineApi } from '../api.js';
 import { toErrorBody } from '../errors.js';
 import { renderError } from './render.js';
+import { TASKS_EXTENSION } from './server-identity.js';
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** How long a handle is kept after it was created (the spec's `ttlMs`). */
 export const TASK_TTL_MS = 60 * 60 * 1000;
 const POLL_INTERVAL_MS = 1000;

@@ -7,13 +7,16 @@
  * MCP-Protocol-Version, Mcp-Method and Mcp-Name derived from the body, as the spec defines),
  * so it follows whichever SDK serves the endpoint, in either era.
  *
- * Messages read before the engine answers are queued (the target resolves once); each request
- * is then posted as it arrives, concurrently, and every answer (JSON, or each SSE event) is
- * written as one line. When the engine goes away mid-session the target is resolved again once
+ * `initialize` and `server/discover` are answered by the bridge itself from the declared identity
+ * (server-identity.ts), at once, so a client's handshake never waits for the engine to start;
+ * the client's `initialize` is replayed to the engine once it is found. Other messages read
+ * before the engine answers are queued (the target resolves once); each request is then posted
+ * as it arrives, concurrently, and every answer (JSON, or each SSE event) is written as one line. When the engine goes away mid-session the target is resolved again once
  * (a new engine may have taken over). stdin EOF or stop() ends the bridge at once: in-flight
  * requests are aborted, and a stateful session is deleted on the way out.
  */
 import type { Readable, Writable } from 'node:stream';
+import { discoverResult, initializeResult, MODERN_PROTOCOL_VERSIONS, type Toolset } from './server-identity.js';
 
 export interface BridgeTarget {
   /** The MCP endpoint, e.g. http://127.0.0.1:58012/mcp. */
@@ -30,6 +33,13 @@ export interface BridgeOptions {
   /** The key, fetched when the endpoint answers 401 (null: none to be had). */
   key?: (target: BridgeTarget) => Promise<string | null>;
   log?: (line: string) => void;
+  /**
+   * The toolset the engine mounts (its settings): with it the bridge answers `initialize` and
+   * `server/discover` itself from the declared identity at once, before the engine listens, and
+   * replays the client's `initialize` to the engine when it is found (a stateful session needs
+   * it). Without it both are forwarded like any other message.
+   */
+  toolset?: () => Promise<Toolset>;
 }
 
 type Json = Record<string, unknown>;
@@ -62,36 +72,29 @@ export function bodyHeaders(msg: Json): Record<string, string> {
   return h;
 }
 
-function rpcError(id: Id, code: number, message: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An `initialize` the SDK would accept as is (anything else goes to the engine, which says what is wrong). */
+function wellFormedInitialize(msg: Json): string | null {
+  const p = msg.params;
+  if (msg.method !== 'initialize' || !isRequest(msg) || !isObject(p) || typeof p.protocolVersion !== 'string' || !isObject(p.capabilities)) return null;
+  const info = p.clientInfo;
+  return isObject(info) && typeof info.name === 'string' && typeof info.version === 'string' ? p.protocolVersion : null;
 }
 
-/** The params key each 2026-07-28 method names in its `Mcp-Name` header. */
-const NAME_PARAM: Record<string, string> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
+/** A `server/discover` naming a served 2026 revision, with the envelope's client info and capabilities. */
+function wellFormedDiscover(msg: Json): boolean {
+  const meta = isObject(msg.params) ? msg.params._meta : undefined;
+  if (msg.method !== 'server/discover' || !isRequest(msg) || !isObject(meta)) return false;
+  const version = meta[VERSION_META_KEY];
+  const info = meta['io.modelcontextprotocol/clientInfo'];
+  return typeof version === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version)
+    && isObject(info) && typeof info.name === 'string' && typeof info.version === 'string'
+    && isObject(meta['io.modelcontextprotocol/clientCapabilities']);
+}
 
-/**
- * A 2026-07-28 message (its `_meta` names the revision) needs the standard headers over HTTP, taken
- * from the message itself: `MCP-Protocol-Version`, `Mcp-Method` and, where the method has one,
- * `Mcp-Name`. Without them the endpoint refuses it (-32020) rather than guess; a 2025-era message
- * keeps the negotiated version header.
- */
-function modernHeaders(msg: Json): Record<string, string> | null {
-  const params = msg.params as Json | undefined;
-  const version = (params?._meta as Json | undefined)?.['io.modelcontextprotocol/protocolVersion'];
-  if (typeof version !== 'string' || typeof msg.method !== 'string') return null;
-  const h: Record<string, string> = { 'mcp-protocol-version': version, 'mcp-method': msg.method };
-  const key = NAME_PARAM[msg.method];
-  const name = key ? params?.[key] : undefined;
-  // Only what a header can carry as is; anything else is left out and the endpoint says why.
-  if (typeof name === 'string' && /^[\x20-\x7e]{1,1000}$/.test(name)) h['mcp-name'] = name;
-  return h;
+function rpcError(id: Id, code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
 }
 
 /** Splits an SSE body into the data of each event. */
@@ -121,6 +124,10 @@ export class StdioBridge {
   private current: BridgeTarget | null = null;
   private protocolVersion: string | null = null;
   private sessionId: string | null = null;
+  /** The client's `initialize`, answered here; replayed to each engine the bridge reaches. */
+  private initializeLine: string | null = null;
+  /** The replay of that initialize, once per engine reached (a new engine gets its own). */
+  private readonly handshakes = new WeakMap<BridgeTarget, Promise<void>>();
   private readonly inflight = new Set<AbortController>();
   private stopped = false;
   private buffer = '';
@@ -141,6 +148,21 @@ export class StdioBridge {
 
   private log(line: string): void {
     this.o.log?.(line);
+  }
+
+  /** The engine to post to, with the client's initialize replayed to it first when the bridge answered one. */
+  private async readyTarget(): Promise<BridgeTarget> {
+    const target = await this.resolveTarget();
+    const line = this.initializeLine;
+    if (!line) return target;
+    let done = this.handshakes.get(target);
+    if (!done) {
+      done = this.handshake(target, line);
+      this.handshakes.set(target, done);
+      done.catch(() => this.handshakes.delete(target));
+    }
+    await done;
+    return target;
   }
 
   private resolveTarget(): Promise<BridgeTarget> {
@@ -192,9 +214,8 @@ export class StdioBridge {
 
   private headers(target: BridgeTarget, msg?: Json): Record<string, string> {
     const h: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const modern = msg ? modernHeaders(msg) : null;
-    if (modern) Object.assign(h, modern);
-    else if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
+    // A 2026-07-28 message names its own revision (bodyHeaders below); a 2025-era one the negotiated one.
+    if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
     if (this.sessionId) h['mcp-session-id'] = this.sessionId;
     if (target.key) h.authorization = `Bearer ${target.key}`;
     return msg ? { ...h, ...bodyHeaders(msg) } : h;
@@ -210,9 +231,10 @@ export class StdioBridge {
     }
     const id: Id = isRequest(msg) ? (msg.id as Id) : null;
     const method = typeof msg.method === 'string' ? msg.method : null;
+    if (this.o.toolset && (await this.answerLocally(msg, line))) return;
     let target: BridgeTarget;
     try {
-      target = await this.resolveTarget();
+      target = await this.readyTarget();
     } catch (err) {
       if (id !== null) this.write(rpcError(id, -32603, `Cairn's engine is not available: ${(err as Error).message}`));
       else this.log(`dropped a message: the engine is not available (${(err as Error).message})`);
@@ -245,7 +267,7 @@ export class StdioBridge {
         this.log(`engine at ${target.url} does not answer (${(err as Error).message}); looking for it again`);
         if (this.target && this.current === target) this.target = null;
         try {
-          target = await this.resolveTarget();
+          target = await this.readyTarget();
         } catch (again) {
           if (id !== null) this.write(rpcError(id, -32603, `Cairn's engine is not available: ${(again as Error).message}`));
           return;
@@ -253,6 +275,65 @@ export class StdioBridge {
       } finally {
         this.inflight.delete(ctl);
       }
+    }
+  }
+
+  /** `initialize` and `server/discover` answered from the declared identity; true when answered. */
+  private async answerLocally(msg: Json, line: string): Promise<boolean> {
+    const version = wellFormedInitialize(msg);
+    if (version !== null && !this.initializeLine) {
+      const result = initializeResult(version);
+      this.initializeLine = line;
+      this.protocolVersion = result.protocolVersion as string;
+      this.write(JSON.stringify({ result, jsonrpc: '2.0', id: msg.id }));
+      return true;
+    }
+    if (wellFormedDiscover(msg)) {
+      const toolset = await this.o.toolset!().catch(() => null);
+      if (!toolset) return false;
+      this.write(JSON.stringify({ result: discoverResult(toolset), jsonrpc: '2.0', id: msg.id }));
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The client's `initialize` sent to a newly found engine before anything else: a stateful
+   * engine opens the session then (its id goes on every later message). The engine's answer is
+   * the one the client already has; a disagreement is logged, and the engine's version is used.
+   */
+  private async handshake(target: BridgeTarget, line: string): Promise<void> {
+    const msg = JSON.parse(line) as Json;
+    this.sessionId = null;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      // As the client sent it: an initialize carries no version header (it negotiates one).
+      const { 'mcp-protocol-version': _negotiated, ...headers } = this.headers(target, msg);
+      const res = await fetch(target.url, { method: 'POST', headers, body: line });
+      if (res.status === 401 && attempt === 0 && this.o.key) {
+        await res.body?.cancel();
+        const key = await this.o.key(target).catch(() => null);
+        if (key && key !== target.key) {
+          target.key = key;
+          continue;
+        }
+        return;
+      }
+      const session = res.headers.get('mcp-session-id');
+      if (session) this.sessionId = session;
+      let version: unknown;
+      const answers = (res.headers.get('content-type') ?? '').includes('text/event-stream') && res.body ? sseData(res.body) : [await res.text()];
+      for await (const text of answers) {
+        try {
+          version = ((JSON.parse(text) as Json).result as Json | undefined)?.protocolVersion ?? version;
+        } catch {
+          // not an answer: the version stays the bridge's
+        }
+      }
+      if (typeof version === 'string' && version !== this.protocolVersion) {
+        this.log(`the engine negotiated ${version}, the bridge answered ${this.protocolVersion}; using the engine's`);
+        this.protocolVersion = version;
+      }
+      return;
     }
   }
 

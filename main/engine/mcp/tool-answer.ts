@@ -5,7 +5,8 @@
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { SearchHit } from '../../common/search.js';
-import { CairnError, toErrorBody } from '../errors.js';
+import { argumentsOf, CairnError, toErrorBody } from '../errors.js';
+import { parseAnswerRequest } from '../../common/tool-requests.js';
 import { CONTENT_NOTE } from './render.js';
 import { success } from './results.js';
 import { guarded, type ToolContext } from './tool-context.js';
@@ -31,9 +32,10 @@ export function registerAnswerTool(server: McpServer, ctx: ToolContext): void {
     outputSchema: ANSWER_OUTPUT,
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, (args) => guarded(ctx, async () => {
+    const req = argumentsOf(parseAnswerRequest(args));
     let hits: SearchHit[];
     try {
-      hits = (await ctx.engine.search({ query: args.question, top_k: args.top_k ?? 8, folders: args.folders }, mountSearchDefaults(ctx.mount))).hits;
+      hits = (await ctx.engine.search({ query: req.question, top_k: req.top_k, folders: req.folders }, mountSearchDefaults(ctx.mount))).hits;
     } catch (err) {
       const cause = toErrorBody(err);
       if (cause.code === 'invalid_argument') throw err;
@@ -47,7 +49,7 @@ export function registerAnswerTool(server: McpServer, ctx: ToolContext): void {
       ? 'The indexed folders contain nothing relevant to this question.'
       : await chatComplete(ctx.mount.generationUrl, ctx.mount.generationModel, [
         { role: 'system', content: SYSTEM_PROMPT },
-        { role: 'user', content: `Passages:\n\n${passages(hits)}\n\nQuestion: ${args.question}` },
+        { role: 'user', content: `Passages:\n\n${passages(hits)}\n\nQuestion: ${req.question}` },
       ]);
     const result = { answer, citations, model: ctx.mount.generationModel || 'default' };
     const sources = citations.map((c) => `[${c.n}] ${c.path}:${c.start_line}-${c.end_line}`).join('\n');

@@ -8,6 +8,9 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { EngineApi } from '../api.js';
 import { CairnError } from '../errors.js';
 import { parseGrepRequest, DEFAULTS } from '../../common/requests.js';
+import {
+  TOOL_DEFAULTS, parseEmptyRequest, parseIndexDropRequest, parseIndexUpdateRequest, parseRetrieveContextRequest, parseSemanticSearchRequest,
+} from '../../common/tool-requests.js';
 import { argumentsOf } from '../errors.js';
 import { modelGrepResult } from './model-results.js';
 import { CONTENT_NOTE, renderGrep, renderJson } from './render.js';
@@ -55,7 +58,8 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
     inputSchema: EMPTY_INPUT,
     outputSchema: INDEX_STATUS_OUTPUT,
     annotations: readOnly,
-  }, () => guarded(ctx, async () => {
+  }, (args) => guarded(ctx, async () => {
+    argumentsOf(parseEmptyRequest(args));
     const folders = await engine.folders();
     const jobs = engine.jobs().map((j) => ({ job_id: j.id, state: j.state, kind: j.kind, folder: j.folder, progress: j.progress }));
     const result = { folders, jobs };
@@ -69,8 +73,9 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
     outputSchema: JOB_OUTPUT,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   }, (args) => guarded(ctx, async () => {
-    const folder = await configuredFolder(engine, args.path);
-    const job = await engine.indexFolder(folder, args.kind ?? 'update');
+    const req = argumentsOf(parseIndexUpdateRequest(args));
+    const folder = await configuredFolder(engine, req.path);
+    const job = await engine.indexFolder(folder, req.kind);
     const result = { job_id: job.id, state: job.state, kind: job.kind, folder: job.folder };
     return success(result, `Started ${job.kind} of ${job.folder}: job ${job.id} (${job.state}).`);
   }));
@@ -82,7 +87,8 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
     outputSchema: INDEX_DROP_OUTPUT,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   }, (args) => guarded(ctx, async () => {
-    const folder = await configuredFolder(engine, args.path);
+    const req = argumentsOf(parseIndexDropRequest(args));
+    const folder = await configuredFolder(engine, req.path);
     await engine.dropIndex(folder);
     return success({ dropped: folder }, `Dropped the index of ${folder}.`);
   }));
@@ -93,7 +99,8 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
     inputSchema: EMPTY_INPUT,
     outputSchema: SERVER_STATUS_OUTPUT,
     annotations: readOnly,
-  }, () => guarded(ctx, async () => {
+  }, (args) => guarded(ctx, async () => {
+    argumentsOf(parseEmptyRequest(args));
     const s = await engine.status();
     const result = {
       version: s.version,
@@ -118,25 +125,27 @@ export function registerFullTools(server: McpServer, ctx: ToolContext): void {
     outputSchema: HITS_OUTPUT,
     annotations: readOnly,
   }, (args) => guarded(ctx, async () => {
-    const source = args.filters?.source;
+    const req = argumentsOf(parseRetrieveContextRequest(args));
+    const source = req.filters?.source;
     return searchTool(engine, {
-      query: args.query,
+      query: req.query,
       mode: 'hybrid',
-      top_k: args.top_k ?? 10,
+      top_k: req.top_k,
       folders: source && isAbsolute(source) ? [source] : undefined,
       globs: source && !isAbsolute(source) ? [source] : undefined,
-      file_types: args.filters?.tags,
+      file_types: req.filters?.tags,
     }, mountSearchDefaults(ctx.mount));
   }));
 
   server.registerTool('semantic_search', {
     title: 'Semantic search (vectors only)',
-    description: `Vector-only search by meaning; hits below the similarity threshold (default 0.7) are dropped. Prefer search, which also matches words. ${CONTENT_NOTE}`,
+    description: `Vector-only search by meaning; hits below the similarity threshold (default ${TOOL_DEFAULTS.semanticThreshold}) are dropped. Prefer search, which also matches words. ${CONTENT_NOTE}`,
     inputSchema: SEMANTIC_SEARCH_INPUT,
     outputSchema: HITS_OUTPUT,
     annotations: readOnly,
   }, (args) => guarded(ctx, async () => {
-    return searchTool(engine, { query: args.vector_query, mode: 'vector', top_k: args.top_k, min_score: args.threshold ?? 0.7 }, mountSearchDefaults(ctx.mount));
+    const req = argumentsOf(parseSemanticSearchRequest(args));
+    return searchTool(engine, { query: req.vector_query, mode: 'vector', top_k: req.top_k, min_score: req.threshold }, mountSearchDefaults(ctx.mount));
   }));
 }
 
