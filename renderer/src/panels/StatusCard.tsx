@@ -19,7 +19,7 @@ function yesNo(v: boolean) {
 }
 
 export function StatusCard() {
-  const { mcp, engine, refresh } = useEngine();
+  const { mcp, engine, refresh, link } = useEngine();
   const requireKey = useAction();
 
   if (!mcp) {
@@ -30,11 +30,13 @@ export function StatusCard() {
     );
   }
   const s = mcp.security;
-  const state = !mcp.enabled ? 'disabled' : mcp.running ? 'running' : 'stopped';
+  // What the last answer said is only true while the engine still answers: once it does not, the
+  // pill says so instead of a green "running" from before.
+  const state = link === 'offline' ? 'not answering' : !mcp.enabled ? 'disabled' : mcp.running ? 'running' : 'stopped';
   return (
     <Panel id="status" title="MCP server">
       <p className="status-line">
-        <span className={`pill ${state}`} data-testid="mcp-state">
+        <span className={`pill ${link === 'offline' ? 'error' : state}`} data-testid="mcp-state" title={link === 'offline' ? 'The engine does not answer: agents cannot reach Cairn until it is back' : undefined}>
           {state}
         </span>{' '}
         {engine ? <span className="muted">Cairn {engine.version}</span> : null}{' '}
