@@ -178,6 +178,28 @@ test('settings editor: generated from the table, checked as typed, modified mark
   await row.getByTestId('setting-watch-debounce_ms-reset').click();
   await expect(row).toHaveCount(0);
   expect((await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['watch.debounce_ms']).toBe(250);
+
+  // A setting that moves the server (its port) is saved only once the person confirms.
+  await panel.getByTestId('settings-modified-only').uncheck();
+  await panel.getByTestId('settings-filter').fill('mcp.port');
+  const port = panel.locator('[data-key="mcp.port"]');
+  await expect(port.getByTestId('setting-applies')).toHaveText('applies at the next start');
+  await port.getByTestId('setting-mcp-port').fill('58999');
+  await expect(port.getByTestId('setting-mcp-port-issue')).toBeVisible();
+  let asked = '';
+  page.once('dialog', (d) => {
+    asked = d.message();
+    void d.dismiss();
+  });
+  await port.getByTestId('setting-mcp-port-save').click();
+  await expect(port.getByTestId('setting-mcp-port-error')).toBeVisible();
+  expect(asked).toContain('Save anyway?');
+  expect((await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['mcp.port']).toBe(58012);
+  page.once('dialog', (d) => void d.accept());
+  await port.getByTestId('setting-mcp-port-save').click();
+  await expect(port.getByTestId('setting-mcp-port-saved')).toContainText('used from the next start');
+  expect((await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['mcp.port']).toBe(58999);
+  await engine.api('PATCH', '/api/settings', { values: { 'mcp.port': 58012 }, confirm: true });
 });
 
 test('Copy puts the real API key into the client entry', async ({ page, engine }) => {
