@@ -7,7 +7,7 @@ import type { EngineStatus, FolderStatus, IndexContract, JobInfo, ModelSwitchSta
 import type { EngineApi } from './api.js';
 import type { FolderFilesRequest, FolderFilesResponse } from '../common/files.js';
 import type { UpdateFolderRequest } from '../common/admin.js';
-import { listFolderFiles, parseFileListQuery } from './folder-files.js';
+import { listFolderFiles, parseFileListQuery } from './folders/file-list.js';
 import { folderFileRows } from './index/file-list.js';
 import { SkipLog, skipLogDir } from './indexer/skip-log.js';
 import type { DataPaths } from './config/paths.js';

@@ -68,7 +68,7 @@ test('an unreadable folder is refused before it is saved (as another user: root 
     let out: string;
     try {
       out = execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--import', 'tsx', '-e', `
-        import('${join(process.cwd(), 'main/engine/folder-check.ts')}').then(async (m) => {
+        import('${join(process.cwd(), 'main/engine/folders/check.ts')}').then(async (m) => {
           try { await m.checkNewFolder(${JSON.stringify(locked)}, { home: ${JSON.stringify(join(root, 'me'))} }); console.log('accepted'); }
           catch (e) { console.log(e.message); }
         });`], { cwd: process.cwd(), encoding: 'utf8', env: { ...process.env, HOME: '/tmp' } });

@@ -12,7 +12,7 @@ import type { BrowseEntry, BrowseResponse } from '../../common/browse.js';
 import { CairnError } from '../errors.js';
 import { DEFAULT_EXCLUDED_DIRS, SECRET_DIRS } from '../sources/defaults.js';
 import { relativeInside } from '../sources/filter.js';
-import { expandHome } from '../folder-check.js';
+import { expandHome } from '../folders/check.js';
 
 /** Entries listed per directory; a larger one says it was cut (type the path instead). */
 export const BROWSE_MAX_ENTRIES = 2000;

@@ -5,7 +5,7 @@ import type { FolderSpec } from '../../common/settings.js';
 import type { SettingsStore } from '../config/settings-store.js';
 import { CairnError } from '../errors.js';
 import { relativeInside } from '../sources/filter.js';
-import { checkNewFolder } from '../folder-check.js';
+import { checkNewFolder } from './check.js';
 
 /** The folders the person chose, as the `folders` setting holds them: the one place they change. */
 export class FolderRegistry {

@@ -6,7 +6,7 @@
  */
 import { opendir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { CairnError } from './errors.js';
+import { CairnError } from '../errors.js';
 
 export interface FolderCheckContext {
   /** The user's home folder, for `~`. */

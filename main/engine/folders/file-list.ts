@@ -2,10 +2,10 @@
  * One folder's file list, page by page: what the index holds (indexed, waiting for vectors, in
  * error) beside what the walk left out and why (indexer/skip-log.ts), filtered and sorted by path.
  */
-import { FILE_LIST_LIMIT, FILE_LIST_SHOWS, SKIP_REASONS, type FileListShow, type FolderFileEntry, type FolderFilesRequest, type FolderFilesResponse } from '../common/files.js';
-import { CairnError } from './errors.js';
-import type { ListedFileRow } from './index/file-list.js';
-import type { SkipEntry } from './indexer/skip-log.js';
+import { FILE_LIST_LIMIT, FILE_LIST_SHOWS, SKIP_REASONS, type FileListShow, type FolderFileEntry, type FolderFilesRequest, type FolderFilesResponse } from '../../common/files.js';
+import { CairnError } from '../errors.js';
+import type { ListedFileRow } from '../index/file-list.js';
+import type { SkipEntry } from '../indexer/skip-log.js';
 
 export interface FileListQuery {
   path: string;
