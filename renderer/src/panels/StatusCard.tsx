@@ -25,7 +25,16 @@ export function StatusCard() {
   if (!mcp) {
     return (
       <Panel id="status" title="MCP server">
-        <Loading what="server status" />
+        {link === 'offline' ? (
+          <p className="status-line">
+            <span className="pill error" data-testid="mcp-state">
+              not answering
+            </span>{' '}
+            <span className="muted">The engine does not answer; start it with <code>npm start</code> or <code>cairn serve</code>.</span>
+          </p>
+        ) : (
+          <Loading what="server status" />
+        )}
       </Panel>
     );
   }
