@@ -15,6 +15,14 @@ export const ADMIN_ROUTES = {
   folders: 'GET /api/folders',
   addFolder: 'POST /api/folders',
   removeFolder: 'DELETE /api/folders',
+  /** A folder's options that need no re-add (text_only). */
+  updateFolder: 'PATCH /api/folders',
+  /** One folder's files, paged: indexed, waiting for vectors, errors, skipped and why. */
+  folderFiles: 'GET /api/folders/files',
+  /** Directories below the home folder, for the headless workbench's folder browser. */
+  browse: 'GET /api/browse',
+  /** The settings table (key, default, rule, meaning, when it applies) the settings editor is built from. */
+  settingsSpec: 'GET /api/settings/spec',
   indexFolder: 'POST /api/folders/index',
   jobs: 'GET /api/jobs',
   jobAction: 'POST /api/jobs/action',
@@ -27,6 +35,8 @@ export const ADMIN_ROUTES = {
   /** Downloads and checks a model, then makes it the configured one (status: model_switch). */
   switchModel: 'POST /api/model/switch',
   search: 'POST /api/search',
+  /** Lines of an indexed file, by the MCP read tool's contract (the browser workbench's viewer). */
+  read: 'POST /api/read',
   clients: 'GET /api/clients',
   installClient: 'POST /api/clients/install',
 } as const;
@@ -34,6 +44,11 @@ export const ADMIN_ROUTES = {
 export type AddFolderRequest = FolderSpec;
 export interface RemoveFolderRequest {
   path: string;
+}
+export interface UpdateFolderRequest {
+  path: string;
+  /** Index text only (no vectors); turning it off computes the folder's vectors. */
+  text_only?: boolean;
 }
 export interface IndexFolderRequest {
   path: string;

@@ -10,3 +10,5 @@ export * from './requests.js';
 export * from './results.js';
 export * from './file-types.js';
 export * from './escape.js';
+export * from './files.js';
+export * from './browse.js';

@@ -44,11 +44,11 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'mcp.require_api_key', default: false, schema: { type: 'boolean' }, description: 'Require `Authorization: Bearer <key>` on every MCP request.', applies: 'live' },
   { key: 'mcp.default_top_k', default: 20, schema: { type: 'integer', minimum: TOP_K_MIN, maximum: TOP_K_MAX }, description: 'top_k when a search call gives none.', applies: 'remount' },
   { key: 'mcp.default_mode', default: 'tribrid', schema: { enum: [...SEARCH_MODES] }, description: 'Search mode when a call gives none.', applies: 'remount' },
-  { key: 'mcp.toolset', default: 'agent', schema: { enum: ['agent', 'full'] }, description: '`agent`: search and read. `full`: adds grep, index and status tools.', applies: 'remount' },
+  { key: 'mcp.toolset', default: 'agent', schema: { enum: ['agent', 'full'] }, description: '`agent`: search and read. `full`: adds grep, index_status, index_update, index_drop, server_status, and the aliases retrieve_context (hybrid retrieval) and semantic_search (vector only); `answer` joins either set when `mcp.generation_url` is set.', applies: 'remount' },
   { key: 'mcp.max_body_bytes', default: 1048576, schema: { type: 'integer', minimum: 1024, maximum: 67108864 }, description: 'Largest request body accepted (413 above).', applies: 'live' },
   { key: 'mcp.generation_url', default: '', schema: { type: 'string', pattern: '^(|https?://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?(/.*)?)$' }, description: 'OpenAI-compatible endpoint on loopback (Ollama, LM Studio); enables the `answer` tool.', applies: 'remount', hint: 'an http address on this computer, like http://127.0.0.1:11434/v1 (or empty)' },
   { key: 'mcp.generation_model', default: '', schema: { type: 'string' }, description: 'Model name sent to the generation endpoint.', applies: 'remount' },
-  { key: 'folders', default: [], schema: { type: 'array', items: { type: 'object', required: ['path'], additionalProperties: false, properties: { path: { type: 'string', pattern: '^(/|[A-Za-z]:[\\\\/])' }, include: globList, exclude: globList, include_secrets: { type: 'boolean' } } } }, description: 'Indexed folders: absolute path with optional include/exclude globs; `include_secrets: true` indexes the credential files left out by default.', applies: 'live', hint: 'an absolute folder path (/… or C:\\…)' },
+  { key: 'folders', default: [], schema: { type: 'array', items: { type: 'object', required: ['path'], additionalProperties: false, properties: { path: { type: 'string', pattern: '^(/|[A-Za-z]:[\\\\/])' }, include: globList, exclude: globList, include_secrets: { type: 'boolean' }, text_only: { type: 'boolean' } } } }, description: 'Indexed folders: absolute path with optional include/exclude globs; `include_secrets: true` indexes the credential files left out by default; `text_only: true` indexes text for full-text and graph search and computes no vectors (saves the embedding time on large folders).', applies: 'live', hint: 'an absolute folder path (/… or C:\\…)' },
   { key: 'index.max_file_bytes', default: 20971520, schema: { type: 'integer', minimum: 1024 }, description: 'Files larger than this are skipped (recorded, not indexed).', applies: 'live' },
   { key: 'index.respect_gitignore', default: true, schema: { type: 'boolean' }, description: 'Honour `.gitignore` and `.ignore` files.', applies: 'live' },
   { key: 'index.extra_excludes', default: [], schema: globList, description: 'Globs excluded in every folder, on top of the built-in excludes.', applies: 'live' },
@@ -108,4 +108,6 @@ export interface FolderSpec {
   exclude?: string[];
   /** Index the credential files (`.env`, keys, `.ssh/`…) the built-in excludes leave out. */
   include_secrets?: boolean;
+  /** Full-text and graph search only: no vectors are computed for this folder. */
+  text_only?: boolean;
 }

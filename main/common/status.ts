@@ -3,6 +3,7 @@ import type { KeyStorage } from './api-key.js';
 import type { FolderState, Freshness, SearchMode } from './search.js';
 import type { ErrorBody } from './errors.js';
 import type { ProgressView } from './progress.js';
+import type { SkipSummary } from './files.js';
 
 export interface FileError {
   path: string;
@@ -21,6 +22,10 @@ export interface FolderStatus {
    * in this process; null before one.
    */
   secrets_excluded: number | null;
+  /** What the last full scan (and the watcher since) left out, by reason; null before any scan. */
+  skipped: SkipSummary | null;
+  /** No vectors are computed for this folder (full-text and graph search only). */
+  text_only: boolean;
   state: FolderState;
   /** Why the folder is in `error`: the last indexing failure, else why it cannot be watched. */
   reason?: string;
@@ -182,6 +187,8 @@ export interface ProbeHit {
   path: string;
   start_line: number;
   end_line: number;
+  /** PDF: the page the lines are on (a PDF's hits are otherwise alike: file.pdf:1-3 on every page). */
+  page?: number;
   score: number;
 }
 

@@ -13,7 +13,8 @@ import type {
   SearchResponse,
 } from '../common/search.js';
 import type { EngineStatus, FolderStatus, JobInfo, ModelSwitchStatus } from '../common/status.js';
-import type { ValidationIssue } from '../common/admin.js';
+import type { UpdateFolderRequest, ValidationIssue } from '../common/admin.js';
+import type { FolderFilesRequest, FolderFilesResponse } from '../common/files.js';
 import type { SearchDefaults } from '../common/requests.js';
 
 export interface SettingsApi {
@@ -38,6 +39,10 @@ export interface EngineApi {
   folders(): Promise<FolderStatus[]>;
   addFolder(spec: FolderSpec): Promise<FolderStatus>;
   removeFolder(path: string): Promise<void>;
+  /** Changes a folder's options in place (text_only). */
+  updateFolder(req: UpdateFolderRequest): Promise<FolderStatus>;
+  /** One folder's files, paged: indexed, waiting for vectors, errors, skipped with the reason. */
+  folderFiles(req: FolderFilesRequest): Promise<FolderFilesResponse>;
   /** Starts (or queues) an indexing job; resolves with the job as created. */
   indexFolder(path: string, kind: 'create' | 'update' | 'rebuild'): Promise<JobInfo>;
   dropIndex(path: string): Promise<void>;

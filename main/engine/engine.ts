@@ -5,6 +5,11 @@ import { parseGrepRequest, type SearchDefaults } from '../common/requests.js';
 import type { FolderSpec } from '../common/settings.js';
 import type { EngineStatus, FolderStatus, IndexContract, JobInfo, ModelSwitchStatus } from '../common/status.js';
 import type { EngineApi } from './api.js';
+import type { FolderFilesRequest, FolderFilesResponse } from '../common/files.js';
+import type { UpdateFolderRequest } from '../common/admin.js';
+import { listFolderFiles, parseFileListQuery } from './folders/file-list.js';
+import { folderFileRows } from './index/file-list.js';
+import { SkipLog, skipLogDir } from './indexer/skip-log.js';
 import type { DataPaths } from './config/paths.js';
 import type { SettingsStore } from './config/settings-store.js';
 import { takeDataFolder, type DataFolder } from './data-folder.js';
@@ -77,6 +82,8 @@ export class Engine implements EngineApi {
   private readonly sync: FolderSync;
   private readonly indexer: Indexer;
   private readonly searcher: Searcher;
+  /** What each folder's walk left out and why (status, the file list); persisted beside the index. */
+  private readonly skipLog: SkipLog;
   private live: LiveUpdates | null = null;
   private closed = false;
   private closing: Promise<void> | null = null;
@@ -95,9 +102,10 @@ export class Engine implements EngineApi {
     this.registry = new FolderRegistry(settings, paths.root);
     this.models = new ModelService({ store, settings, dataDir: paths.root, bundledModelsDir });
     this.filters = new FilterCache(() => this.indexerOptions());
-    this.indexer = new Indexer(store, () => this.models.embeddings, () => this.indexerOptions(), this.filters);
+    this.skipLog = new SkipLog(skipLogDir(paths.index));
+    this.indexer = new Indexer(store, () => this.models.embeddings, () => this.indexerOptions(), this.filters, this.skipLog);
     this.changes = new FolderChanges({ indexDir: paths.index, debounceMs: () => settings.get<number>('watch.debounce_ms'), apply: (f) => this.sync.applyChanges(f) });
-    this.states = new FolderStates(store, queue, this.changes, (folder) => this.indexer.secretsExcluded(folder));
+    this.states = new FolderStates(store, queue, this.changes, (folder) => this.indexer.secretsExcluded(folder), (folder) => this.skipLog.summary(folder));
     this.contract = new ContractGuard({ store, indexDir: paths.index, wanted: () => this.wantedContract(), folders: () => this.registry.specs().map((f) => f.path), keepVectors: () => this.models.embeddings.tableName });
     this.damage = new DamageWatch(store, paths.index, (found) => {
       for (const f of this.registry.specs()) this.states.setFailure(f.path, found.message);
@@ -293,11 +301,35 @@ export class Engine implements EngineApi {
     await this.live?.remove(spec.path);
     this.registry.remove(spec.path);
     await this.sync.drop(spec.path);
+    await this.skipLog.forget(spec.path);
     this.changes.forget(spec.path);
   }
 
   async dropIndex(path: string): Promise<void> {
-    await this.sync.drop(this.registry.spec(path).path);
+    const folder = this.registry.spec(path).path;
+    await this.sync.drop(folder);
+    await this.skipLog.forget(folder);
+  }
+
+  /** Options that change in place; turning text_only off computes the folder's vectors. */
+  async updateFolder(req: UpdateFolderRequest): Promise<FolderStatus> {
+    const spec = this.registry.spec(req.path);
+    if (req.text_only !== undefined && typeof req.text_only !== 'boolean') throw new CairnError('invalid_argument', 'text_only must be true or false', { details: { key: 'text_only' } });
+    const next: FolderSpec = { ...spec };
+    if (req.text_only === true) next.text_only = true;
+    else if (req.text_only === false) delete next.text_only;
+    this.registry.replace(next);
+    if (spec.text_only === true && next.text_only !== true) this.sync.index(spec.path, 'update');
+    return this.states.status(next);
+  }
+
+  async folderFiles(req: FolderFilesRequest): Promise<FolderFilesResponse> {
+    const query = parseFileListQuery(req);
+    const spec = this.registry.spec(query.path);
+    const rows = await folderFileRows(this.store, spec.path);
+    const summary = this.skipLog.summary(spec.path);
+    const { entries, complete } = this.skipLog.list(spec.path);
+    return listFolderFiles(spec.path, query, rows, { entries, complete, byReason: summary?.by_reason ?? {}, total: summary?.total ?? 0 }, spec.text_only === true);
   }
 
   async indexFolder(path: string, kind: 'create' | 'update' | 'rebuild'): Promise<JobInfo> {
@@ -360,6 +392,7 @@ export class Engine implements EngineApi {
     clearTimeout(timer);
     // Changes seen and not applied are remembered for the next start (it begins stale, then rescans).
     await this.changes.saveMarker();
+    await this.skipLog.flushed();
     // A model still loading (a hub download) must not hold the stop either.
     await Promise.race([this.models.close(), new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
     clearTimeout(timer);

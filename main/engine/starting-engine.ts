@@ -5,6 +5,8 @@
  * index waits for it (a search right after start is answered, not refused), and one that does
  * not (the job list) answers from what exists: before the index opens there is no job.
  */
+import type { UpdateFolderRequest } from '../common/admin.js';
+import type { FolderFilesRequest, FolderFilesResponse } from '../common/files.js';
 import type { SearchDefaults } from '../common/requests.js';
 import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchRequest, SearchResponse } from '../common/search.js';
 import type { FolderSpec } from '../common/settings.js';
@@ -83,6 +85,14 @@ export class StartingEngine implements EngineApi {
 
   async removeFolder(path: string): Promise<void> {
     return (await this.ready()).removeFolder(path);
+  }
+
+  async updateFolder(req: UpdateFolderRequest): Promise<FolderStatus> {
+    return (await this.ready()).updateFolder(req);
+  }
+
+  async folderFiles(req: FolderFilesRequest): Promise<FolderFilesResponse> {
+    return (await this.ready()).folderFiles(req);
   }
 
   async indexFolder(path: string, kind: 'create' | 'update' | 'rebuild'): Promise<JobInfo> {

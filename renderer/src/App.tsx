@@ -10,14 +10,18 @@ import { ProbePanel } from './panels/ProbePanel';
 import { SearchPanel } from './panels/SearchPanel';
 import { SecurityPanel } from './panels/SecurityPanel';
 import { StatusCard } from './panels/StatusCard';
+import { GettingStarted } from './panels/GettingStarted';
+import { SettingsPanel } from './panels/SettingsPanel';
 
+// In the order of the first-run path: add a folder, search it, connect a client; then the server.
 const NAV = [
+  ['index', 'Index'],
+  ['search', 'Search'],
+  ['clients', 'Clients'],
   ['status', 'Server'],
   ['probe', 'Probe'],
-  ['index', 'Index'],
   ['security', 'Security'],
-  ['clients', 'Clients'],
-  ['search', 'Search'],
+  ['settings', 'Settings'],
 ] as const;
 
 export function App() {
@@ -56,16 +60,20 @@ function Panels() {
   return (
     <>
       <main id="main" tabIndex={-1}>
+        <div className="span">
+          <GettingStarted />
+        </div>
+        <div className="col">
+          <IndexPanel />
+          <SearchPanel />
+          <ClientsPanel />
+        </div>
         <div className="col">
           <StatusCard />
           <ProbePanel />
           <DefaultsPanel />
           <SecurityPanel />
-        </div>
-        <div className="col">
-          <IndexPanel />
-          <ClientsPanel />
-          <SearchPanel />
+          <SettingsPanel />
         </div>
       </main>
     </>

@@ -171,7 +171,9 @@ test('light and dark themes', async ({ page, engine }, info) => {
 test('keyboard: every control is reachable and focus is visible', async ({ page, engine }) => {
   await openWorkbench(page, engine);
   const seen = new Set<string>();
-  for (let i = 0; i < 40; i++) {
+  // The panels come in first-run order (index, search, clients, then the server's): the probe is
+  // further down than it used to be.
+  for (let i = 0; i < 160; i++) {
     await page.keyboard.press('Tab');
     const tag = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
@@ -182,7 +184,7 @@ test('keyboard: every control is reachable and focus is visible', async ({ page,
     seen.add(tag);
   }
   const list = [...seen];
-  expect(list.some((t) => t.includes('probe-run'))).toBe(true);
+  for (const id of ['folder-path', 'search-query', 'probe-run']) expect(list.some((t) => t.includes(id)), id).toBe(true);
   // No focused element hides its outline.
   expect(list.filter((t) => t.endsWith(':none') && !t.startsWith('BODY'))).toEqual([]);
 });

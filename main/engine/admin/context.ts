@@ -21,6 +21,8 @@ export interface AdminContext {
   startedAt: number;
   /** Base folder for client config files (tests point it at a temp dir). */
   clientsHome: string;
+  /** The folder browser's top (default: the user's home folder; tests point it at a temp dir). */
+  browseHome?: string;
   platform: NodeJS.Platform;
   /** Who else can log in here; default: read /etc/passwd (tests pass their own list). */
   otherLoginUsers?: () => Promise<string[]>;

@@ -70,7 +70,7 @@ export async function runProbe(ctx: AdminContext, query: string, era: ProbeEra =
       return fail(error);
     }
     const hits = ((structured as { result?: { hits?: SearchHit[] } } | undefined)?.result?.hits ?? []).slice(0, PROBE_HITS);
-    const probeHits: ProbeHit[] = hits.map((h) => ({ path: h.path, start_line: h.start_line, end_line: h.end_line, score: h.score }));
+    const probeHits: ProbeHit[] = hits.map((h) => ({ path: h.path, start_line: h.start_line, end_line: h.end_line, ...(h.page ? { page: h.page } : {}), score: h.score }));
     return {
       status: 200,
       body: { ok: true, tools, latency_ms: latency(), hits: probeHits, transport_url: url, transport_label: 'in-process', ...protocol() },

@@ -11,8 +11,9 @@ import type { AdminContext } from './context.js';
 import { engineRoutes } from './routes-engine.js';
 import { mcpRoutes } from './routes-mcp.js';
 import { clientRoutes } from './routes-clients.js';
+import { folderRoutes } from './routes-folders.js';
 
-const ROUTES = { ...engineRoutes, ...mcpRoutes, ...clientRoutes };
+const ROUTES = { ...engineRoutes, ...mcpRoutes, ...clientRoutes, ...folderRoutes };
 
 // Every contract route must have a handler; a missing one fails at startup, not at first use.
 for (const route of Object.values(ADMIN_ROUTES)) {

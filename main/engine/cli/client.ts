@@ -1,6 +1,7 @@
 import type { ErrorBody } from '../../common/errors.js';
 import { isErrorEnvelope } from '../../common/errors.js';
 import type { FolderSpec } from '../../common/settings.js';
+import type { FolderFilesRequest, FolderFilesResponse } from '../../common/files.js';
 import type { SearchRequest, SearchResponse } from '../../common/search.js';
 import type { EngineStatus, FolderStatus, JobInfo } from '../../common/status.js';
 import { CairnError } from '../errors.js';
@@ -8,6 +9,9 @@ import type { Engine } from '../engine.js';
 
 /** What the CLI needs, whether the engine runs in this process or in a `cairn serve` nearby. */
 export interface EngineClient {
+  /** Calls go to a running engine (`cairn serve`, the app) rather than one opened here. */
+  readonly remote: boolean;
+  folderFiles(req: FolderFilesRequest): Promise<FolderFilesResponse>;
   addFolder(spec: FolderSpec): Promise<FolderStatus>;
   removeFolder(path: string): Promise<void>;
   indexFolder(path: string, kind: 'create' | 'update' | 'rebuild'): Promise<JobInfo>;
@@ -20,6 +24,8 @@ export interface EngineClient {
 
 export function localClient(engine: Engine): EngineClient {
   return {
+    remote: false,
+    folderFiles: (req) => engine.folderFiles(req),
     addFolder: (spec) => engine.addFolder(spec),
     removeFolder: (path) => engine.removeFolder(path),
     indexFolder: (path, kind) => engine.indexFolder(path, kind),
@@ -53,6 +59,12 @@ export function remoteClient(base: string, token: string): EngineClient {
     return data as T;
   };
   return {
+    remote: true,
+    folderFiles: (req) => {
+      const q = new URLSearchParams();
+      for (const [k, v] of Object.entries(req)) if (v !== undefined && v !== null) q.set(k, String(v));
+      return call('GET', `/api/folders/files?${q}`);
+    },
     addFolder: (spec) => call('POST', '/api/folders', spec),
     removeFolder: async (path) => void (await call('DELETE', '/api/folders', { path })),
     indexFolder: (path, kind) => call('POST', '/api/folders/index', { path, kind }),

@@ -1,5 +1,6 @@
 import type { SearchResponse } from '../../common/search.js';
-import type { EngineStatus, JobInfo } from '../../common/status.js';
+import type { EngineStatus, FolderStatus, JobInfo } from '../../common/status.js';
+import { SKIP_REASONS, type FolderFilesResponse, type SkipReason } from '../../common/files.js';
 import { describeProgress, progressText } from '../../common/progress.js';
 
 export function formatHits(res: SearchResponse): string {
@@ -27,12 +28,32 @@ export function formatStatus(s: EngineStatus): string {
   for (const f of s.folders) {
     const cov = f.chunks > 0 ? ` vectors ${Math.round((f.embedded_chunks / f.chunks) * 100)}%` : '';
     lines.push(`${f.path}  ${f.state}${f.reason ? ` (${f.reason})` : ''}  ${f.files} files, ${f.chunks} chunks${cov}, ${f.file_errors} errors, updated ${f.updated_at ?? 'never'}`);
+    if (f.text_only) lines.push('  text only: no vectors are computed (full-text and graph search)');
+    if (f.skipped && f.skipped.total > 0) lines.push(`  ${skippedLine(f)}`);
     if (f.progress) lines.push(`  ${progressLine(f.progress)}`);
     for (const e of f.errors.slice(0, 5)) lines.push(`  error ${e.code}: ${e.path}: ${e.message}`);
     if (f.file_errors > 5) lines.push(`  … ${f.file_errors - 5} more file errors (cairn status --json)`);
   }
   const running = s.jobs.filter((j) => !j.finished_at);
   for (const j of running) lines.push(`job ${j.id.slice(0, 8)} ${j.kind} ${j.folder}: ${progressLine(j.progress, j.state)}`);
+  return lines.join('\n');
+}
+
+/** "skipped 12: 3 larger than index.max_file_bytes, 9 binary content (cairn files <folder> --show skipped)". */
+export function skippedLine(f: FolderStatus): string {
+  const by = Object.entries(f.skipped?.by_reason ?? {}).map(([r, n]) => `${n} ${SKIP_REASONS[r as SkipReason] ?? r}`);
+  return `skipped ${f.skipped?.total ?? 0}: ${by.join(', ')} (cairn files ${f.path} --show skipped)`;
+}
+
+export function formatFiles(r: FolderFilesResponse): string {
+  const lines = [`${r.folder}: ${r.counts.indexed} indexed${r.text_only ? ' (text only)' : `, ${r.counts.embedding} waiting for vectors`}, ${r.counts.errors} errors, ${r.counts.skipped} skipped`];
+  for (const e of r.items) {
+    const what = e.status === 'skipped' ? `skipped: ${e.reason_text ?? e.reason}${e.detail ? ` (${e.detail})` : ''}` : e.status === 'error' ? `error ${e.code}: ${e.message}` : e.status === 'embedding' ? `${e.chunks} chunks, vectors pending` : `${e.chunks} chunks`;
+    lines.push(`  ${e.rel}  ${what}`);
+  }
+  const end = r.offset + r.items.length;
+  if (r.total > end) lines.push(`  … ${r.total - end} more (--offset ${end})`);
+  if (r.show === 'skipped' && !r.skipped_listed_all) lines.push('  (more skips than are listed by path; the counts are exact)');
   return lines.join('\n');
 }
 

@@ -7,7 +7,7 @@ import { readAdminToken } from '../http/launch.js';
 import { readLock } from '../lock.js';
 import { localClient, remoteClient, type EngineClient } from './client.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
-import { formatHits, formatStatus } from './format.js';
+import { formatFiles, formatHits, formatStatus } from './format.js';
 import { runIndex } from './index-command.js';
 import { searchRequestFromFlags } from './search-args.js';
 import { USAGE } from './usage.js';
@@ -51,6 +51,10 @@ async function run(argv: string[]): Promise<number> {
       include: { type: 'string', multiple: true },
       exclude: { type: 'string', multiple: true },
       'include-secrets': { type: 'boolean', default: false },
+      'text-only': { type: 'boolean', default: false },
+      show: { type: 'string' },
+      offset: { type: 'string' },
+      limit: { type: 'string' },
       mode: { type: 'string' },
       'top-k': { type: 'string' },
       folder: { type: 'string', multiple: true },
@@ -89,12 +93,14 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'add': {
       const folder = positionals[0];
-      if (!folder) throw new CairnError('invalid_argument', 'usage: cairn add <folder> [--include G] [--exclude G] [--include-secrets]');
+      if (!folder) throw new CairnError('invalid_argument', 'usage: cairn add <folder> [--include G] [--exclude G] [--include-secrets] [--text-only]');
       const client = await connect(home);
       try {
         const { resolve } = await import('node:path');
-        const st = await client.addFolder({ path: resolve(folder), include: (flags.include as string[]) ?? [], exclude: (flags.exclude as string[]) ?? [], ...(flags['include-secrets'] ? { include_secrets: true } : {}) });
-        print(json, st, () => `Added ${st.path}. Index it with: cairn index`);
+        // A quoted `~/notes` reaches us unexpanded: the engine expands it (as its own home), not the cwd.
+        const path = folder.startsWith('~') ? folder : resolve(folder);
+        const st = await client.addFolder({ path, include: (flags.include as string[]) ?? [], exclude: (flags.exclude as string[]) ?? [], ...(flags['include-secrets'] ? { include_secrets: true } : {}), ...(flags['text-only'] ? { text_only: true } : {}) });
+        print(json, st, () => (client.remote ? `Added ${st.path}. The running engine is indexing it now (cairn status shows the progress).` : `Added ${st.path}. Index it with: cairn index`));
       } finally {
         await client.close();
       }
@@ -142,6 +148,19 @@ async function run(argv: string[]): Promise<number> {
       try {
         const res = await client.search(request);
         print(json, res, () => formatHits(res));
+      } finally {
+        await client.close();
+      }
+      return EXIT.ok;
+    }
+    case 'files': {
+      const folder = positionals[0];
+      if (!folder) throw new CairnError('invalid_argument', 'usage: cairn files <folder> [--show all|indexed|embedding|errors|skipped] [--offset N] [--limit N] [--json]');
+      const client = await connect(home);
+      try {
+        const { resolve } = await import('node:path');
+        const res = await client.folderFiles({ path: resolve(folder), show: flags.show as never, offset: flags.offset as never, limit: flags.limit as never });
+        print(json, res, () => formatFiles(res));
       } finally {
         await client.close();
       }

@@ -1,9 +1,11 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { SettingsStore } from '../config/settings-store.js';
 import { CairnError } from '../errors.js';
 import { relativeInside } from '../sources/filter.js';
+import { checkNewFolder } from './check.js';
 
 /** The folders the person chose, as the `folders` setting holds them: the one place they change. */
 export class FolderRegistry {
@@ -30,15 +32,17 @@ export class FolderRegistry {
 
   /** Checks a folder to add and returns its spec as it will be stored; adds nothing. */
   async checkNew(input: FolderSpec): Promise<FolderSpec> {
-    if (!input || typeof input.path !== 'string') throw new CairnError('invalid_argument', 'path is required', { details: { key: 'path' } });
-    const path = normalizeFolder(input.path);
-    if (!/^(\/|[A-Za-z]:[\\/])/.test(input.path)) throw new CairnError('invalid_argument', `${input.path} is not an absolute path`, { details: { key: 'path' } });
-    const st = await stat(path).catch(() => null);
-    if (!st?.isDirectory()) throw new CairnError('invalid_argument', `${path} is not an existing folder`, { details: { key: 'path' } });
+    // `~` expanded; a relative path, a missing one, a file, an unreadable folder refused in words.
+    const path = normalizeFolder(await checkNewFolder(input?.path, { home: homedir() }));
     await this.refuseDataFolder(path);
     const overlap = this.specs().find((f) => f.path === path || path.startsWith(f.path + '/') || f.path.startsWith(path + '/'));
     if (overlap) throw new CairnError('conflict', overlap.path === path ? `${path} is already indexed` : `${path} overlaps the indexed folder ${overlap.path}`, { details: { path: overlap.path } });
-    return { path, include: input.include ?? [], exclude: input.exclude ?? [], ...(input.include_secrets === true ? { include_secrets: true } : {}) };
+    return { path, include: input.include ?? [], exclude: input.exclude ?? [], ...(input.include_secrets === true ? { include_secrets: true } : {}), ...(input.text_only === true ? { text_only: true } : {}) };
+  }
+
+  /** Replaces a folder's stored spec (options that change in place: text_only). */
+  replace(spec: FolderSpec): void {
+    this.settings.set({ folders: this.specs().map((f) => (f.path === spec.path ? spec : f)) });
   }
 
   add(spec: FolderSpec): void {

@@ -1,3 +1,4 @@
+import type { SkipSummary } from '../../common/files.js';
 import type { FolderStatus } from '../../common/status.js';
 import type { Freshness } from '../../common/search.js';
 import type { FolderSpec } from '../../common/settings.js';
@@ -26,6 +27,7 @@ export class FolderStates {
     private readonly jobs: JobQueue,
     private readonly changes: FolderChanges,
     private readonly secretsExcluded: (folder: string) => number | null = () => null,
+    private readonly skipped: (folder: string) => SkipSummary | null = () => null,
   ) {}
 
   /** Serving mode: every folder waits for its start-up reconcile before it reads fresh. */
@@ -84,6 +86,8 @@ export class FolderStates {
       exclude: spec.exclude ?? [],
       include_secrets: spec.include_secrets === true,
       secrets_excluded: this.secretsExcluded(spec.path),
+      skipped: this.skipped(spec.path),
+      text_only: spec.text_only === true,
       state: f.state,
       files: c?.files ?? 0,
       chunks: c?.chunks ?? 0,

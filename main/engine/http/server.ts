@@ -30,6 +30,8 @@ export interface HttpServerOptions {
   stdioCommand: string[];
   /** Base folder for client config files; default the user's home (tests use a temp dir). */
   clientsHome?: string;
+  /** Top of the workbench's folder browser; default the user's home (tests use a temp dir). */
+  browseHome?: string;
   /** How names are resolved (default: the system's resolver; tests stand in for a hostile one). */
   lookup?: Lookup;
   /** Who else can log in to this machine (default: /etc/passwd; tests give their own list). */
@@ -123,6 +125,7 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
     advertisedOrigin: configuredBase,
     startedAt: Date.now(),
     clientsHome: opts.clientsHome ?? homedir(),
+    browseHome: opts.browseHome,
     platform: process.platform,
     otherLoginUsers: opts.otherLoginUsers,
   };

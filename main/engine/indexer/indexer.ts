@@ -11,6 +11,7 @@ import { embedPending } from './embed-phase.js';
 import { movedSince, StoredStats } from './scan.js';
 import { ParseAhead } from './parse-ahead.js';
 import { parseSource, warmParseWorkers } from './parse-source.js';
+import { ScanSkips, SkipLog } from './skip-log.js';
 import { fileRow, type FileRows } from './rows.js';
 
 export interface IndexerOptions {
@@ -51,6 +52,8 @@ export class Indexer {
     private readonly options: () => IndexerOptions,
     /** The filters the watcher uses too: a watcher update reads no ignore file again. */
     private readonly filters: FilterCache,
+    /** Where every skip is recorded with its reason (status, the per-folder file list). */
+    readonly skips: SkipLog = new SkipLog(null),
   ) {}
 
   /** The spec of each folder being indexed: parse workers open its files through its rules (sources/access.ts). */
@@ -86,6 +89,7 @@ export class Indexer {
       let errors: FileRow[] = [];
       let walked = 0;
       let secrets = 0;
+      const skipped = new ScanSkips();
       const settle = async () => {
         // A pause holds here, before the batch shows as progress: a paused job stands still.
         await job.checkpoint();
@@ -103,7 +107,7 @@ export class Indexer {
         await this.writeErrors(errors, job);
         errors = [];
       };
-      for await (const item of walkFolder(spec, { ...this.options() })) {
+      for await (const item of walkFolder(spec, { ...this.options(), reportRuleSkips: true })) {
         if ('file' in item) {
           const seen = stored.see(item.file.path, item.file);
           if (rebuild || !seen.unchanged) {
@@ -112,6 +116,7 @@ export class Indexer {
           }
         } else if ('skipped' in item) {
           if (item.skipped.reason === 'secret') secrets++;
+          skipped.add(relOf(spec.path, item.skipped.path), item.skipped.reason, item.skipped.dir === true);
         } else if ('error' in item) {
           if (item.error.path === spec.path) throw new Error(`${spec.path}: ${item.error.message}`);
           stored.see(item.error.path);
@@ -122,6 +127,7 @@ export class Indexer {
       }
       await settle();
       this.secrets.set(spec.path, secrets);
+      await this.skips.commitScan(spec.path, skipped);
       await this.prune(spec.path, stored);
       // A rebuild is asked for to get vectors under the configured model: without it, it has failed.
       await this.embed(spec.path, job, rebuild);
@@ -144,7 +150,10 @@ export class Indexer {
         const filter = this.filters.get(spec);
         for (const path of part) {
           // Judged exactly as the walk would: rules, symlink containment, regular file, size, binary sniff.
-          const item = await inspectPath(spec, relOf(spec.path, path), this.options(), filter);
+          const rel = relOf(spec.path, path);
+          const item = await inspectPath(spec, rel, this.options(), filter);
+          if (item && 'skipped' in item) this.skips.note(spec.path, rel, item.skipped.reason);
+          else if (item) this.skips.clear(spec.path, [rel]);
           if (item && 'file' in item) present.push(item.file);
           // A file that is there but cannot be read (any more: a permission change) is a per-file
           // error, as the walk records it; its old chunks go with it, since serving text the person
@@ -273,6 +282,8 @@ export class Indexer {
   }
 
   async embed(folder: string, job: Job, requireModel = false): Promise<void> {
+    // A text-only folder is searched by its words and links; its vectors are never computed.
+    if (this.specs.get(folder)?.text_only === true) return;
     await embedPending(this.store, this.embeddings(), folder, job, requireModel);
   }
 }

@@ -13,9 +13,14 @@ export interface WalkOptions {
   respectGitignore: boolean;
   extraExcludes: string[];
   signal?: AbortSignal;
+  /**
+   * Also yield what the name rules leave out (ignored, excluded, built-in excludes; a directory
+   * once, not its contents): the indexer records every skip, other walkers only the content ones.
+   */
+  reportRuleSkips?: boolean;
 }
 
-export type WalkItem = { file: SourceFile } | { error: WalkError } | { skipped: { path: string; reason: string } };
+export type WalkItem = { file: SourceFile } | { error: WalkError } | { skipped: { path: string; reason: string; dir?: boolean } };
 
 interface DirFrame {
   abs: string;
@@ -130,7 +135,7 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
       const dirWhy = filter.rejectEntry(rel, true, levels);
       if (dirWhy) {
         // Secret folders (.ssh, .gnupg…) are reported, so status can say how much they kept out.
-        if (dirWhy === 'secret' || dirWhy === 'data folder') yield { skipped: { path: abs, reason: dirWhy } };
+        if (dirWhy === 'secret' || dirWhy === 'data folder' || opts.reportRuleSkips) yield { skipped: { path: abs, reason: dirWhy, dir: true } };
         continue;
       }
       // A plain subdirectory's real path follows from its parent's: no syscall needed.
@@ -150,7 +155,7 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
     const why = filter.rejectEntry(rel, false, levels);
     if (why) {
       // Rule-based skips are expected and numerous (node_modules, ignores); only content ones are reported.
-      if (why === 'binary' || why === 'minified' || why === 'secret') yield { skipped: { path: abs, reason: why } };
+      if (why === 'binary' || why === 'minified' || why === 'secret' || opts.reportRuleSkips) yield { skipped: { path: abs, reason: why } };
       continue;
     }
     const item = await checkFile(abs, rel, opts.maxFileBytes);

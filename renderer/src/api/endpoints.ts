@@ -17,6 +17,13 @@ import type {
   SettingsResponse,
   ValidateResponse,
   ModelSwitchStatus,
+  BrowseResponse,
+  FolderFilesRequest,
+  FolderFilesResponse,
+  SettingSpec,
+  UpdateFolderRequest,
+  ReadRequest,
+  ReadResult,
 } from '../../../main/common/index';
 import { ApiError, request } from './client';
 
@@ -36,7 +43,9 @@ export const api = {
   restartMcp: () => request<unknown>('POST', '/api/mcp/restart', {}),
 
   settings: () => request<SettingsResponse>('GET', '/api/settings'),
-  updateSettings: (values: Record<string, unknown>) => request<SettingsResponse>('PATCH', '/api/settings', { values }),
+  updateSettings: (values: Record<string, unknown>, confirm = false) => request<SettingsResponse>('PATCH', '/api/settings', confirm ? { values, confirm } : { values }),
+  /** The settings table the editor is generated from (main/common/settings.ts). */
+  settingsSpec: async () => (await request<{ settings: SettingSpec[] }>('GET', '/api/settings/spec')).settings,
   validateSettings: (values: Record<string, unknown>) => request<ValidateResponse>('POST', '/api/settings/validate', { values }),
 
   apiKey: (reveal = false) => request<ApiKeyResponse>('GET', `/api/mcp/api-key${reveal ? '?reveal=1' : ''}`),
@@ -45,6 +54,14 @@ export const api = {
 
   addFolder: (spec: FolderSpec) => request<FolderStatus>('POST', '/api/folders', spec),
   removeFolder: (path: string) => request<unknown>('DELETE', '/api/folders', { path }),
+  updateFolder: (body: UpdateFolderRequest) => request<FolderStatus>('PATCH', '/api/folders', body),
+  folderFiles(req: FolderFilesRequest, signal?: AbortSignal) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(req)) if (v !== undefined && v !== '') q.set(k, String(v));
+    return request<FolderFilesResponse>('GET', `/api/folders/files?${q.toString()}`, undefined, { signal });
+  },
+  /** Directories below the home folder (the browser's folder picker); no path: the home folder. */
+  browse: (path?: string) => request<BrowseResponse>('GET', `/api/browse${path ? `?path=${encodeURIComponent(path)}` : ''}`),
   indexFolder: (path: string, kind: 'update' | 'rebuild') => request<JobInfo>('POST', '/api/folders/index', { path, kind }),
   jobAction: (body: JobActionRequest) => request<JobInfo>('POST', '/api/jobs/action', body),
   setPaused: (paused: boolean) => request<SetPausedResponse>('POST', '/api/jobs/paused', { paused } satisfies SetPausedRequest),
@@ -53,6 +70,7 @@ export const api = {
   loadModel: () => request<EngineStatus['model']>('POST', '/api/model/load', {}),
   switchModel: (model: string) => request<ModelSwitchStatus>('POST', '/api/model/switch', { model }),
   search: (req: AdminSearchRequest) => request<AdminSearchResponse>('POST', '/api/search', req),
+  read: (req: ReadRequest) => request<ReadResult>('POST', '/api/read', req),
 
   /** Snippets carry a key placeholder unless `reveal` (then the real key, for copying). */
   async clients(reveal = false): Promise<ClientConfig[]> {

@@ -1,6 +1,7 @@
 /**
- * Add a folder: a native picker in the desktop app, a typed absolute path in a browser (a web page
- * cannot learn real paths). Include/exclude globs are optional, one per line.
+ * Add a folder: a native picker in the desktop app; in a browser (a web page cannot learn real
+ * paths) the engine's folder browser or a typed path (`~` is the home folder). Include/exclude
+ * globs are optional, one per line; a text-only folder gets no vectors.
  */
 import { useState } from 'react';
 import { api } from '../api/endpoints';
@@ -8,6 +9,7 @@ import { desktopBridge } from '../api/bridge';
 import { ErrorNote } from '../components/ErrorNote';
 import { useEngine } from '../hooks/engine-context';
 import { useAction } from '../hooks/useAsync';
+import { FolderBrowser } from './FolderBrowser';
 
 const globs = (text: string) => text.split('\n').map((s) => s.trim()).filter(Boolean);
 
@@ -17,6 +19,8 @@ export function AddFolderForm() {
   const [include, setInclude] = useState('');
   const [exclude, setExclude] = useState('');
   const [more, setMore] = useState(false);
+  const [textOnly, setTextOnly] = useState(false);
+  const [browsing, setBrowsing] = useState(false);
   const action = useAction();
   const bridge = desktopBridge();
 
@@ -27,7 +31,7 @@ export function AddFolderForm() {
     const done = await action.run(async () => {
       const inc = globs(include);
       const exc = globs(exclude);
-      await api.addFolder({ path: p, ...(inc.length ? { include: inc } : {}), ...(exc.length ? { exclude: exc } : {}) });
+      await api.addFolder({ path: p, ...(inc.length ? { include: inc } : {}), ...(exc.length ? { exclude: exc } : {}), ...(textOnly ? { text_only: true } : {}) });
       await refresh();
       return true;
     });
@@ -35,6 +39,7 @@ export function AddFolderForm() {
       setPath('');
       setInclude('');
       setExclude('');
+      setTextOnly(false);
     }
   };
 
@@ -47,7 +52,7 @@ export function AddFolderForm() {
           className="wide mono"
           value={path}
           onChange={(e) => setPath(e.target.value)}
-          placeholder="/home/me/notes"
+          placeholder="~/notes or /home/me/notes"
           spellCheck={false}
           data-testid="folder-path"
         />
@@ -55,14 +60,32 @@ export function AddFolderForm() {
           <button type="button" className="btn" onClick={async () => setPath((await bridge.pickFolder()) ?? path)} data-testid="pick-folder">
             Choose…
           </button>
-        ) : null}
+        ) : (
+          <button type="button" className="btn" onClick={() => setBrowsing(!browsing)} aria-expanded={browsing} data-testid="browse-folder">
+            Browse…
+          </button>
+        )}
         <button type="submit" className="btn primary" disabled={!path.trim() || action.busy} data-testid="add-folder">
           {action.busy ? 'Adding…' : 'Add folder'}
         </button>
       </div>
-      <button type="button" className="link" aria-expanded={more} onClick={() => setMore(!more)}>
-        {more ? 'Hide' : 'Include/exclude globs'}
-      </button>
+      {browsing ? (
+        <FolderBrowser
+          onChoose={(chosen) => {
+            setPath(chosen);
+            setBrowsing(false);
+          }}
+          onClose={() => setBrowsing(false)}
+        />
+      ) : null}
+      <div className="row">
+        <button type="button" className="link" aria-expanded={more} onClick={() => setMore(!more)}>
+          {more ? 'Hide' : 'Include/exclude globs'}
+        </button>
+        <label title="Full-text and graph search only: no vectors are computed, which saves the embedding time of a large folder">
+          <input type="checkbox" checked={textOnly} onChange={(e) => setTextOnly(e.target.checked)} data-testid="folder-text-only" /> Text only (no vectors)
+        </label>
+      </div>
       {more ? (
         <div className="two-col">
           <div>

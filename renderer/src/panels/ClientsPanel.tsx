@@ -37,29 +37,17 @@ export function ClientsPanel() {
       {error ? <ErrorNote error={error} /> : null}
       {!clients && !error ? <Loading what="client configurations" /> : null}
       {clients && clients.length === 0 ? <Empty>The engine offered no client configurations.</Empty> : null}
-      {clients?.map((c) => <ClientCard key={c.id} client={c} keyed={mcp?.security.require_api_key === true && c.uses === 'http'} />)}
+      {/* Keyed: the snippet holds the engine's key placeholder (KEY_PLACEHOLDER in clients/configs.ts); Claude Code's names an environment variable instead. */}
+      {clients?.map((c) => <ClientCard key={c.id} client={c} keyed={mcp?.security.require_api_key === true && c.snippet.includes('<your Cairn API key>')} />)}
     </Panel>
   );
 }
 
-/** The snippet as shown holds a placeholder for the key; this copies it with the real key in. */
-function CopyWithKey({ id }: { id: ClientConfig['id'] }) {
-  const action = useAction();
-  const [text, setText] = useState<string | null>(null);
-  if (text) return <CopyButton text={text} label="Copy with key" testId={`copy-keyed-${id}`} />;
-  return (
-    <>
-      <button
-        type="button"
-        className="btn small"
-        disabled={action.busy}
-        onClick={() => action.run(async () => setText((await api.clients(true)).find((c) => c.id === id)?.snippet ?? null))}
-      >
-        Load with key
-      </button>
-      {action.error ? <ErrorNote error={action.error} /> : null}
-    </>
-  );
+/** The snippet with the real key in it, fetched when copied (the page does not keep the key). */
+async function keyedSnippet(id: ClientConfig['id']): Promise<string> {
+  const snippet = (await api.clients(true)).find((c) => c.id === id)?.snippet;
+  if (!snippet) throw new Error('the engine offered no snippet with the key');
+  return snippet;
 }
 
 function ClientCard({ client, keyed }: { client: ClientConfig; keyed: boolean }) {
@@ -81,6 +69,7 @@ function ClientCard({ client, keyed }: { client: ClientConfig; keyed: boolean })
         <span className="tag">{client.uses === 'http' ? 'HTTP' : 'stdio'}</span>
         <span className="tag">{client.format}</span>
       </header>
+      {keyed ? <p className="hint small">The key is shown as a placeholder here; Copy puts the real one in.</p> : null}
       {client.config_path ? (
         <p className="muted small">
           Config file: <code>{client.config_path}</code>
@@ -90,8 +79,13 @@ function ClientCard({ client, keyed }: { client: ClientConfig; keyed: boolean })
         {client.snippet}
       </pre>
       <div className="row">
-        <CopyButton text={client.snippet} testId={`copy-${client.id}`} />
-        {keyed ? <CopyWithKey id={client.id} /> : null}
+        {/* The snippet shows a placeholder; the main Copy puts the real key in, so it works as pasted. */}
+        <CopyButton
+          text={keyed ? () => keyedSnippet(client.id) : client.snippet}
+          label={keyed ? 'Copy with the key' : 'Copy'}
+          title={keyed ? 'Copies this configuration with your real API key in place of the placeholder' : undefined}
+          testId={`copy-${client.id}`}
+        />
         {client.installable ? (
           <button type="button" className="btn small" onClick={install} disabled={action.busy} data-testid={`install-${client.id}`}>
             {action.busy ? 'Installing…' : 'Install…'}

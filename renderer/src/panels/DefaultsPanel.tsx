@@ -63,7 +63,7 @@ export function DefaultsPanel() {
         <label htmlFor="toolset">Toolset</label>
         <select id="toolset" value={toolset} onChange={(e) => setToolset(e.target.value as 'agent' | 'full')} data-testid="toolset-select">
           <option value="agent">agent: search and read</option>
-          <option value="full">full: adds grep, index and status tools</option>
+          <option value="full">full: adds grep, index_*, server_status and two search aliases</option>
         </select>
         <div />
         <button type="submit" className="btn primary" disabled={!dirty || action.busy} data-testid="save-defaults">

@@ -7,6 +7,8 @@ import { ErrorNote } from '../components/ErrorNote';
 import { useEngine } from '../hooks/engine-context';
 import { useAction } from '../hooks/useAsync';
 import { ago } from './time';
+import { FolderFiles } from './FolderFiles';
+import type { FileListShow } from '../../../main/common/files';
 
 const STATE_LABEL: Record<FolderStatus['state'], string> = {
   indexing: 'indexing',
@@ -19,6 +21,7 @@ const count = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}
 
 /** The folder's vector coverage; while vectors are being computed the progress below has the live count. */
 function vectorsText(folder: FolderStatus): string {
+  if (folder.text_only) return 'text only: no vectors';
   if (folder.progress?.phase === 'embedding') return 'vectors being computed';
   if (folder.chunks === 0) return 'no chunks yet';
   if (folder.embedded_chunks >= folder.chunks) return 'all with vectors';
@@ -29,6 +32,7 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
   const { refresh } = useEngine();
   const action = useAction();
   const [showErrors, setShowErrors] = useState(false);
+  const [files, setFiles] = useState<FileListShow | null>(null);
   const p = folder.progress;
   const active = jobs.some((j) => j.state === 'running' || j.state === 'queued' || j.state === 'paused');
   const bridge = desktopBridge();
@@ -44,13 +48,28 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
       <div className="folder-head">
         <code className="folder-path">{folder.path}</code>
         {/* A folder whose job is held by a pause is not "indexing": say what it is. */}
-        <span className={`pill ${paused ? 'stopped' : folder.state}`} data-testid="folder-state">
-          {paused ? 'paused' : STATE_LABEL[folder.state]}
+        <span className="row tight">
+          {folder.text_only ? (
+            <span className="pill text-only" data-testid="folder-text-only" title="Full-text and graph search only: no vectors are computed for this folder">
+              text only
+            </span>
+          ) : null}
+          <span className={`pill ${paused ? 'stopped' : folder.state}`} data-testid="folder-state">
+            {paused ? 'paused' : STATE_LABEL[folder.state]}
+          </span>
         </span>
       </div>
       <p className="muted" data-testid="folder-counts">
         {count(folder.files, 'file')} · {count(folder.chunks, 'chunk')} · {vectorsText(folder)} · updated {ago(folder.updated_at)}
         {folder.freshness.pending_changes ? ` · ${folder.freshness.pending_changes} changes pending` : ''}
+        {folder.skipped && folder.skipped.total > 0 ? (
+          <>
+            {' · '}
+            <button type="button" className="link" onClick={() => setFiles(files === 'skipped' ? null : 'skipped')} data-testid="folder-skipped" title="What was left out, and why">
+              {folder.skipped.total.toLocaleString('en-US')} skipped
+            </button>
+          </>
+        ) : null}
       </p>
       {folder.include.length || folder.exclude.length ? (
         <p className="muted small">
@@ -91,6 +110,19 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
         >
           Remove
         </button>
+        <button type="button" className="btn small" aria-expanded={files !== null} onClick={() => setFiles(files === null ? 'all' : null)} data-testid="folder-files-toggle">
+          {files === null ? 'Files' : 'Hide files'}
+        </button>
+        <button
+          type="button"
+          className="btn small"
+          disabled={action.busy}
+          data-testid="folder-text-only-toggle"
+          title={folder.text_only ? 'Compute vectors for this folder (meaning search); this takes a while on a large folder' : 'Stop computing vectors for this folder: full-text and graph search only'}
+          onClick={() => act(() => api.updateFolder({ path: folder.path, text_only: !folder.text_only }))}
+        >
+          {folder.text_only ? 'Compute vectors' : 'Make text only'}
+        </button>
         {folder.file_errors ? (
           <button type="button" className="link" aria-expanded={showErrors} onClick={() => setShowErrors(!showErrors)} data-testid="folder-errors-toggle">
             {folder.file_errors} file error{folder.file_errors === 1 ? '' : 's'}
@@ -114,6 +146,7 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
           {folder.file_errors > folder.errors.length ? <li className="muted">…and {folder.file_errors - folder.errors.length} more</li> : null}
         </ul>
       ) : null}
+      {files !== null ? <FolderFiles folder={folder.path} initialShow={files} version={`${folder.updated_at}|${folder.files}|${folder.file_errors}|${folder.skipped?.total}|${folder.embedded_chunks}`} /> : null}
       {action.error ? <ErrorNote error={action.error} /> : null}
     </li>
   );

@@ -27,7 +27,7 @@ export function IndexPanel() {
         {engine.paused ? ' · indexing paused' : ''}
       </p>
       {engine.contract_mismatch ? <ErrorNote error={engine.contract_mismatch} testId="contract-mismatch" /> : null}
-      <ModelSection engine={engine} />
+      {/* Folders first: adding one is step 1 of the first run; the model rarely needs a look. */}
       <AddFolderForm />
       {engine.folders.length === 0 ? (
         <Empty>No folders yet. Add one above; Cairn indexes it and keeps it fresh while running.</Empty>
@@ -38,7 +38,8 @@ export function IndexPanel() {
           ))}
         </ul>
       )}
-      <JobsList jobs={engine.jobs} />
+      <JobsList jobs={engine.jobs} folders={engine.folders.map((f) => f.path)} />
+      <ModelSection engine={engine} />
     </Panel>
   );
 }

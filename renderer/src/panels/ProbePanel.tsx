@@ -64,8 +64,9 @@ function ProbeOutcome({ result }: { result: ProbeResult }) {
         result.hits.length ? (
           <ol className="hits compact" data-testid="probe-hits">
             {result.hits.map((h) => (
-              <li key={`${h.path}:${h.start_line}`}>
-                <code>{h.path}</code>:{h.start_line}-{h.end_line} <span className="muted">score {h.score.toFixed(3)}</span>
+              <li key={`${h.path}:${h.page ?? 0}:${h.start_line}`}>
+                <code>{h.path}</code>
+                {h.page ? ` p. ${h.page}` : ''}:{h.start_line}-{h.end_line} <span className="muted">score {h.score.toFixed(3)}</span>
               </li>
             ))}
           </ol>

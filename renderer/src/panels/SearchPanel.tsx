@@ -10,7 +10,9 @@ import { api } from '../api/endpoints';
 import { ErrorNote } from '../components/ErrorNote';
 import { Empty, Panel } from '../components/Panel';
 import { useAction } from '../hooks/useAsync';
+import { useEngine } from '../hooks/engine-context';
 import { MODES } from './modes';
+import { FileViewer, type ViewTarget } from '../components/FileViewer';
 
 // The renderer takes the contract as types only: these are checked against it by the compiler.
 const TOP_K_MIN: (typeof LIMITS)['topK']['min'] = 1;
@@ -21,14 +23,17 @@ const LEGS = ['vector', 'sparse', 'graph'] as const;
 export function SearchPanel() {
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState<SearchMode | ''>('');
-  const [topK, setTopK] = useState(10);
+  // Empty: the mounted server's default, as an agent that gives none gets it.
+  const [topK, setTopK] = useState<number | ''>('');
+  const { mcp } = useEngine();
   const [result, setResult] = useState<SearchResponse | null>(null);
+  const [viewing, setViewing] = useState<ViewTarget | null>(null);
   const action = useAction();
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     if (!query.trim()) return;
-    const r = await action.run(() => api.search({ query: query.trim(), top_k: topK, ...(mode ? { mode } : {}) }));
+    const r = await action.run(() => api.search({ query: query.trim(), ...(topK !== '' ? { top_k: topK } : {}), ...(mode ? { mode } : {}) }));
     setResult(r ?? null);
   };
 
@@ -47,12 +52,13 @@ export function SearchPanel() {
           ))}
         </select>
         <label htmlFor="search-top-k">top_k</label>
-        <input id="search-top-k" type="number" min={TOP_K_MIN} max={TOP_K_MAX} value={topK} onChange={(e) => setTopK(Number(e.target.value))} className="narrow" />
+        <input id="search-top-k" type="number" min={TOP_K_MIN} max={TOP_K_MAX} value={topK} placeholder={mcp ? String(mcp.default_top_k) : 'default'} title="Empty: the server's default" onChange={(e) => setTopK(e.target.value === '' ? '' : Number(e.target.value))} className="narrow" data-testid="search-top-k" />
         <button type="submit" className="btn primary" disabled={!query.trim() || action.busy} data-testid="search-run">
           {action.busy ? 'Searching…' : 'Search'}
         </button>
       </form>
       {action.error ? <ErrorNote error={action.error} testId="search-error" /> : null}
+      {viewing ? <FileViewer target={viewing} onClose={() => setViewing(null)} /> : null}
       {result ? (
         <div data-testid="search-result">
           <p className="muted">
@@ -72,6 +78,9 @@ export function SearchPanel() {
                     <span className="muted"> score {h.score.toFixed(4)}</span>
                     {h.symbol ? <span className="tag">{h.symbol}</span> : null}
                     {h.heading ? <span className="tag">{h.heading}</span> : null}
+                    <button type="button" className="btn small" onClick={() => setViewing({ path: h.path, line: h.start_line, ...(h.page ? { page: h.page } : {}) })} data-testid="hit-open">
+                      Open
+                    </button>
                   </div>
                   <p className="legs" data-testid="hit-legs">
                     {LEGS.map((leg) => (

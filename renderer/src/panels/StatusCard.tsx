@@ -19,22 +19,33 @@ function yesNo(v: boolean) {
 }
 
 export function StatusCard() {
-  const { mcp, engine, refresh } = useEngine();
+  const { mcp, engine, refresh, link } = useEngine();
   const requireKey = useAction();
 
   if (!mcp) {
     return (
       <Panel id="status" title="MCP server">
-        <Loading what="server status" />
+        {link === 'offline' ? (
+          <p className="status-line">
+            <span className="pill error" data-testid="mcp-state">
+              not answering
+            </span>{' '}
+            <span className="muted">The engine does not answer; start it with <code>npm start</code> or <code>cairn serve</code>.</span>
+          </p>
+        ) : (
+          <Loading what="server status" />
+        )}
       </Panel>
     );
   }
   const s = mcp.security;
-  const state = !mcp.enabled ? 'disabled' : mcp.running ? 'running' : 'stopped';
+  // What the last answer said is only true while the engine still answers: once it does not, the
+  // pill says so instead of a green "running" from before.
+  const state = link === 'offline' ? 'not answering' : !mcp.enabled ? 'disabled' : mcp.running ? 'running' : 'stopped';
   return (
     <Panel id="status" title="MCP server">
       <p className="status-line">
-        <span className={`pill ${state}`} data-testid="mcp-state">
+        <span className={`pill ${link === 'offline' ? 'error' : state}`} data-testid="mcp-state" title={link === 'offline' ? 'The engine does not answer: agents cannot reach Cairn until it is back' : undefined}>
           {state}
         </span>{' '}
         {engine ? <span className="muted">Cairn {engine.version}</span> : null}{' '}
