@@ -66,7 +66,7 @@ export function JobsList({ jobs, folders }: { jobs: JobInfo[]; folders: string[]
                 </td>
                 <td>
                   {j.state}
-                  {j.error ? <span className="error-text" title={j.error.remedy}> ({j.error.message})</span> : null}
+                  {j.error ? <span className="error-text" title={j.error.remedy}> ({j.error.code}: {j.error.message})</span> : null}
                 </td>
                 <td>{j.progress.summary ? `${j.progress.summary.label}${j.progress.summary.counts ? `: ${j.progress.summary.counts}` : ''}` : j.progress.phase}</td>
                 <td title={new Date(j.created_at).toLocaleString()} data-testid="job-started">

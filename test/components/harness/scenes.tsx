@@ -76,13 +76,14 @@ export const SCENES: Record<string, () => ReactElement> = {
           job(21, 'paused'),
           job(22, 'failed', { error: { code: 'disk_full', message: 'no space', remedy: 'free space' } }),
         ]}
+        folders={[...Array.from({ length: 9 }, (_, i) => `/data/folder-${i}`), '/data/folder-20', '/data/folder-21', '/data/folder-22']}
       />
     </EngineContext.Provider>
   ),
   'jobs-empty': () => (
     <EngineContext.Provider value={engineState}>
       <div data-testid="host">
-        <JobsList jobs={[]} />
+        <JobsList jobs={[]} folders={[]} />
       </div>
     </EngineContext.Provider>
   ),
