@@ -128,7 +128,7 @@ export class GrepPool {
   }
 
   private spawn(): void {
-    const { script, eval: isEval } = workerScript(import.meta.url, 'grep-worker');
+    const { script, eval: isEval } = workerScript(import.meta.url, 'grep-worker', { nice: 5 });
     const worker = new Worker(script, { eval: isEval });
     const slot: Slot = { worker, pending: new Map(), ready: false };
     this.slots.push(slot);
