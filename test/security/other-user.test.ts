@@ -69,8 +69,17 @@ after(async () => {
   await tmp?.cleanup();
 });
 
-const admin = (method: string, path: string, body?: unknown) =>
-  fetch(origin + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function admin(method: string, path: string, body?: unknown): Promise<Response> {
+  const send = () => fetch(origin + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  try {
+    return await send();
+  } catch (err) {
+    // A kept-alive socket the server closed while the probe ran (seconds on a loaded machine) is
+    // reset on reuse before the request is read: sent again once on a new connection.
+    if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
+    return send();
+  }
+}
 
 test('another uid reads nothing of the data folder, has no admin API, and no MCP without the key once it is required', { skip: !canSwitch && 'switching to another uid needs root and setpriv (Linux)', timeout: 180_000 }, async () => {
   const paths = dataPaths(homeDir);
