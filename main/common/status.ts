@@ -134,6 +134,11 @@ export interface EngineStatus {
   contract_mismatch: ErrorBody | null;
   /** Set when a table of the index was found damaged (`index_corrupt`, naming the table). */
   index_damage?: ErrorBody | null;
+  /**
+   * What the built-in secret excludes leave out of every folder without `include_secrets`, as
+   * patterns (`.ssh/`, `*.pem`, `.env*`); each folder's `secrets_excluded` counts what they caught.
+   */
+  secret_excludes: string[];
   paused: boolean;
   /** The last model switch, while it runs and after it ended (null when none this run). */
   model_switch: ModelSwitchStatus | null;

@@ -32,6 +32,7 @@ import { ModelService } from './model/service.js';
 import { CHUNKER_VERSION } from './parse/index.js';
 import { Searcher } from './search/searcher.js';
 import { FilterCache } from './sources/index.js';
+import { secretExcludePatterns } from './sources/defaults.js';
 import type { Embedder } from './types.js';
 import { ENGINE_VERSION } from './version.js';
 import { FolderChanges } from './watch/changes.js';
@@ -281,6 +282,7 @@ export class Engine implements EngineApi {
       contract: this.contract.stored,
       contract_mismatch: mismatch ? mismatch.toBody() : null,
       index_damage: this.damage.current ? this.damage.current.toBody() : null,
+      secret_excludes: secretExcludePatterns(),
       paused: this.jobsQueue.paused,
       model_switch: this.models.switchStatus(),
       totals: folders.reduce((t, f) => ({ files: t.files + f.files, chunks: t.chunks + f.chunks, embedded_chunks: t.embedded_chunks + f.embedded_chunks }), { files: 0, chunks: 0, embedded_chunks: 0 }),

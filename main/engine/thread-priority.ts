@@ -1,18 +1,14 @@
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
-
 /**
- * Lowers the CPU priority of the calling thread, for workers that run work a request handed in
- * (a user's regex, a document's extraction): however much CPU they burn until their deadline,
- * the main thread, which answers every other client, is scheduled first. On Linux a thread's id
- * is a valid setpriority() target and `/proc/thread-self` names it; elsewhere this does nothing.
+ * Source that lowers the CPU priority of the thread it runs on, for workers that run work a
+ * request handed in (a user's regex, a document's extraction) or background indexing: however
+ * much CPU they burn until their deadline, the main thread, which answers every other client, is
+ * scheduled first. It is the first statement of the worker's bootstrap (worker-script.ts), before
+ * any module loads: loading takes seconds of CPU on a busy machine, and threads and processes the
+ * worker starts (a native library's pool, a compiler service) inherit the priority it has then.
+ * On Linux a thread's id is a valid setpriority() target and `/proc/thread-self` names it;
+ * elsewhere this does nothing (best effort, as on a kernel or sandbox without /proc).
  */
-export function lowerThreadPriority(nice = 10): void {
-  if (process.platform !== 'linux') return;
-  try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
-  } catch {
-    // Best effort: an old kernel or a sandbox without /proc keeps the default priority.
-  }
+export function lowerPriorityPreamble(nice: number): string {
+  if (!Number.isInteger(nice) || nice < 0 || nice > 19) throw new RangeError(`nice must be 0..19, not ${nice}`);
+  return `if (process.platform === 'linux') { try { const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()); if (Number.isInteger(tid) && tid > 0) require('node:os').setPriority(tid, ${nice}); } catch {} }`;
 }

@@ -17,7 +17,7 @@ import { eventually, FolderModel, REPO, token } from './lib.js';
 const NOBODY = 65534;
 const TOKEN = 'permissions-admin-token-0123456789abcdef';
 
-test('a file or folder made unreadable while serving becomes a per-file error and stops answering; readable again, it is back', { timeout: 300_000 }, async () => {
+test('a file or folder made unreadable while serving becomes a per-file error and stops answering; the folder root unreadable puts the folder in error and drops nothing; readable again, all is back', { timeout: 300_000 }, async () => {
   const home = await tempDir('perm-live-home');
   const folder = await tempDir('perm-live-folder');
   const model = new FolderModel(folder.dir);
@@ -99,12 +99,31 @@ test('a file or folder made unreadable while serving becomes a per-file error an
       return s.file_errors === 0 && s.files === model.files.size ? true : undefined;
     }, 60_000, 100);
     for (const [path, tok] of [...other, [locked, lockedTok] as const]) assert.deepEqual(await found(tok), [path]);
+
+    // The folder itself locked: the folder is in error naming it and why, nothing of its index is
+    // dropped (every file is still counted: re-reading and re-embedding a whole folder is the loss
+    // to avoid), and once readable again it is fresh with every file.
+    await chmod(folder.dir, 0o000);
+    const rst = await eventually('the locked root as the folder\'s error', async () => {
+      const s = await status();
+      return s.state === 'error' ? s : undefined;
+    }, 60_000, 100);
+    assert.ok(rst.reason?.includes(folder.dir), JSON.stringify(rst));
+    assert.match(rst.reason ?? '', /permission denied/i);
+    assert.equal(rst.files, model.files.size, 'the locked folder\'s index was dropped');
+    await chmod(folder.dir, 0o755);
+    await eventually('the folder fresh again once readable', async () => {
+      const s = await status();
+      return s.state === 'fresh' && s.file_errors === 0 && s.files === model.files.size ? true : undefined;
+    }, 60_000, 100);
+    for (const [path, tok] of [...other, [locked, lockedTok] as const]) assert.deepEqual(await found(tok), [path]);
     assert.equal(child.exitCode, null, `the engine exited: ${err}`);
   } finally {
     child.kill('SIGTERM');
     await exited;
     await chmod(locked, 0o644).catch(() => undefined);
     await chmod(join(folder.dir, 'docs'), 0o755).catch(() => undefined);
+    await chmod(folder.dir, 0o755).catch(() => undefined);
     await home.cleanup();
     await folder.cleanup();
   }

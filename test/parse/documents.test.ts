@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CairnError } from '../../main/engine/errors.js';
 import { parseFile } from '../../main/engine/parse/index.js';
+import { MAX_PDF_PAGES, MAX_PDF_TEXT_CHARS, pdfPages } from '../../main/engine/parse/documents.js';
 import { makeDocx, makePdf } from '../helpers/fixtures.js';
 import { countTokens, opts } from './counter.js';
 
@@ -36,6 +37,47 @@ test('PDF: a long page is split into chunks of that page with lines within the p
   assert.ok(p2[p2.length - 1].endLine >= 30);
   for (const c of r.chunks) assert.ok(countTokens(c.text) <= opts.maxTokens);
   assert.deepEqual(r.chunks.filter((c) => c.page === 1).map((c) => c.text), ['Short first page']);
+});
+
+/** A hand-written PDF of `count` empty pages (one page tree, a correct xref table): small, and cheap to make. */
+function emptyPagesPdf(count: number): Buffer {
+  const kids = Array.from({ length: count }, (_, i) => `${i + 3} 0 R`).join(' ');
+  const objs = ['<</Type/Catalog/Pages 2 0 R>>', `<</Type/Pages/Kids[${kids}]/Count ${count}/MediaBox[0 0 200 200]>>`, ...Array.from({ length: count }, () => '<</Type/Page/Parent 2 0 R>>')];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj ${o} endobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer <</Size ${objs.length + 1}/Root 1 0 R>>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+test('PDF pages read one at a time give the text unpdf\'s all-pages helper gives', async () => {
+  const bytes = await makePdf([['First page line one', 'and line two'], ['Second page'], ['Third page, last line']]);
+  const { extractText, getDocumentProxy } = await import('unpdf');
+  const reference = (await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: false })).text;
+  assert.deepEqual(await pdfPages(bytes, 'three.pdf'), reference);
+  assert.equal(reference.length, 3);
+});
+
+test('PDF caps: more pages than the cap, or more text, is refused with a typed error naming the file and the cap', async () => {
+  const three = await makePdf([['alpha alpha'], ['beta beta'], ['gamma gamma']]);
+  // Controls: at exactly the limits the same file is read.
+  assert.equal((await pdfPages(three, 'three.pdf', { pages: 3, chars: MAX_PDF_TEXT_CHARS })).length, 3);
+  const chars = (await pdfPages(three, 'three.pdf')).join('').length;
+  assert.equal((await pdfPages(three, 'three.pdf', { pages: MAX_PDF_PAGES, chars })).length, 3);
+  await assert.rejects(pdfPages(three, 'three.pdf', { pages: 2, chars: MAX_PDF_TEXT_CHARS }), (err: unknown) => err instanceof CairnError && err.code === 'invalid_argument' && /three\.pdf: 3 pages \(limit 2\)/.test(err.message) && err.details?.reason === 'page cap');
+  await assert.rejects(pdfPages(three, 'three.pdf', { pages: MAX_PDF_PAGES, chars: chars - 1 }), (err: unknown) => err instanceof CairnError && err.code === 'invalid_argument' && /passes \d+ characters by page 3/.test(err.message) && err.details?.reason === 'text cap');
+  // The real cap, through the parser the indexer uses: one page too many, in a few hundred kilobytes.
+  const many = emptyPagesPdf(MAX_PDF_PAGES + 1);
+  assert.equal((await pdfPages(emptyPagesPdf(3), 'empty.pdf')).length, 3, 'the hand-written PDF is not read as written');
+  await assert.rejects(
+    parseFile({ path: '/x/many.pdf', rel: 'many.pdf' }, many, opts),
+    (err: unknown) => err instanceof CairnError && err.code === 'invalid_argument' && err.message.includes(`many.pdf: ${MAX_PDF_PAGES + 1} pages (limit ${MAX_PDF_PAGES})`),
+  );
 });
 
 test('DOCX: paragraphs are numbered as lines of the extracted text', async () => {

@@ -5,7 +5,8 @@
  * that backtracks without end (`^(\w+\s?)*$` over prose) stalls one worker, not the engine. Every
  * batch carries its call's deadline; past it the worker is terminated (V8 interrupts a running
  * regex), replaced on next use, and the call fails with `timeout`. Batches of other calls that the
- * killed worker held are sent again once. Workers start on first use and stop when idle.
+ * killed worker held are sent again, within their own deadlines; a worker that crashes costs its
+ * batches one resend. Workers start on first use and stop when idle.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -35,6 +36,8 @@ interface Slot {
   pending: Map<number, Pending>;
   /** The worker has loaded its modules: a loaded machine can take seconds for that. */
   ready: boolean;
+  /** Terminated by the pool because one call's time was up: the other batches it held did nothing wrong. */
+  killed: boolean;
 }
 
 export function grepTimeout(ms: number): CairnError {
@@ -115,6 +118,7 @@ export class GrepPool {
       for (const [id, q] of slot.pending) {
         if (q !== p) continue;
         slot.pending.delete(id);
+        slot.killed = true;
         this.drop(slot);
         void slot.worker.terminate();
       }
@@ -128,9 +132,9 @@ export class GrepPool {
   }
 
   private spawn(): void {
-    const { script, eval: isEval } = workerScript(import.meta.url, 'grep-worker');
+    const { script, eval: isEval } = workerScript(import.meta.url, 'grep-worker', { nice: 5 });
     const worker = new Worker(script, { eval: isEval });
-    const slot: Slot = { worker, pending: new Map(), ready: false };
+    const slot: Slot = { worker, pending: new Map(), ready: false, killed: false };
     this.slots.push(slot);
     worker.on('message', (m: FromGrepWorker) => {
       if ('ready' in m) {
@@ -153,8 +157,15 @@ export class GrepPool {
       const held = [...slot.pending.values()];
       slot.pending.clear();
       for (const p of held) {
-        if (!p.retried && Date.now() < p.deadline) {
-          p.retried = true;
+        if (p.waitingSince === null && Date.now() >= p.deadline) {
+          // Its own time ran out as well: the same answer as if its own timer had fired.
+          if (p.timer) clearTimeout(p.timer);
+          p.reject(grepTimeout(p.timeoutMs));
+        } else if (slot.killed || !p.retried) {
+          // A worker killed for another call's deadline costs its other batches a resend, never their
+          // result (however many hostile calls shared it: each kill is one call's expiry, so this ends).
+          // A crash is resent once.
+          if (!slot.killed) p.retried = true;
           this.dispatch(p);
         } else {
           if (p.timer) clearTimeout(p.timer);

@@ -5,7 +5,6 @@
  * every message carries what it needs.
  */
 import { parentPort } from 'node:worker_threads';
-import { lowerThreadPriority } from '../thread-priority.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { CairnError } from '../errors.js';
 import type { AccessSpec } from '../sources/access.js';
@@ -26,7 +25,6 @@ export interface ToGrepWorker {
 export type FromGrepWorker = { ready: true } | { id: number; results: (LineHit[] | null)[] } | { id: number; error: string; code?: ErrorCode };
 
 const port = parentPort as NonNullable<typeof parentPort>;
-lowerThreadPriority();
 let cached: { key: string; matcher: FileMatcher } | null = null;
 const reader = new FileReader();
 

@@ -8,6 +8,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import type { FolderChanges } from '../watch/changes.js';
 import type { FolderRegistry } from './registry.js';
 import type { FolderStates } from './states.js';
+import { rebuildRefused } from '../index/integrity.js';
 
 export interface SyncDeps {
   queue: JobQueue;
@@ -71,6 +72,12 @@ export class FolderSync {
 
   private async runSync(folder: string, job: Job, rebuild: boolean): Promise<void> {
     const spec = this.d.registry.spec(folder);
+    // A rebuild never merges into damage, and an engine cannot move aside the index it has open:
+    // damage refuses the rebuild before anything is written, saying what to do instead.
+    if (rebuild) {
+      const damage = await this.d.damage.find();
+      if (damage) throw rebuildRefused(damage);
+    }
     const mismatch = this.d.contract.mismatch;
     if (rebuild && this.d.contract.check.embedding) await this.d.store.unmarkEmbedded(folder);
     // Changes seen before a full sync starts are covered by it; handed back if it does not complete.

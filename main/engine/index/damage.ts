@@ -22,6 +22,12 @@ export class DamageWatch {
     if (this.current) return this.current;
     if (err instanceof CairnError && !['required_retrieval_leg_failed', 'internal'].includes(err.code)) return err;
     if (err instanceof Error && err.message === 'job cancelled') return err;
+    return (await this.find()) ?? err;
+  }
+
+  /** Read-checks every table and the contract now; damage found is remembered, as `name` does. */
+  async find(): Promise<CairnError | null> {
+    if (this.current) return this.current;
     try {
       await this.store.verify();
       await readContract(this.indexDir);
@@ -32,6 +38,6 @@ export class DamageWatch {
         return found;
       }
     }
-    return err;
+    return null;
   }
 }

@@ -12,6 +12,19 @@ export interface CheckedTable {
 
 export const REBUILD_REMEDY = 'Rebuild the index (cairn index --rebuild, or Rebuild in the workbench): the damaged index is moved aside and a new one built. Your settings are kept.';
 
+/**
+ * Damage found when a running engine is asked to rebuild. It cannot move aside the index it has
+ * open (its searches, watchers and jobs hold it), and merging into damage is what a rebuild must
+ * never do; so nothing is written and the person is told the one step that works.
+ */
+export function rebuildRefused(damage: CairnError): CairnError {
+  return new CairnError('index_corrupt', `${damage.message} A running engine cannot rebuild the index it has open; nothing was written.`, {
+    remedy: 'Stop the running engine (quit Cairn, or stop `cairn serve` with Ctrl-C), then run `cairn index --rebuild`: it moves the damaged index aside and builds a new one. Your settings are kept.',
+    details: damage.details,
+    cause: damage,
+  });
+}
+
 export function corrupt(dir: string, table: string, why: string, cause?: unknown): CairnError {
   return new CairnError('index_corrupt', `The index in ${dir} is damaged: ${why} (table ${table}).`, { remedy: REBUILD_REMEDY, details: { table }, cause });
 }

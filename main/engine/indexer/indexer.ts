@@ -3,7 +3,9 @@ import type { FileRow } from '../index/schema.js';
 import { asIndexWriteError } from '../index/retry.js';
 import type { IndexStore } from '../index/store.js';
 import type { Job } from '../jobs/job.js';
-import { inspectPath, walkFolder, type FilterCache } from '../sources/index.js';
+import { inspectPath, rootError, walkFolder, type FilterCache } from '../sources/index.js';
+import { CairnError } from '../errors.js';
+import type { WalkError } from '../types.js';
 import { accessOptions, type AccessSpec } from '../sources/access.js';
 import type { SourceFile } from '../types.js';
 import type { Embeddings } from './embeddings.js';
@@ -37,6 +39,14 @@ const REMOVE_BATCH = 500;
 export const SCAN_BATCH = 2000;
 /** Reads of a file that keeps changing while it is read, before leaving it to the next event. */
 const REREAD_ROUNDS = 3;
+/** The folder itself cannot be listed: the whole job stops, its index stays as it was. */
+function unreadableRoot(err: WalkError): CairnError {
+  return new CairnError(err.code === 'forbidden' || err.code === 'not_found' ? err.code : 'internal', `the folder cannot be listed: ${err.message}`, {
+    remedy: 'Make the folder readable again (e.g. chmod u+rx on it); its index is kept and brought up to date once it can be read.',
+    details: { path: err.path },
+  });
+}
+
 /** Walk error codes that mean the path is simply not there (any more). */
 const GONE_CODES = new Set(['ENOENT', 'ENOTDIR', 'not_found']);
 
@@ -118,7 +128,7 @@ export class Indexer {
           if (item.skipped.reason === 'secret') secrets++;
           skipped.add(relOf(spec.path, item.skipped.path), item.skipped.reason, item.skipped.dir === true);
         } else if ('error' in item) {
-          if (item.error.path === spec.path) throw new Error(`${spec.path}: ${item.error.message}`);
+          if (item.error.path === spec.path) throw unreadableRoot(item.error);
           stored.see(item.error.path);
           errors.push(fileRow(spec.path, { path: item.error.path, rel: relOf(spec.path, item.error.path), size: 0, mtimeMs: 0 }, '', 0, item.error.code, item.error.message));
         }
@@ -139,6 +149,10 @@ export class Indexer {
   /** Applies a set of changed paths (from the watcher) without walking the whole folder. */
   async applyPaths(spec: FolderSpec, paths: string[], job: Job): Promise<void> {
     this.specs.set(spec.path, spec);
+    // Under a root that cannot be listed (chmod 000 while serving) every path would look locked or
+    // gone, and its rows would be dropped: the folder is in error instead, with nothing written.
+    const root = await rootError(spec);
+    if (root) throw unreadableRoot(root);
     try {
       job.phase('parsing', { files_total: 0 });
       for (let i = 0; i < paths.length; i += SCAN_BATCH) {

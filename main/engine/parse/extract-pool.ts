@@ -82,7 +82,7 @@ export class ExtractPool {
   }
 
   private spawn(): Worker {
-    const { script, eval: isEval } = workerScript(import.meta.url, 'extract-worker');
+    const { script, eval: isEval } = workerScript(import.meta.url, 'extract-worker', { nice: 5 });
     const heap = this.opts.heapMb ?? EXTRACT_HEAP_MB;
     const worker = new Worker(script, { eval: isEval, resourceLimits: { maxOldGenerationSizeMb: heap, maxYoungGenerationSizeMb: Math.min(64, heap / 4) } });
     this.worker = worker;

@@ -4,7 +4,6 @@
  * engine. Each message carries the bytes it needs.
  */
 import { parentPort } from 'node:worker_threads';
-import { lowerThreadPriority } from '../thread-priority.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { CairnError } from '../errors.js';
 import { docxText, pdfPages } from './documents.js';
@@ -19,7 +18,6 @@ export interface ToExtractWorker {
 export type FromExtractWorker = { id: number; pages: string[] } | { id: number; error: string; code: ErrorCode; details?: Record<string, unknown> };
 
 const port = parentPort as NonNullable<typeof parentPort>;
-lowerThreadPriority();
 
 port.on('message', (m: ToExtractWorker) => {
   void (async () => {

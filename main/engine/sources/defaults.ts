@@ -45,6 +45,19 @@ function isEnvFile(name: string): boolean {
   return false;
 }
 
+/**
+ * The secret excludes as patterns a person reads (`.ssh/`, `*.pem`, `.env*`), from the same sets
+ * isSecretPath applies: what the workbench and `cairn status --json` show a folder keeps out.
+ */
+export function secretExcludePatterns(): string[] {
+  return [
+    ...[...SECRET_DIRS, ...SECRET_DIR_SUFFIXES].map((d) => `${d}/`),
+    ...SECRET_FILES,
+    ...[...SECRET_EXTENSIONS].map((e) => `*.${e}`),
+    '.env, .env.*, *.env (not .env.example, .sample, .template…)',
+  ];
+}
+
 /** Whether a folder-relative path (forward slashes) is a secret file or a secret directory. */
 export function isSecretPath(rel: string, isDir: boolean): boolean {
   const name = rel.slice(rel.lastIndexOf('/') + 1);

@@ -50,6 +50,22 @@ async function listDir(abs: string): Promise<Dirent[]> {
  * entry as an error; the walk always goes on. Memory is bounded by depth times directory width:
  * nothing is collected across directories.
  */
+/**
+ * Null when the folder's root can be listed; else the walk's error for it (a root made unreadable
+ * while serving, removed, or replaced by a file). A job that cannot list the root must not read
+ * what it sees inside as files that are gone or locked: it stops before any write.
+ */
+export async function rootError(spec: FolderSpec): Promise<WalkError | null> {
+  try {
+    const dir = await opendir(spec.path);
+    await dir.read();
+    await dir.close();
+    return null;
+  } catch (err) {
+    return walkError(spec.path, err).error;
+  }
+}
+
 export async function* walkFolder(spec: FolderSpec, opts: WalkOptions): AsyncGenerator<WalkItem> {
   const filter = new FolderFilter(spec, opts);
   let rootReal: string;

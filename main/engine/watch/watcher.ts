@@ -60,6 +60,9 @@ export class FolderWatcher {
       const rel = e.path.slice(spec.path.length).replace(/^[\\/]+/, '').split('\\').join('/');
       if (rel === '') {
         if (e.type === 'delete') this.sink.failed(spec.path, 'the folder was removed or unmounted');
+        // The folder itself changed (its mode: chmod 000, or back): a rescan finds out whether it
+        // can still be listed, and puts the folder in error, or back to fresh.
+        else rescan = true;
         continue;
       }
       const name = rel.split('/').pop() ?? '';

@@ -17,7 +17,7 @@ const STATE_LABEL: Record<FolderStatus['state'], string> = {
   error: 'error',
 };
 
-const count = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+const count = (n: number, noun: string, plural = `${noun}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
 
 /** The folder's vector coverage; while vectors are being computed the progress below has the live count. */
 function vectorsText(folder: FolderStatus): string {
@@ -29,7 +29,7 @@ function vectorsText(folder: FolderStatus): string {
 }
 
 export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInfo[] }) {
-  const { refresh } = useEngine();
+  const { refresh, engine } = useEngine();
   const action = useAction();
   const [showErrors, setShowErrors] = useState(false);
   const [files, setFiles] = useState<FileListShow | null>(null);
@@ -76,6 +76,25 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
           {folder.include.length ? `include ${folder.include.join(', ')}` : ''} {folder.exclude.length ? `exclude ${folder.exclude.join(', ')}` : ''}
         </p>
       ) : null}
+      {/* The secret excludes are a default the person should see, not discover: what they keep out, and how to opt in. */}
+      <details className="muted small" data-testid="folder-secrets">
+        <summary data-testid="folder-secrets-summary">
+          {folder.include_secrets
+            ? 'Credential files are indexed in this folder (include_secrets is on)'
+            : `Credential files left out${folder.secrets_excluded === null ? '' : `: ${count(folder.secrets_excluded, 'file or folder', 'files or folders')}`}`}
+        </summary>
+        <p>
+          {folder.include_secrets ? 'The built-in secret excludes are off here, so MCP clients can search and read: ' : 'Never indexed, searched or read here, so no MCP client can reach them: '}
+          {(engine?.secret_excludes ?? []).map((pattern, i) => (
+            <span key={pattern}>
+              {i ? ', ' : ''}
+              <code>{pattern}</code>
+            </span>
+          ))}
+          .{' '}
+          {folder.include_secrets ? 'Remove include_secrets from this folder in settings to leave them out again.' : 'To index them in this folder, set include_secrets: true on it in the folders setting (a new folder: cairn add <folder> --include-secrets).'}
+        </p>
+      </details>
       {folder.reason ? <p className="error-text">{folder.reason}</p> : null}
       {p && p.phase !== 'done' && p.summary ? (
         <div className="progress-block" data-testid="folder-progress-block">
