@@ -1,6 +1,7 @@
 // Lint rules, including the layering rules of DEVELOPERS.md (also checked by test/layering.test.ts).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const noElectron = { name: 'electron', message: 'Engine and shared code run in plain Node, where electron throws.' };
 
@@ -40,6 +41,11 @@ export default tseslint.config(
         { group: ['node:*', '**/engine/*', '**/renderer/*'], message: 'preload exposes named functions over contextBridge, nothing more.' },
       ] }],
     },
+  },
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    ignores: ['renderer/vite.config.ts'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
