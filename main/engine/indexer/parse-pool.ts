@@ -4,11 +4,10 @@
  * worker never keeps the process alive. A worker that dies fails only the file it held.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { ANSWERED, COUNT, type CounterSpec, type FromParseWorker, type ToParseWorker } from './parse-protocol.js';
 import type { ParseTask } from './parse-task.js';
 import type { FileRows } from './rows.js';
-import { workerScript } from '../worker-script.js';
+import { WorkerPool, type Slot } from '../kernel/worker-pool.js';
 
 export interface Counter {
   spec: CounterSpec;
@@ -26,23 +25,10 @@ export class ParseDropped extends Error {
 /** Raised when no worker can start at all: the caller parses on its own thread instead. */
 export class ParseWorkersUnavailable extends Error {}
 
-interface Pending {
-  id: number;
+interface ParseJob {
   task: ParseTask;
   maxTokens: number;
   counter: Counter;
-  dropped: () => boolean;
-  resolve: (rows: FileRows | 'unchanged') => void;
-  reject: (err: Error) => void;
-}
-
-interface Slot {
-  worker: Worker;
-  cell: Int32Array;
-  ready: boolean;
-  job: Pending | null;
-  /** Kills the worker when its file takes longer than PARSE_TIMEOUT_MS. */
-  timer: NodeJS.Timeout | null;
 }
 
 const IDLE_STOP_MS = 20_000;
@@ -56,11 +42,9 @@ export const PARSE_HEAP_MB = 1024;
 export const PARSE_TIMEOUT_MS = 120_000;
 
 export class ParsePool {
-  private readonly slots = new Set<Slot>();
-  private readonly queue: Pending[] = [];
-  private nextId = 1;
-  private startFailures = 0;
-  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly pool: WorkerPool<ParseJob, FileRows | 'unchanged', FromParseWorker>;
+  /** Each worker's answer cell for its synchronous word-count questions. */
+  private readonly cells = new WeakMap<Slot, Int32Array>();
   /** The counters of the tasks in flight, by key, to answer the workers' questions. */
   private readonly counters = new Map<string, Counter>();
 
@@ -71,78 +55,53 @@ export class ParsePool {
   constructor(
     readonly size = Math.max(1, Math.min(4, availableParallelism() - 1)),
     private readonly limits: { heapMb: number; timeoutMs: number } = { heapMb: PARSE_HEAP_MB, timeoutMs: PARSE_TIMEOUT_MS },
-  ) {}
+  ) {
+    this.pool = new WorkerPool<ParseJob, FileRows | 'unchanged', FromParseWorker>({
+      callerUrl: import.meta.url,
+      script: 'parse-worker',
+      size,
+      handshake: true,
+      heapMb: limits.heapMb,
+      maxStartFailures: MAX_START_FAILURES,
+      idleStopMs: IDLE_STOP_MS,
+      workerData: () => ({ shared: new SharedArrayBuffer(8) }),
+      post: (job, id) => ({ type: 'parse', id, task: job.task, maxTokens: job.maxTokens, counter: job.counter.spec }) satisfies ToParseWorker,
+      onMessage: (slot, m) => this.onMessage(slot, m),
+      // No worker can ask now; a closed engine's tokenizer is not kept alive by this process-wide pool.
+      onIdle: () => this.counters.clear(),
+      timeoutError: (_job, ms) => new Error(`parsing took longer than ${ms} ms and was stopped`),
+      crashError: (_job, code) => new Error(`the parse worker stopped (exit code ${code}${code === 1 ? ', e.g. past its ' + limits.heapMb + ' MB heap' : ''}) while parsing this file`),
+      unavailableError: (why) => new ParseWorkersUnavailable(`parse workers fail to start (${why})`),
+      closedError: () => new ParseDropped(),
+    });
+  }
 
   /** Starts the workers ahead of work (they load their modules while the walk runs). */
   warm(): void {
-    if (this.startFailures >= MAX_START_FAILURES) return;
-    while (this.slots.size < this.size) this.spawn();
-    this.idle();
+    if (!this.pool.unavailable) this.pool.fill();
   }
 
   parse(task: ParseTask, maxTokens: number, counter: Counter, dropped: () => boolean): Promise<FileRows | 'unchanged'> {
-    if (this.startFailures >= MAX_START_FAILURES) return Promise.reject(new ParseWorkersUnavailable('parse workers fail to start'));
+    if (this.pool.unavailable) return Promise.reject(new ParseWorkersUnavailable('parse workers fail to start'));
     this.counters.set(counter.spec.key, counter);
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, maxTokens, counter, dropped, resolve, reject });
-      this.busy();
-      while (this.slots.size < this.size) this.spawn();
-      this.dispatch();
+      this.pool.submit({ payload: { task, maxTokens, counter }, timeoutMs: this.limits.timeoutMs, skip: () => (dropped() ? new ParseDropped() : null), resolve, reject });
     });
   }
 
   /** Stops every worker now (tests, shutdown); queued tasks are dropped. */
-  async close(): Promise<void> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    for (const p of this.queue.splice(0)) p.reject(new ParseDropped());
-    const slots = [...this.slots];
-    this.slots.clear();
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+  close(): Promise<void> {
+    return this.pool.close();
   }
 
   get threads(): number {
-    return this.slots.size;
+    return this.pool.workers.length;
   }
 
-  private busy(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    for (const s of this.slots) s.worker.ref();
-  }
-
-  /** No work left: workers no longer hold the process, and stop if none comes for a while. */
-  private idle(): void {
-    if (this.queue.length > 0 || [...this.slots].some((s) => s.job)) return;
-    // No worker can ask now; a closed engine's tokenizer is not kept alive by this process-wide pool.
-    this.counters.clear();
-    for (const s of this.slots) s.worker.unref();
-    this.idleTimer ??= setTimeout(() => void this.close(), IDLE_STOP_MS);
-    this.idleTimer.unref();
-  }
-
-  private dispatch(): void {
-    for (const slot of this.slots) {
-      if (!slot.ready || slot.job) continue;
-      let next = this.queue.shift();
-      while (next && next.dropped()) {
-        next.reject(new ParseDropped());
-        next = this.queue.shift();
-      }
-      if (!next) break;
-      slot.job = next;
-      const worker = slot.worker;
-      const job = next;
-      slot.timer = setTimeout(() => {
-        if (slot.job !== job) return;
-        slot.job = null;
-        slot.ready = false;
-        job.reject(new Error(`parsing took longer than ${this.limits.timeoutMs} ms and was stopped`));
-        void worker.terminate();
-      }, this.limits.timeoutMs);
-      slot.worker.postMessage({ type: 'parse', id: next.id, task: next.task, maxTokens: next.maxTokens, counter: next.counter.spec } satisfies ToParseWorker);
-    }
-    this.idle();
+  private cell(slot: Slot): Int32Array {
+    let cell = this.cells.get(slot);
+    if (!cell) this.cells.set(slot, (cell = new Int32Array((slot.data as { shared: SharedArrayBuffer }).shared)));
+    return cell;
   }
 
   private countWord(key: string, word: string): number {
@@ -151,57 +110,27 @@ export class ParsePool {
     return c?.countWord ? c.countWord(word) : 0;
   }
 
-  private spawn(): void {
-    const { script, eval: isEval } = workerScript(import.meta.url, 'parse-worker');
-    const shared = new SharedArrayBuffer(8);
-    const heap = this.limits.heapMb;
-    const worker = new Worker(script, { eval: isEval, workerData: { shared }, resourceLimits: { maxOldGenerationSizeMb: heap, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, heap / 8)) } });
-    const slot: Slot = { worker, cell: new Int32Array(shared), ready: false, job: null, timer: null };
-    this.slots.add(slot);
-    worker.on('message', (m: FromParseWorker) => this.onMessage(slot, m));
-    // The exit event follows with the details that matter here.
-    worker.on('error', () => undefined);
-    worker.on('exit', (code) => {
-      if (slot.timer) clearTimeout(slot.timer);
-      if (!this.slots.delete(slot)) return;
-      if (slot.job) slot.job.reject(new Error(`the parse worker stopped (exit code ${code}${code === 1 ? ', e.g. past its ' + heap + ' MB heap' : ''}) while parsing this file`));
-      if (!slot.ready && ++this.startFailures >= MAX_START_FAILURES) {
-        for (const p of this.queue.splice(0)) p.reject(new ParseWorkersUnavailable(`parse workers fail to start (exit code ${code})`));
-        return;
-      }
-      if (this.queue.length > 0) this.spawn();
-      this.idle();
-    });
-  }
-
   private onMessage(slot: Slot, m: FromParseWorker): void {
     switch (m.type) {
       case 'ready':
-        slot.ready = true;
-        this.startFailures = 0;
-        this.dispatch();
+        this.pool.ready(slot);
         break;
-      case 'word':
-        Atomics.store(slot.cell, COUNT, this.countWord(m.key, m.word));
-        Atomics.store(slot.cell, ANSWERED, 1);
-        Atomics.notify(slot.cell, ANSWERED);
+      case 'word': {
+        const cell = this.cell(slot);
+        Atomics.store(cell, COUNT, this.countWord(m.key, m.word));
+        Atomics.store(cell, ANSWERED, 1);
+        Atomics.notify(cell, ANSWERED);
         break;
+      }
       case 'words':
         slot.worker.postMessage({ type: 'counts', id: m.id, counts: m.words.map((w) => this.countWord(m.key, w)) } satisfies ToParseWorker);
         break;
       case 'done':
-      case 'failed': {
-        const job = slot.job;
-        if (slot.timer) clearTimeout(slot.timer);
-        slot.timer = null;
-        slot.job = null;
-        if (job && job.id === m.id) {
-          if (m.type === 'done') job.resolve(m.rows);
-          else job.reject(new Error(m.message));
-        }
-        this.dispatch();
+        this.pool.answer(slot, m.id, { value: m.rows });
         break;
-      }
+      case 'failed':
+        this.pool.answer(slot, m.id, { error: new Error(m.message) });
+        break;
     }
   }
 }
