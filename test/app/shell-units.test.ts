@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveInside } from '../../main/app/safe-path.js';
+import { resolveInside } from '../../main/engine/kernel/scope.js';
 import { isTrustedSenderUrl } from '../../main/app/trusted-sender.js';
 import { isAllowedExternal } from '../../main/app/external-links.js';
 import { ApiKeyStore, type SecretCipher } from '../../main/app/api-key-store.js';

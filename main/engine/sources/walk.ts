@@ -3,8 +3,9 @@ import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { SourceFile, WalkError } from '../types.js';
-import { isInside, walkError } from './inspect.js';
-import { FolderFilter, relativeInside } from './filter.js';
+import { walkError } from './inspect.js';
+import { FolderFilter } from './filter.js';
+import { isInside, relativeInside } from '../kernel/scope.js';
 import { IGNORE_FILE_NAMES, loadIgnoreLevel, type IgnoreLevel } from './ignore-files.js';
 import { checkFile } from './inspect.js';
 
