@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { WalkError } from '../types.js';
 import { DOCUMENT_EXTENSIONS, extensionOf, looksBinary } from './defaults.js';
