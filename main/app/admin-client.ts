@@ -4,6 +4,7 @@
  */
 import type { SetPausedRequest, SetPausedResponse } from '../common/admin.js';
 import type { EngineStatus } from '../common/status.js';
+import { answerErrorBody, parseAnswer } from '../common/errors.js';
 import type { EngineAddress } from './channels.js';
 import { revealablePath } from '../engine/sources/access.js';
 
@@ -13,8 +14,12 @@ async function call<T>(addr: EngineAddress, method: string, path: string, body?:
     headers: { Authorization: `Bearer ${addr.adminToken}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status}`);
-  return (await res.json()) as T;
+  const parsed = parseAnswer(await res.text());
+  if (!res.ok) {
+    const e = answerErrorBody(res.status, parsed, `${method} ${path}`);
+    throw new Error(`${e.message} (${e.code})`);
+  }
+  return parsed as T;
 }
 
 export function engineStatus(addr: EngineAddress): Promise<EngineStatus> {

@@ -1,5 +1,4 @@
-import type { ErrorBody } from '../../common/errors.js';
-import { isErrorEnvelope } from '../../common/errors.js';
+import { answerErrorBody, parseAnswer } from '../../common/errors.js';
 import type { FolderSpec } from '../../common/settings.js';
 import type { SearchRequest, SearchResponse } from '../../common/search.js';
 import type { EngineStatus, FolderStatus, JobInfo } from '../../common/status.js';
@@ -45,9 +44,9 @@ export function remoteClient(base: string, token: string): EngineClient {
       throw new CairnError('dependency_unavailable', `The running engine at ${base} does not answer: ${(err as Error).message}`);
     }
     const text = await res.text();
-    const data: unknown = text ? JSON.parse(text) : null;
+    const data: unknown = parseAnswer(text) ?? null;
     if (!res.ok) {
-      const e: ErrorBody = isErrorEnvelope(data) ? data.error : { code: 'internal', message: `HTTP ${res.status}` };
+      const e = answerErrorBody(res.status, data, `${method} ${path}`);
       throw new CairnError(e.code, e.message, { remedy: e.remedy, details: e.details });
     }
     return data as T;
