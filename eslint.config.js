@@ -48,11 +48,12 @@ export default tseslint.config(
   ...layerBlocks,
   {
     // The desktop shell: Electron, Node, the contract, and of the engine only the pieces it runs in
-    // its own process (the file door for reveal, the static server for app://, the kernel).
+    // its own process (the file door for reveal, the static server for app://, the kernel, the
+    // stdio door for --mcp-stdio).
     files: ['main/app/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { regex: '^(\\.\\./)+engine/(?!kernel/|sources/access\\.js$|http/static\\.js$)', message: 'main/app talks to the engine over HTTP; it imports only engine/kernel, engine/sources/access.ts and engine/http/static.ts.' },
+        { regex: '^(\\.\\./)+engine/(?!kernel/|sources/access\\.js$|http/static\\.js$|cli/stdio-command\\.js$)', message: 'main/app talks to the engine over HTTP; it imports only engine/kernel, engine/sources/access.ts, engine/http/static.ts and engine/cli/stdio-command.ts.' },
         { group: ['**/renderer/*', '**/preload/*'], message: 'main/app does not import the renderer or preload.' },
       ] }],
     },
