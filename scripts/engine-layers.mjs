@@ -17,15 +17,15 @@ export const ENGINE_LAYERS = [
   },
   {
     name: 'ingest-search',
-    why: 'what a folder holds (walk, rules, file door), parsing, indexing jobs, search, read and grep',
-    folders: ['sources', 'parse', 'indexer', 'jobs', 'search', 'files'],
+    why: 'what a folder holds (walk, rules, file door), its changes, parsing, indexing jobs, search, read and grep',
+    folders: ['sources', 'watch', 'parse', 'indexer', 'jobs', 'search', 'files'],
     files: [],
   },
   {
     name: 'engine',
     why: 'the composition root and the services it wires',
-    folders: [],
-    files: ['engine.ts', 'folder-state.ts', 'model-switch.ts', 'starting-engine.ts', 'data-folder.ts', 'lock.ts'],
+    folders: ['folders', 'model'],
+    files: ['engine.ts', 'starting-engine.ts', 'data-folder.ts', 'lock.ts'],
   },
   {
     name: 'surfaces',
