@@ -19,7 +19,7 @@ import { ContractGuard } from './index/contract-guard.js';
 import { DamageWatch } from './index/damage.js';
 import { IndexStore } from './index/store.js';
 import { DEFAULT_MAINTENANCE, type MaintenanceOptions } from './index/maintenance.js';
-import { Indexer, type IndexerOptions } from './indexer/indexer.js';
+import { Indexer, type IndexerOptions } from './ingest/indexer.js';
 import { MaintenanceScheduler } from './jobs/maintenance-scheduler.js';
 import { JobQueue } from './jobs/queue.js';
 import type { EngineLock } from './lock.js';

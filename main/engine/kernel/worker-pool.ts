@@ -1,7 +1,7 @@
 /**
  * The one worker-thread pool: slots, a queue, dispatch, per-job deadlines, crash handling, start
  * failures and idle stop. The embedder, the parse and extract pools and grep each add only their
- * message protocol and their error wording (embed/pool.ts, indexer/parse-pool.ts,
+ * message protocol and their error wording (embed/pool.ts, ingest/parse-pool.ts,
  * parse/extract-pool.ts, files/grep-pool.ts).
  *
  * The rules every pool shares: a worker that dies fails (or, where the pool allows, re-sends once)
