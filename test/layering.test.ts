@@ -2,8 +2,9 @@
 // the lint configuration is changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { ENGINE_LAYERS } from '../scripts/engine-layers.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -53,13 +54,125 @@ test('main/common imports nothing but itself', () => {
   assert.deepEqual(v, []);
 });
 
-test('the renderer imports the shared contract as types only, and never node or electron', () => {
-  const v = violations('renderer/src', (i) =>
-    i.spec === 'electron' || i.spec.startsWith('node:') || /main\/(engine|app)/.test(i.spec) || (/main\/common/.test(i.spec) && !i.typeOnly));
+test('the renderer imports the shared contract (plain TypeScript, no Node), never node, electron, the engine or the shell', () => {
+  const v = violations('renderer/src', (i) => i.spec === 'electron' || i.spec.startsWith('node:') || /main\/(engine|app)/.test(i.spec));
   assert.deepEqual(v, []);
 });
 
 test('preload imports only electron and the shared contract types', () => {
   const v = violations('preload', (i) => !(i.spec === 'electron' || (/main\/common/.test(i.spec) && i.typeOnly)));
+  assert.deepEqual(v, []);
+});
+
+// ---- The engine's inner layers and cycles, on the resolved import graph ----
+
+/** The source file a relative specifier names (`./x.js` is `./x.ts` or `./x.tsx`), or null for a package. */
+function resolveSpec(from: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  const base = resolve(dirname(from), spec);
+  for (const p of [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')]) if (existsSync(p) && statSync(p).isFile()) return p;
+  return null;
+}
+
+/** file -> files it imports; `types: false` leaves out `import type` (erased, so never part of a load-order cycle). */
+function importGraph(dirs: string[], types = true): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const dir of dirs) {
+    for (const f of sources(join(root, dir))) {
+      graph.set(f, importsOf(readFileSync(f, 'utf8')).flatMap((i) => (i.typeOnly && !types ? [] : (resolveSpec(f, i.spec) ?? []))));
+    }
+  }
+  return graph;
+}
+
+/** Every strongly connected component of more than one file, or a file importing itself (Tarjan). */
+export function cyclesOf(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(scc.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+const ENGINE = join(root, 'main/engine');
+
+/** The layer index of an engine file, or null when it is in no layer (a new folder or root file must be placed). */
+function layerOf(file: string): number | null {
+  const rel = relative(ENGINE, file).split('\\').join('/');
+  const top = rel.includes('/') ? rel.slice(0, rel.indexOf('/')) : null;
+  const at = ENGINE_LAYERS.findIndex((l) => (top ? l.folders.includes(top) : l.files.includes(rel)));
+  return at === -1 ? null : at;
+}
+
+test('the cycle finder finds a cycle, a self-import and a longer loop, and passes a chain (control)', () => {
+  const g = new Map([['a', ['b']], ['b', ['a']], ['c', ['c']], ['d', ['e']], ['e', ['f']], ['f', ['d']], ['x', ['y']], ['y', []]]);
+  assert.deepEqual(cyclesOf(g).sort(), [['a', 'b'], ['c'], ['d', 'e', 'f']]);
+  assert.deepEqual(cyclesOf(new Map([['x', ['y']], ['y', ['z']], ['z', []]])), []);
+});
+
+test('no import cycles among main/, preload/ and renderer/ files (runtime imports)', () => {
+  const cycles = cyclesOf(importGraph(['main', 'preload', 'renderer/src'], false)).map((c) => c.map((f) => relative(root, f)).join(' -> '));
+  assert.deepEqual(cycles, []);
+});
+
+test('every engine folder and root file belongs to a layer', () => {
+  const unplaced = sources(ENGINE).filter((f) => layerOf(f) === null).map((f) => relative(root, f));
+  assert.deepEqual(unplaced, []);
+});
+
+test('engine layers import only their own layer and the layers below (kernel, storage, ingest-search, engine, surfaces)', () => {
+  const graph = importGraph(['main/engine']);
+  const v: string[] = [];
+  for (const [file, deps] of graph) {
+    const own = layerOf(file);
+    for (const dep of deps) {
+      if (!dep.startsWith(ENGINE + '/')) continue;
+      const theirs = layerOf(dep);
+      if (own !== null && theirs !== null && theirs > own) v.push(`${relative(root, file)} (${ENGINE_LAYERS[own].name}) imports ${relative(root, dep)} (${ENGINE_LAYERS[theirs].name})`);
+    }
+  }
+  assert.deepEqual(v, []);
+  // Control: the rule reads as intended on a known upward edge.
+  assert.ok((layerOf(join(ENGINE, 'kernel/worker-pool.ts')) ?? 9) < (layerOf(join(ENGINE, 'index/store.ts')) ?? -1));
+  assert.ok((layerOf(join(ENGINE, 'index/store.ts')) ?? 9) < (layerOf(join(ENGINE, 'mcp/server.ts')) ?? -1));
+});
+
+test('main/app imports electron, node, the contract, and of the engine only the kernel, the file door, the static server and the stdio door', () => {
+  // cli/stdio-command.ts: the packaged app is its own `--mcp-stdio` launcher (runAsNode is fused off).
+  const allowed = ['main/engine/kernel/', 'main/engine/sources/access.ts', 'main/engine/http/static.ts', 'main/engine/cli/stdio-command.ts'];
+  const v = violations('main/app', (i, file) => {
+    if (/(^|\/)(renderer|preload)(\/|$)/.test(i.spec)) return true;
+    const target = resolveSpec(file, i.spec);
+    if (!target) return false;
+    const rel = relative(root, target);
+    return rel.startsWith('main/engine/') && !allowed.some((a) => rel === a || (a.endsWith('/') && rel.startsWith(a)));
+  });
   assert.deepEqual(v, []);
 });

@@ -1,30 +1,29 @@
 /**
- * The few admin calls the shell makes itself (tray pause/resume, the reveal-file check), over the
- * same loopback HTTP API the workbench uses. Plain fetch: no electron.
+ * The few admin calls the shell makes itself (tray pause/resume, the reveal-file check), through
+ * the shared typed admin client (common/admin-client.ts) over the same loopback HTTP API the
+ * workbench uses. No electron.
  */
-import type { SetPausedRequest, SetPausedResponse } from '../common/admin.js';
+import { adminClient, bearerCall } from '../common/admin-client.js';
 import type { EngineStatus } from '../common/status.js';
 import type { EngineAddress } from './channels.js';
 import { revealablePath } from '../engine/sources/access.js';
 
-async function call<T>(addr: EngineAddress, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(addr.baseUrl + path, {
-    method,
-    headers: { Authorization: `Bearer ${addr.adminToken}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status}`);
-  return (await res.json()) as T;
+function client(addr: EngineAddress) {
+  return adminClient(
+    bearerCall(addr.baseUrl, addr.adminToken, {
+      fail: (_status, e) => new Error(`${e.message} (${e.code})`),
+      unreachable: (err) => (err instanceof Error ? err : new Error(String(err))),
+    }),
+  );
 }
 
 export function engineStatus(addr: EngineAddress): Promise<EngineStatus> {
-  return call<EngineStatus>(addr, 'GET', '/api/status');
+  return client(addr).engineStatus();
 }
 
 /** The tray's "pause indexing": engine-wide, so jobs queued while paused wait too. */
 export async function setIndexingPaused(addr: EngineAddress, paused: boolean): Promise<boolean> {
-  const body: SetPausedRequest = { paused };
-  return (await call<SetPausedResponse>(addr, 'POST', '/api/jobs/paused', body)).paused;
+  return (await client(addr).setPaused(paused)).paused;
 }
 
 /**

@@ -15,7 +15,8 @@ export interface SecretCipher {
   decrypt(data: Buffer): string;
 }
 
-export class ApiKeyStore {
+/** The key file the desktop shell owns, encrypted by the OS; the engine reaches it through its ApiKeyStore (a PortApiKeyStore). */
+export class SafeStorageKeyFile {
   private memory: string | null = null;
 
   constructor(

@@ -1,12 +1,12 @@
 /**
  * The shell's half of the engine's key store (main/engine/http/api-key-store.ts PortApiKeyStore):
  * the engine, in its utilityProcess, asks over its port for the MCP API key and the shell answers
- * from the safeStorage-backed ApiKeyStore, so the key is encrypted by the OS and never sits in the
+ * from the safeStorage-backed SafeStorageKeyFile, so the key is encrypted by the OS and never sits in the
  * engine's data folder. No electron import: the port is whatever the spawner hands over.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { apiKeyProblem, isValidApiKey } from '../common/api-key.js';
-import type { KeyReply, KeyRequest } from '../engine/http/api-key-store.js';
+import type { KeyReply, KeyRequest } from '../common/api-key.js';
 
 /** The engine child as the shell sees it: Electron's UtilityProcess, or a Node child with IPC in tests. */
 export interface EnginePort {

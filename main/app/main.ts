@@ -7,7 +7,7 @@ import { app, safeStorage, utilityProcess, type BrowserWindow } from 'electron';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setIndexingPaused, engineStatus } from './admin-client.js';
-import { ApiKeyStore } from './api-key-store.js';
+import { SafeStorageKeyFile } from './api-key-store.js';
 import type { EngineAddress } from './channels.js';
 import { importEngineKeyFile, serveKeyRequests } from './engine-key-bridge.js';
 import { EngineSupervisor, type EngineChild } from './engine-supervisor.js';
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
 
   const paths = shellPaths(app.getAppPath(), app.getPath('userData'), process.resourcesPath, app.isPackaged);
   const state = new ShellState(paths.shellState);
-  const apiKeys = new ApiKeyStore(paths.apiKeyFile, {
+  const apiKeys = new SafeStorageKeyFile(paths.apiKeyFile, {
     isAvailable: () => safeStorage.isEncryptionAvailable(),
     // Linux only: without a keyring Electron falls back to basic_text, which only obfuscates.
     backend: () => (process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : 'os'),

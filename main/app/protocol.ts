@@ -1,18 +1,17 @@
 /**
  * Serves renderer/dist over app://workbench/ instead of file://: a real origin (so the CSP and
  * the sender checks mean something), no file:// privileges, and no path outside the renderer
- * folder can be read (the resolved path must stay under the root).
+ * folder can be read. The files come from the engine's one static server (engine/http/static.ts:
+ * the same types, CSP and containment as the headless workbench); Electron's fs reads from asar.
  *
  * `app://workbench/api/*` is forwarded to the supervised engine with the admin token added here.
  * The renderer therefore calls its own origin: no CORS, no `app://` entry needed in the engine's
  * Origin allowlist, and the engine may move ports across restarts without the page noticing.
  */
 import { net, protocol } from 'electron';
-import { extname } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { resolveInside } from './safe-path.js';
 import type { EngineAddress } from './channels.js';
 import { WORKBENCH_CSP } from '../common/csp.js';
+import { serveStatic } from '../engine/http/static.js';
 
 /** The CSP the workbench runs under; API calls go to this origin (forwarded to the engine). */
 export { WORKBENCH_CSP };
@@ -21,16 +20,6 @@ export { WORKBENCH_CSP };
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 }
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.map': 'application/json',
-  '.woff2': 'font/woff2',
-};
 
 /** Forwards an admin call; a 502 with no body tells the workbench the engine is away (banner). */
 async function forwardToEngine(request: Request, url: URL, addr: EngineAddress | null): Promise<Response> {
@@ -56,18 +45,6 @@ export function handleAppScheme(rendererRoot: string, engineAddress: () => Engin
     const url = new URL(request.url);
     if (url.host !== 'workbench') return new Response('not found', { status: 404 });
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) return forwardToEngine(request, url, engineAddress());
-    const file = resolveInside(rendererRoot, url.pathname);
-    if (!file) return new Response('forbidden', { status: 403 });
-    const res = await net.fetch(pathToFileURL(file).toString()).catch(() => null);
-    if (!res || !res.ok) return new Response('not found', { status: 404 });
-    return new Response(res.body, {
-      status: 200,
-      headers: {
-        'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'Content-Security-Policy': WORKBENCH_CSP,
-        'X-Content-Type-Options': 'nosniff',
-        'Cross-Origin-Opener-Policy': 'same-origin',
-      },
-    });
+    return serveStatic(request, rendererRoot);
   });
 }

@@ -52,7 +52,8 @@ export interface UpdateFolderRequest {
 }
 export interface IndexFolderRequest {
   path: string;
-  kind: 'update' | 'rebuild';
+  /** `create`: the first index of a folder just added (the CLI's `cairn index` of a new folder). */
+  kind: 'update' | 'rebuild' | 'create';
 }
 export interface JobActionRequest {
   id: string;

@@ -50,3 +50,37 @@ export function keyStorageNotice(storage: KeyStorage | undefined): string | null
 export function isValidApiKey(key: unknown): key is string {
   return typeof key === 'string' && apiKeyProblem(key) === null;
 }
+
+/**
+ * The engine's one API-key store contract: the headless key file or CAIRN_MCP_API_KEY
+ * (engine/http/api-key-store.ts FileApiKeyStore), or the desktop shell's OS secret store asked over
+ * a port (PortApiKeyStore, answered by main/app/engine-key-bridge.ts from SafeStorageKeyFile).
+ */
+export interface ApiKeyStore {
+  /** The current key, or null when none is set. */
+  get(): Promise<string | null>;
+  set(key: string): Promise<void>;
+  /** Replaces the key with a fresh random one and returns it. */
+  rotate(): Promise<string>;
+  /** Why the key cannot be changed here (e.g. it comes from the environment), or null. */
+  readonly readOnlyReason?: string | null;
+  /** How the key is kept at rest (shown in the MCP status). */
+  readonly storage?: KeyStorage;
+}
+
+/**
+ * One end of a message channel to the process that owns the key: Electron's `process.parentPort`
+ * in a utilityProcess, a worker_threads MessagePort, or Node's child-process IPC.
+ */
+export interface KeyPort {
+  postMessage(message: unknown): void;
+  onMessage(listener: (message: unknown) => void): void;
+}
+
+/** Engine → owner. `set` carries the new key; the owner answers every request with a reply of the same id. */
+export type KeyRequest = { type: 'cairn:api-key:request'; id: number; op: 'get' } | { type: 'cairn:api-key:request'; id: number; op: 'set'; key: string };
+/** Owner → engine. `changed` tells the engine to forget its copy (the key was set outside it). */
+export type KeyReply =
+  | { type: 'cairn:api-key:reply'; id: number; ok: true; key: string | null }
+  | { type: 'cairn:api-key:reply'; id: number; ok: false; message: string }
+  | { type: 'cairn:api-key:changed' };

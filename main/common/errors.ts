@@ -82,3 +82,34 @@ export function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
   const err = (value as { error: unknown }).error;
   return typeof err === 'object' && err !== null && typeof (err as ErrorBody).code === 'string';
 }
+
+/**
+ * Any thrown value as a typed error body: the one translator every surface uses (MCP results, the
+ * admin API, jobs, the CLI, the workbench). A value that carries its own body (`toBody()`: the
+ * engine's CairnError, the admin client's errors) gives it; anything else is `internal`.
+ */
+export function errorBodyOf(err: unknown): ErrorBody {
+  const own = (err as { toBody?: unknown } | null)?.toBody;
+  if (typeof own === 'function') return (own as () => ErrorBody).call(err);
+  return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+}
+
+/**
+ * The error body of a failed admin HTTP answer: the engine's typed envelope when it sent one,
+ * else a body named for the HTTP status (a proxy or an older engine answered).
+ */
+export function answerErrorBody(status: number, parsed: unknown, what: string): ErrorBody {
+  if (isErrorEnvelope(parsed)) return parsed.error;
+  const code: ErrorCode = status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : status === 404 ? 'not_found' : 'internal';
+  return { code, message: `${what} answered ${status}` };
+}
+
+/** An answer's text as JSON, or undefined when it is empty or not JSON (a proxy's HTML page). */
+export function parseAnswer(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

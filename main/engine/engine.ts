@@ -9,7 +9,7 @@ import type { FolderFilesRequest, FolderFilesResponse } from '../common/files.js
 import type { UpdateFolderRequest } from '../common/admin.js';
 import { listFolderFiles, parseFileListQuery } from './folders/file-list.js';
 import { folderFileRows } from './index/file-list.js';
-import { SkipLog, skipLogDir } from './indexer/skip-log.js';
+import { SkipLog, skipLogDir } from './ingest/skip-log.js';
 import type { DataPaths } from './config/paths.js';
 import type { SettingsStore } from './config/settings-store.js';
 import { takeDataFolder, type DataFolder } from './data-folder.js';
@@ -24,7 +24,7 @@ import { ContractGuard } from './index/contract-guard.js';
 import { DamageWatch } from './index/damage.js';
 import { IndexStore } from './index/store.js';
 import { DEFAULT_MAINTENANCE, type MaintenanceOptions } from './index/maintenance.js';
-import { Indexer, type IndexerOptions } from './indexer/indexer.js';
+import { Indexer, type IndexerOptions } from './ingest/indexer.js';
 import { MaintenanceScheduler } from './jobs/maintenance-scheduler.js';
 import { JobQueue } from './jobs/queue.js';
 import type { EngineLock } from './lock.js';

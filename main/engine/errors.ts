@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode } from '../common/errors.js';
+import { errorBodyOf, type ErrorBody, type ErrorCode } from '../common/errors.js';
 import type { Parsed } from '../common/requests.js';
 
 /** The one error type the engine throws across its boundary. */
@@ -23,12 +23,8 @@ export class CairnError extends Error {
   }
 }
 
-/** Any thrown value as a typed error body; unknown failures become `internal`. */
-export function toErrorBody(err: unknown): ErrorBody {
-  if (err instanceof CairnError) return err.toBody();
-  const message = err instanceof Error ? err.message : String(err);
-  return { code: 'internal', message };
-}
+/** Any thrown value as a typed error body; unknown failures become `internal` (common/errors.ts). */
+export const toErrorBody: (err: unknown) => ErrorBody = errorBodyOf;
 
 /**
  * The value of a contract parse (common/requests.ts), or the typed `invalid_argument` it found:

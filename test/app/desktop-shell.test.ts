@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { CHANNELS } from '../../main/app/channels.js';
 import { allowFrameNavigation } from '../../main/app/trusted-sender.js';
-import { ApiKeyStore, type SecretCipher } from '../../main/app/api-key-store.js';
+import { SafeStorageKeyFile, type SecretCipher } from '../../main/app/api-key-store.js';
 import { serveKeyRequests } from '../../main/app/engine-key-bridge.js';
 import { keyStorageNotice } from '../../main/common/api-key.js';
 import { PortApiKeyStore } from '../../main/engine/http/api-key-store.js';
@@ -52,11 +52,11 @@ const cipher = (backend: string | undefined, available = true): SecretCipher => 
 
 test('the safeStorage backend decides how the key is kept: basic_text is only obfuscated, and the user is told', () => {
   const file = join(mkdtempSync(join(tmpdir(), 'cairn-backend-')), 'k.bin');
-  assert.equal(new ApiKeyStore(file, cipher('basic_text')).storage(), 'obfuscated');
-  assert.equal(new ApiKeyStore(file, cipher('gnome_libsecret')).storage(), 'os');
-  assert.equal(new ApiKeyStore(file, cipher('kwallet5')).storage(), 'os');
-  assert.equal(new ApiKeyStore(file, cipher(undefined)).storage(), 'os', 'macOS/Windows: the OS store');
-  assert.equal(new ApiKeyStore(file, cipher('basic_text', false)).storage(), 'memory');
+  assert.equal(new SafeStorageKeyFile(file, cipher('basic_text')).storage(), 'obfuscated');
+  assert.equal(new SafeStorageKeyFile(file, cipher('gnome_libsecret')).storage(), 'os');
+  assert.equal(new SafeStorageKeyFile(file, cipher('kwallet5')).storage(), 'os');
+  assert.equal(new SafeStorageKeyFile(file, cipher(undefined)).storage(), 'os', 'macOS/Windows: the OS store');
+  assert.equal(new SafeStorageKeyFile(file, cipher('basic_text', false)).storage(), 'memory');
   assert.match(keyStorageNotice('obfuscated') ?? '', /only obfuscated.*keyring/);
   assert.match(keyStorageNotice('memory') ?? '', /memory only/);
   assert.equal(keyStorageNotice('os'), null);
@@ -69,7 +69,7 @@ test('the engine under the shell reports an obfuscated key in its MCP status; an
   const token = randomBytes(24).toString('base64url');
   try {
     for (const [backend, expectNotice] of [['basic_text', true], ['gnome_libsecret', false]] as const) {
-      const owner = new ApiKeyStore(join(root, `${backend}.bin`), cipher(backend));
+      const owner = new SafeStorageKeyFile(join(root, `${backend}.bin`), cipher(backend));
       const { port1, port2 } = new MessageChannel();
       serveKeyRequests(port2, owner);
       const store = new PortApiKeyStore({ postMessage: (m) => port1.postMessage(m), onMessage: (l) => void port1.on('message', l) }, 10_000, owner.storage());

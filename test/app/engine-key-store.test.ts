@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { ApiKeyStore, type SecretCipher } from '../../main/app/api-key-store.js';
+import { SafeStorageKeyFile, type SecretCipher } from '../../main/app/api-key-store.js';
 import { importEngineKeyFile, keyChanged, serveKeyRequests } from '../../main/app/engine-key-bridge.js';
 import { apiKeyStoreFor, FileApiKeyStore, PortApiKeyStore, type KeyPort } from '../../main/engine/http/api-key-store.js';
 import { CairnError } from '../../main/engine/errors.js';
@@ -39,7 +39,7 @@ test('over a real MessageChannel: get, rotate, set; the key is stored encrypted 
   const dir = mkdtempSync(join(tmpdir(), 'cairn-keyport-'));
   const file = join(dir, 'mcp-api-key.bin');
   const cipher = { broken: false };
-  const owner = new ApiKeyStore(file, fakeCipher(cipher));
+  const owner = new SafeStorageKeyFile(file, fakeCipher(cipher));
   const { port1, port2 } = new MessageChannel();
   port2.unref();
   serveKeyRequests(port2, owner);
@@ -56,7 +56,7 @@ test('over a real MessageChannel: get, rotate, set; the key is stored encrypted 
   // A new engine (after a restart) gets the same key from the shell.
   const { port1: a, port2: b } = new MessageChannel();
   b.unref();
-  serveKeyRequests(b, new ApiKeyStore(file, fakeCipher()));
+  serveKeyRequests(b, new SafeStorageKeyFile(file, fakeCipher()));
   assert.equal(await new PortApiKeyStore(engineEnd(a)).get(), key);
 
   // Set from the workbench through the preload: the shell tells the engine its copy is stale.
@@ -71,7 +71,7 @@ test('over a real MessageChannel: get, rotate, set; the key is stored encrypted 
   cipher.broken = true;
   await assert.rejects(store.rotate(), (err: unknown) => isCode('dependency_unavailable')(err) && /keychain locked/.test((err as Error).message));
   cipher.broken = false;
-  assert.equal(new ApiKeyStore(file, fakeCipher()).get(), fromPreload);
+  assert.equal(new SafeStorageKeyFile(file, fakeCipher()).get(), fromPreload);
   port1.close();
   a.close();
 });
@@ -92,7 +92,7 @@ test('cairn serve picks its store: the parent when the shell asks for it, else t
 
   const old = join(home, 'mcp-api-key');
   writeFileSync(old, 'cairn_an-older-key-kept-by-the-engine\n', { mode: 0o600 });
-  const owner = new ApiKeyStore(join(home, 'shell', 'k.bin'), fakeCipher());
+  const owner = new SafeStorageKeyFile(join(home, 'shell', 'k.bin'), fakeCipher());
   assert.equal(importEngineKeyFile(owner, old), true);
   assert.equal(owner.get(), 'cairn_an-older-key-kept-by-the-engine');
   assert.equal(existsSync(old), false, 'the clear-text copy is gone');
@@ -101,7 +101,7 @@ test('cairn serve picks its store: the parent when the shell asks for it, else t
 
 test('the real engine (cairn serve in a child process with IPC) keeps its MCP key with the shell', async (t) => {
   const home = mkdtempSync(join(tmpdir(), 'cairn-keyengine-'));
-  const owner = new ApiKeyStore(join(home, '..', `${home.split('/').pop()}-shell.bin`), fakeCipher());
+  const owner = new SafeStorageKeyFile(join(home, '..', `${home.split('/').pop()}-shell.bin`), fakeCipher());
   const token = randomBytes(24).toString('base64url');
   const child = fork(new URL('../../main/engine/cli/main.ts', import.meta.url).pathname, ['serve', '--port', '0'], {
     env: { ...process.env, CAIRN_HOME: home, CAIRN_ADMIN_TOKEN: token, CAIRN_API_KEY_STORE: 'parent', LANCEDB_LOG: 'error' },

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveInside } from '../../main/app/safe-path.js';
+import { resolveInside } from '../../main/engine/kernel/scope.js';
 import { isTrustedSenderUrl } from '../../main/app/trusted-sender.js';
 import { isAllowedExternal } from '../../main/app/external-links.js';
-import { ApiKeyStore, type SecretCipher } from '../../main/app/api-key-store.js';
+import { SafeStorageKeyFile, type SecretCipher } from '../../main/app/api-key-store.js';
 import { CHANNELS } from '../../main/app/channels.js';
 import { trayMenu, trayStatus, type TrayActions, type TrayModel } from '../../main/app/tray-menu.js';
 import type { MenuItemConstructorOptions } from 'electron';
@@ -47,11 +47,11 @@ function fakeCipher(available: boolean): SecretCipher {
 test('the API key is stored encrypted (0600) and read back; cleared on null', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-key-'));
   const file = join(dir, 'k.bin');
-  const store = new ApiKeyStore(file, fakeCipher(true));
+  const store = new SafeStorageKeyFile(file, fakeCipher(true));
   store.set('a-long-secret-key-value-1');
   assert.ok(!readFileSync(file, 'utf8').includes('a-long-secret-key-value-1'));
   assert.equal(statSync(file).mode & 0o777, 0o600);
-  assert.equal(new ApiKeyStore(file, fakeCipher(true)).get(), 'a-long-secret-key-value-1');
+  assert.equal(new SafeStorageKeyFile(file, fakeCipher(true)).get(), 'a-long-secret-key-value-1');
   store.set(null);
   assert.equal(existsSync(file), false);
 });
@@ -59,7 +59,7 @@ test('the API key is stored encrypted (0600) and read back; cleared on null', ()
 test('without OS encryption the key is kept in memory only, never written in clear', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-key-'));
   const file = join(dir, 'k.bin');
-  const store = new ApiKeyStore(file, fakeCipher(false));
+  const store = new SafeStorageKeyFile(file, fakeCipher(false));
   store.set('a-long-secret-key-value-1');
   assert.equal(store.get(), 'a-long-secret-key-value-1');
   assert.equal(existsSync(file), false);

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { installClient } from '../../main/engine/clients/install.js';
-import { clientConfigPath } from '../../main/engine/clients/paths.js';
-import type { ClientSetup } from '../../main/engine/clients/configs.js';
+import { installClient } from '../../main/engine/client-config/install.js';
+import { clientConfigPath } from '../../main/engine/client-config/paths.js';
+import type { ClientSetup } from '../../main/engine/client-config/configs.js';
 import { CairnError } from '../../main/engine/errors.js';
 
 const roots: string[] = [];

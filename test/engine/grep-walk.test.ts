@@ -1,13 +1,15 @@
-// grep's synchronous walk must yield exactly the files walkFolder (the index's walk) yields, in the
-// same order, with their bytes: grep searches what the index covers, no more and no less.
+// grep walks with the index's own walk by names (walkNames) and leaves the content checks to its
+// reader (files/file-reader.ts): together they must yield exactly the files walkFolder yields, in
+// the same order, with their bytes: grep searches what the index covers, no more and no less.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FolderSpec } from '../../main/common/settings.js';
-import { walkAndRead } from '../../main/engine/files/grep-walk.js';
-import type { WalkOptions } from '../../main/engine/sources/index.js';
+import { FileReader } from '../../main/engine/files/file-reader.js';
+import { accessOptions } from '../../main/engine/sources/access.js';
+import { walkNames, type WalkOptions } from '../../main/engine/sources/index.js';
 import { collect, writeTree } from '../sources/walk-helpers.js';
 import { tempDir } from '../helpers/engine.js';
 
@@ -63,13 +65,23 @@ after(async () => {
   await cleanup();
 });
 
+/** What grep sees of a folder: the names walk, each file read (and checked) by grep's reader. Bytes copied: the reader reuses one buffer. */
+async function walkAndRead(spec: FolderSpec, opts: WalkOptions, want: ((rel: string) => boolean) | null): Promise<{ path: string; rel: string; bytes: Buffer }[]> {
+  const reader = new FileReader();
+  const access = { spec, opts: accessOptions(opts), epoch: 0 };
+  const out: { path: string; rel: string; bytes: Buffer }[] = [];
+  for await (const f of walkNames(spec, opts, want)) {
+    const bytes = reader.read(access, f.path);
+    if (bytes) out.push({ path: f.path, rel: f.rel, bytes: Buffer.from(bytes) });
+  }
+  return out;
+}
+
 const base: WalkOptions = { maxFileBytes: 16384, respectGitignore: true, extraExcludes: [] };
 
 async function compare(spec: FolderSpec, opts: WalkOptions): Promise<string[]> {
   const expected = (await collect(spec, opts)).flatMap((i) => ('file' in i ? [i.file] : []));
-  // Copied as they come: the walk reuses one buffer for every file.
-  const got: { path: string; rel: string; bytes: Buffer }[] = [];
-  for (const f of walkAndRead(spec, opts, null)) if (f) got.push({ path: f.path, rel: f.rel, bytes: Buffer.from(f.bytes) });
+  const got = await walkAndRead(spec, opts, null);
   assert.deepEqual(got.map((f) => [f.path, f.rel]), expected.map((f) => [f.path, f.rel]));
   for (const f of got) assert.ok(f.bytes.equals(await readFile(f.path)), `bytes of ${f.rel}`);
   return got.map((f) => f.rel);
@@ -93,10 +105,10 @@ test('grep walk agrees with ignore files off, globs, extra excludes and another 
 });
 
 test('grep walk reads nothing of a missing folder or a file path, and honours its filter', async () => {
-  assert.deepEqual([...walkAndRead({ path: join(root, 'nope') }, base, null)], []);
-  assert.deepEqual([...walkAndRead({ path: join(folder, 'alpha.md') }, base, null)], []);
+  assert.deepEqual(await walkAndRead({ path: join(root, 'nope') }, base, null), []);
+  assert.deepEqual(await walkAndRead({ path: join(folder, 'alpha.md') }, base, null), []);
   const seen: string[] = [];
-  const only = [...walkAndRead({ path: folder }, base, (rel) => (seen.push(rel), rel.endsWith('.md')))].flatMap((f) => (f ? [f.rel] : []));
+  const only = (await walkAndRead({ path: folder }, base, (rel) => (seen.push(rel), rel.endsWith('.md')))).map((f) => f.rel);
   assert.ok(only.length > 3 && only.every((r) => r.endsWith('.md')));
   assert.ok(seen.includes('edge.txt'));
 });

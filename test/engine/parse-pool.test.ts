@@ -1,4 +1,4 @@
-// Parse workers (indexer/parse-pool.ts) must produce exactly the rows the main thread would, with
+// Parse workers (ingest/parse-pool.ts) must produce exactly the rows the main thread would, with
 // the model's token counts, and turn a file they cannot handle into that file's error row.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { createEmbedder } from '../../main/engine/embed/embedder.js';
 import { unigramWordCounter } from '../../main/engine/embed/unigram-counter.js';
-import { ParsePool } from '../../main/engine/indexer/parse-pool.js';
-import { fallbackCount, readAndParse, type ParseTask } from '../../main/engine/indexer/parse-task.js';
-import type { FileRows } from '../../main/engine/indexer/rows.js';
+import { ParsePool } from '../../main/engine/ingest/parse-pool.js';
+import { fallbackCount, readAndParse, type ParseTask } from '../../main/engine/ingest/parse-task.js';
+import type { FileRows } from '../../main/engine/ingest/rows.js';
 import { tempDir } from '../helpers/engine.js';
 import { GEO_PY, GUIDE_MD, INVOICE_TS, LIB_RS, README_MD } from '../helpers/fixtures.js';
 

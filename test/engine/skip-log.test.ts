@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_LISTED, ScanSkips, SkipLog, skipReasonOf } from '../../main/engine/indexer/skip-log.js';
+import { MAX_LISTED, ScanSkips, SkipLog, skipReasonOf } from '../../main/engine/ingest/skip-log.js';
 import { SKIP_REASONS } from '../../main/common/files.js';
 import { collect, writeTree } from '../sources/walk-helpers.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine } from '../../main/engine/engine.js';
 import { CairnError } from '../../main/engine/errors.js';
-import { vectorTableName } from '../../main/engine/indexer/embeddings.js';
+import { vectorTableName } from '../../main/engine/ingest/embeddings.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
 import { cairn, eventually, FolderModel, REPO, token } from './lib.js';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openEngine, type Engine } from '../../main/engine/engine.js';
-import { SCAN_BATCH } from '../../main/engine/indexer/indexer.js';
+import { SCAN_BATCH } from '../../main/engine/ingest/indexer.js';
 import { tempDir } from '../helpers/engine.js';
 
 /** Six scan batches: enough that holding the whole folder would show, small enough for CI. */

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { apiKeyProblem, API_KEY_MIN_LENGTH } from '../../main/common/api-key.js';
-import { ApiKeyStore, type SecretCipher } from '../../main/app/api-key-store.js';
+import { SafeStorageKeyFile, type SecretCipher } from '../../main/app/api-key-store.js';
 import { answerKeyRequest, serveKeyRequests } from '../../main/app/engine-key-bridge.js';
 import { FileApiKeyStore, generateApiKey, PortApiKeyStore } from '../../main/engine/http/api-key-store.js';
 import { CairnError } from '../../main/engine/errors.js';
@@ -82,11 +82,11 @@ const cipher: SecretCipher = {
 test('the desktop store and IPC path: set() refuses weak keys, a weak key stored by an older version is not served, the port refuses a weak key', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-keyrule-app-'));
   const file = join(dir, 'k.bin');
-  const owner = new ApiKeyStore(file, cipher);
+  const owner = new SafeStorageKeyFile(file, cipher);
   for (const k of WEAK) assert.throws(() => owner.set(k), /API key/, k);
   const good = strong();
   owner.set(good);
-  assert.equal(new ApiKeyStore(file, cipher).get(), good, 'control: a strong key is stored and read back');
+  assert.equal(new SafeStorageKeyFile(file, cipher).get(), good, 'control: a strong key is stored and read back');
 
   // The engine asks to set a weak key over its port: refused with a reply, the store keeps its key.
   const reply = answerKeyRequest(owner, { type: 'cairn:api-key:request', id: 1, op: 'set', key: 'a' });
@@ -95,7 +95,7 @@ test('the desktop store and IPC path: set() refuses weak keys, a weak key stored
 
   // An older version stored a 16-character key: not served (fail closed).
   writeFileSync(file, cipher.encrypt('sixteen-chars-ok'));
-  assert.equal(new ApiKeyStore(file, cipher).get(), null);
+  assert.equal(new SafeStorageKeyFile(file, cipher).get(), null);
 
   // An owner that hands out a weak key anyway (an older shell): the engine's port store refuses it.
   const { port1, port2 } = new MessageChannel();

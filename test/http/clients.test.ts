@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { ClientConfig } from '../../main/common/admin.js';
-import { clientConfigPath } from '../../main/engine/clients/paths.js';
-import { mergeTomlTable } from '../../main/engine/clients/toml.js';
+import { clientConfigPath } from '../../main/engine/client-config/paths.js';
+import { mergeTomlTable } from '../../main/engine/client-config/toml.js';
 import { WORKBENCH_CSP } from '../../main/engine/http/static.js';
 import { connect, startFixture, type Fixture } from '../mcp/fixtures.js';
 

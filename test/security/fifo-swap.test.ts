@@ -9,7 +9,7 @@ import { rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FolderStatus } from '../../main/common/status.js';
 import type { SearchResponse } from '../../main/common/search.js';
-import { fallbackCount, readAndParse } from '../../main/engine/indexer/parse-task.js';
+import { fallbackCount, readAndParse } from '../../main/engine/ingest/parse-task.js';
 import { tempDir } from '../helpers/engine.js';
 import { cairn, eventually, sleep, type Cli } from '../freshness/lib.js';
 

@@ -10,7 +10,7 @@ import { sep } from 'node:path';
 import { tempDir, tempEngine, indexNow } from '../helpers/engine.js';
 import type { Engine } from '../../main/engine/engine.js';
 import { FolderAccess, accessOptions } from '../../main/engine/sources/access.js';
-import { readAndParse, fallbackCount } from '../../main/engine/indexer/parse-task.js';
+import { readAndParse, fallbackCount } from '../../main/engine/ingest/parse-task.js';
 import { NOBODY, raceTree, startFlipper, type RaceTree } from './race-helpers.js';
 
 const ATTEMPTS = 300;

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import type { BrowseEntry, BrowseResponse } from '../../common/browse.js';
 import { CairnError } from '../errors.js';
 import { DEFAULT_EXCLUDED_DIRS, SECRET_DIRS } from '../sources/defaults.js';
-import { relativeInside } from '../sources/filter.js';
+import { relativeInside } from '../kernel/scope.js';
 import { expandHome } from '../folders/check.js';
 
 /** Entries listed per directory; a larger one says it was cut (type the path instead). */

@@ -5,8 +5,8 @@
 import { CairnError } from '../errors.js';
 import { json } from '../http/responses.js';
 import { keyRequired } from '../http/mcp-route.js';
-import { KEY_PLACEHOLDER, clientConfigs, type ClientSetup } from '../clients/configs.js';
-import { installClient } from '../clients/install.js';
+import { KEY_PLACEHOLDER, clientConfigs, type ClientSetup } from '../client-config/configs.js';
+import { installClient } from '../client-config/install.js';
 import { jsonBody, type AdminContext } from './context.js';
 
 type Handler = (req: Request, ctx: AdminContext) => Promise<Response>;

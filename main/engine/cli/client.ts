@@ -1,5 +1,4 @@
-import type { ErrorBody } from '../../common/errors.js';
-import { isErrorEnvelope } from '../../common/errors.js';
+import { adminClient, bearerCall } from '../../common/admin-client.js';
 import type { FolderSpec } from '../../common/settings.js';
 import type { FolderFilesRequest, FolderFilesResponse } from '../../common/files.js';
 import type { SearchRequest, SearchResponse } from '../../common/search.js';
@@ -39,39 +38,22 @@ export function localClient(engine: Engine): EngineClient {
 
 /** Talks to a running `cairn serve` over its admin API, so the index is never opened twice. */
 export function remoteClient(base: string, token: string): EngineClient {
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    let res: Response;
-    try {
-      res = await fetch(base + path, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (err) {
-      throw new CairnError('dependency_unavailable', `The running engine at ${base} does not answer: ${(err as Error).message}`);
-    }
-    const text = await res.text();
-    const data: unknown = text ? JSON.parse(text) : null;
-    if (!res.ok) {
-      const e: ErrorBody = isErrorEnvelope(data) ? data.error : { code: 'internal', message: `HTTP ${res.status}` };
-      throw new CairnError(e.code, e.message, { remedy: e.remedy, details: e.details });
-    }
-    return data as T;
-  };
+  const api = adminClient(
+    bearerCall(base, token, {
+      fail: (_status, e) => new CairnError(e.code, e.message, { remedy: e.remedy, details: e.details }),
+      unreachable: (err) => new CairnError('dependency_unavailable', `The running engine at ${base} does not answer: ${(err as Error).message}`),
+    }),
+  );
   return {
     remote: true,
-    folderFiles: (req) => {
-      const q = new URLSearchParams();
-      for (const [k, v] of Object.entries(req)) if (v !== undefined && v !== null) q.set(k, String(v));
-      return call('GET', `/api/folders/files?${q}`);
-    },
-    addFolder: (spec) => call('POST', '/api/folders', spec),
-    removeFolder: async (path) => void (await call('DELETE', '/api/folders', { path })),
-    indexFolder: (path, kind) => call('POST', '/api/folders/index', { path, kind }),
-    job: async (id) => (await call<{ jobs: JobInfo[] } | JobInfo[]>('GET', '/api/jobs').then((r) => (Array.isArray(r) ? r : r.jobs))).find((j) => j.id === id),
-    search: (req) => call('POST', '/api/search', req),
-    status: () => call('GET', '/api/status'),
-    folderPaths: async () => (await call<EngineStatus>('GET', '/api/status')).folders.map((f) => f.path),
+    folderFiles: (req) => api.folderFiles(req),
+    addFolder: (spec) => api.addFolder(spec),
+    removeFolder: async (path) => void (await api.removeFolder(path)),
+    indexFolder: (path, kind) => api.indexFolder(path, kind),
+    job: async (id) => (await api.jobs()).find((j) => j.id === id),
+    search: (req) => api.search(req),
+    status: () => api.engineStatus(),
+    folderPaths: async () => (await api.engineStatus()).folders.map((f) => f.path),
     close: async () => undefined,
   };
 }

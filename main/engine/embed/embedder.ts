@@ -11,7 +11,7 @@ import type { Embedder } from '../types.js';
 import { CairnError } from '../errors.js';
 import { ensureBuiltinModel } from './builtin/build.js';
 import { boundedFetch, DEFAULT_HUB_TIMEOUT_MS, hubEndpoint, hubUnavailable } from './hub.js';
-import { WorkerPool } from './pool.js';
+import { EmbedPool } from './pool.js';
 import { CachedTokenCounter } from './token-counter.js';
 import { withPrefix } from './prefixes.js';
 import { findLocalModel, resolveModel } from './registry.js';
@@ -47,7 +47,7 @@ interface Tokenizer {
 export interface CairnEmbedder extends Embedder {
   readonly model: ResolvedModel;
   /** The worker pool (exposed for diagnostics and tests). */
-  readonly pool: WorkerPool;
+  readonly pool: EmbedPool;
 }
 
 export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedder> {
@@ -91,7 +91,7 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
 
   const threads = opts.threads && opts.threads > 0 ? opts.threads : availableParallelism();
   const batchSize = Math.max(1, opts.batchSize ?? 16);
-  const pool = new WorkerPool({
+  const pool = new EmbedPool({
     size: threads,
     config: () => {
       const local = dir ?? findLocalModel(model, opts.dataDir, { bundledModelsDir: opts.bundledModelsDir });

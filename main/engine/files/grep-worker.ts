@@ -9,7 +9,7 @@ import type { ErrorCode } from '../../common/errors.js';
 import { CairnError } from '../errors.js';
 import type { AccessSpec } from '../sources/access.js';
 import { FileMatcher, type LineHit, type MatchSpec } from './grep-match.js';
-import { FileReader, type WalkedFile } from './grep-walk.js';
+import { FileReader, type WalkedFile } from './file-reader.js';
 
 export interface ToGrepWorker {
   id: number;

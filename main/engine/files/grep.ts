@@ -3,19 +3,15 @@ import type { GrepRequest, GrepResult } from '../../common/search.js';
 import { parseGrepRequest } from '../../common/requests.js';
 import { argumentsOf } from '../errors.js';
 import { globMatcher } from '../search/filters.js';
-import type { WalkOptions } from '../sources/index.js';
+import { walkNames, type WalkOptions } from '../sources/index.js';
 import { accessOptions, type AccessSpec } from '../sources/access.js';
 import { compile, matchSpec, type LineHit } from './grep-match.js';
 import { grepTimeout, sharedGrepPool, type GrepPool } from './grep-pool.js';
-import { walkFiles, type WalkedFile } from './grep-walk.js';
+import type { WalkedFile } from './file-reader.js';
 
 /** Files per batch sent to a worker: enough to amortize a message, few enough to spread the load. */
 const BATCH = 64;
-/** Longest stretch of synchronous work before the event loop gets a turn (see walkFiles). */
-const SLICE_MS = 10;
 export const DEFAULT_GREP_TIMEOUT_MS = 15_000;
-
-const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Exhaustive line search over the files the index covers (same walk rules), in process: no
@@ -68,17 +64,12 @@ export async function grepFolders(input: GrepRequest, folders: FolderSpec[], wal
   };
   const depth = pool.size * 2;
   let batch: WalkedFile[] = [];
-  let sliceEnd = performance.now() + SLICE_MS;
   try {
     for (let f = 0; f < folders.length; f++) {
-      for (const file of walkFiles(folders[f], walk, keep, f)) {
-        if (performance.now() > sliceEnd) {
-          await breathe();
-          if (Date.now() > deadline) throw grepTimeout(timeoutMs);
-          sliceEnd = performance.now() + SLICE_MS;
-        }
-        if (!file) continue;
-        batch.push(file);
+      // The index's own walk, by names only: the workers open and check each file.
+      for await (const name of walkNames(folders[f], walk, keep)) {
+        if (Date.now() > deadline) throw grepTimeout(timeoutMs);
+        batch.push({ path: name.path, rel: name.rel, folder: f });
         if (batch.length < BATCH) continue;
         send(batch);
         batch = [];

@@ -5,8 +5,7 @@ import { argumentsOf, CairnError } from '../errors.js';
 import { numberLines } from '../search/snippet.js';
 import { decodeText } from '../parse/index.js';
 import { sharedExtractPool, type ExtractPool } from '../parse/extract-pool.js';
-import { FolderAccess, type AccessOptions } from '../sources/access.js';
-import { containedPath } from './contain.js';
+import { FolderAccess, containedPath, type AccessOptions } from '../sources/access.js';
 
 /**
  * Lines of a file inside an indexed folder, numbered and bounded. Only what indexing would admit

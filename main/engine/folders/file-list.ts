@@ -5,7 +5,7 @@
 import { FILE_LIST_LIMIT, FILE_LIST_SHOWS, SKIP_REASONS, type FileListShow, type FolderFileEntry, type FolderFilesRequest, type FolderFilesResponse } from '../../common/files.js';
 import { CairnError } from '../errors.js';
 import type { ListedFileRow } from '../index/file-list.js';
-import type { SkipEntry } from '../indexer/skip-log.js';
+import type { SkipEntry } from '../ingest/skip-log.js';
 
 export interface FileListQuery {
   path: string;

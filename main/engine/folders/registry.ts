@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { SettingsStore } from '../config/settings-store.js';
 import { CairnError } from '../errors.js';
-import { relativeInside } from '../sources/filter.js';
+import { relativeInside } from '../kernel/scope.js';
 import { checkNewFolder } from './check.js';
 
 /** The folders the person chose, as the `folders` setting holds them: the one place they change. */

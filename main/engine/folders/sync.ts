@@ -1,7 +1,7 @@
 import type { ContractGuard } from '../index/contract-guard.js';
 import type { DamageWatch } from '../index/damage.js';
 import type { IndexStore } from '../index/store.js';
-import type { Indexer } from '../indexer/indexer.js';
+import type { Indexer } from '../ingest/indexer.js';
 import type { Job } from '../jobs/job.js';
 import type { MaintenanceScheduler } from '../jobs/maintenance-scheduler.js';
 import type { JobQueue } from '../jobs/queue.js';

@@ -6,20 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { apiKeyProblem, API_KEY_MIN_LENGTH, type KeyStorage } from '../../common/api-key.js';
-import { CairnError } from '../errors.js';
+import { apiKeyProblem, API_KEY_MIN_LENGTH, type ApiKeyStore, type KeyPort, type KeyReply, type KeyRequest, type KeyStorage } from '../../common/api-key.js';
 
-export interface ApiKeyStore {
-  /** The current key, or null when none is set. */
-  get(): Promise<string | null>;
-  set(key: string): Promise<void>;
-  /** Replaces the key with a fresh random one and returns it. */
-  rotate(): Promise<string>;
-  /** Why the key cannot be changed here (e.g. it comes from the environment), or null. */
-  readonly readOnlyReason?: string | null;
-  /** How the key is kept at rest (shown in the MCP status). */
-  readonly storage?: KeyStorage;
-}
+export type { ApiKeyStore, KeyPort, KeyReply, KeyRequest };
+import { CairnError } from '../errors.js';
 
 /** 32 random bytes, URL-safe: fits an Authorization header and every client's config format. */
 export function generateApiKey(): string {
@@ -95,23 +85,6 @@ export class FileApiKeyStore implements ApiKeyStore {
     return key;
   }
 }
-
-/**
- * One end of a message channel to the process that owns the key: Electron's `process.parentPort`
- * in a utilityProcess, a worker_threads MessagePort, or Node's child-process IPC.
- */
-export interface KeyPort {
-  postMessage(message: unknown): void;
-  onMessage(listener: (message: unknown) => void): void;
-}
-
-/** Engine → owner. `set` carries the new key; the owner answers every request with a reply of the same id. */
-export type KeyRequest = { type: 'cairn:api-key:request'; id: number; op: 'get' } | { type: 'cairn:api-key:request'; id: number; op: 'set'; key: string };
-/** Owner → engine. `changed` tells the engine to forget its copy (the key was set outside it). */
-export type KeyReply =
-  | { type: 'cairn:api-key:reply'; id: number; ok: true; key: string | null }
-  | { type: 'cairn:api-key:reply'; id: number; ok: false; message: string }
-  | { type: 'cairn:api-key:changed' };
 
 function isReply(m: unknown): m is KeyReply {
   return typeof m === 'object' && m !== null && typeof (m as { type?: unknown }).type === 'string' && (m as { type: string }).type.startsWith('cairn:api-key:');

@@ -1,11 +1,13 @@
 /**
- * Serves the built workbench (`renderer/dist`) at `/`: known content types only, a strict CSP,
- * and the SPA fallback to index.html for client-side routes. Paths are resolved inside the
- * folder and anything else is a 404, never a read elsewhere.
+ * The one static-file server: the built workbench (`renderer/dist`) at `/`, for the engine's own
+ * HTTP server and for the desktop shell's app:// scheme (main/app/protocol.ts). Known content
+ * types only, a strict CSP, and the SPA fallback to index.html for client-side routes. Paths are
+ * resolved inside the folder (kernel/scope.ts) and anything else is a 404, never a read elsewhere.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { WORKBENCH_CSP } from '../../common/csp.js';
+import { resolveInside } from '../kernel/scope.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -60,16 +62,17 @@ export async function serveStatic(req: Request, rendererDir: string | undefined)
   if (req.method !== 'GET' && req.method !== 'HEAD') return notFound('Method not allowed', 405);
   if (!rendererDir) return notFound('The workbench is not built: run `npm run build`.', 404);
   const root = resolve(rendererDir);
+  const raw = new URL(req.url).pathname;
   let pathname: string;
   try {
-    pathname = decodeURIComponent(new URL(req.url).pathname);
+    pathname = decodeURIComponent(raw);
   } catch {
     return notFound('Bad path', 400);
   }
-  if (pathname.includes('\0') || pathname.split('/').includes('..')) return notFound('Not found');
-  const file = resolve(join(root, pathname));
-  if (file !== root && !file.startsWith(root + sep)) return notFound('Not found');
-  const direct = pathname.endsWith('/') ? null : await fileResponse(file, req.method);
+  if (pathname.split('/').includes('..')) return notFound('Not found');
+  const file = resolveInside(root, raw);
+  if (!file) return notFound('Not found');
+  const direct = pathname.endsWith('/') && pathname !== '/' ? null : await fileResponse(file, req.method);
   if (direct) return direct;
   // Client-side routes have no extension; a missing asset is a real 404, not index.html.
   if (extname(pathname) !== '') return notFound('Not found');

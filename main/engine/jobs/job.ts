@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorBody } from '../../common/errors.js';
 import type { JobInfo, JobKind, JobPhase, JobProgress, JobState } from '../../common/status.js';
-import { CairnError } from '../errors.js';
+import { toErrorBody } from '../errors.js';
 import { describeProgress } from '../../common/progress.js';
 
 export class JobCancelled extends Error {
@@ -113,7 +113,7 @@ export class Job {
     this.state = state;
     this.finishedAt = new Date();
     if (state === 'done') this.progress = { ...this.progress, phase: 'done', eta_seconds: 0 };
-    if (err !== undefined) this.error = err instanceof CairnError ? err.toBody() : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+    if (err !== undefined) this.error = toErrorBody(err);
     for (const w of this.endWaiters.splice(0)) w(state);
   }
 

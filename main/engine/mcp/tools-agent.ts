@@ -10,7 +10,7 @@ import { guarded, type ToolContext } from './tool-context.js';
 import { HITS_OUTPUT, READ_INPUT, READ_OUTPUT, searchInput } from './schemas.js';
 import { searchTool, mountSearchDefaults } from './search-call.js';
 import { toolNames } from './mount-config.js';
-import { containedPath } from './paths.js';
+import { containedPath } from '../sources/access.js';
 import { withPrintedPath } from './printed-path.js';
 
 /** What the search tool says of itself; it names only tools this mount serves. */

@@ -1,7 +1,7 @@
 import type { EngineStatus, ModelSwitchStatus } from '../../common/status.js';
 import type { SettingsStore } from '../config/settings-store.js';
 import type { IndexStore } from '../index/store.js';
-import { Embeddings } from '../indexer/embeddings.js';
+import { Embeddings } from '../ingest/embeddings.js';
 import type { Embedder } from '../types.js';
 import { ModelSwitch } from './switch.js';
 

@@ -6,7 +6,7 @@
  */
 import type { ModelSwitchStatus } from '../../common/status.js';
 import { CairnError } from '../errors.js';
-import type { Embeddings } from '../indexer/embeddings.js';
+import type { Embeddings } from '../ingest/embeddings.js';
 import { humanLoadError } from '../embed/load-error.js';
 
 export class ModelSwitch {

@@ -1,4 +1,3 @@
-import { sep } from 'node:path';
 import picomatch from 'picomatch';
 import { and, sqlIn } from '../index/sql.js';
 import type { ValidSearch } from './validate.js';
@@ -47,7 +46,4 @@ export function globMatcher(globs: string[]): ((rel: string) => boolean) | null 
 }
 
 /** Whether an absolute path lies in one of the folders (the last line of defence of the scope). */
-export function inFolders(folders: string[]): (path: string) => boolean {
-  const prefixes = folders.map((f) => (f.endsWith(sep) ? f : f + sep));
-  return (path) => prefixes.some((p) => path.startsWith(p));
-}
+export { inFolders } from '../kernel/scope.js';

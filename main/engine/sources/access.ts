@@ -23,13 +23,14 @@
  * content (the kernel's protected_hardlinks stops other users linking files they cannot write).
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, normalize, resolve } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { CairnError } from '../errors.js';
 import { DOCUMENT_EXTENSIONS, SNIFF_BYTES, extensionOf, looksBinary } from './defaults.js';
-import { FolderFilter, relativeInside, type FilterOptions, type RejectReason } from './filter.js';
+import { FolderFilter, type FilterOptions, type RejectReason } from './filter.js';
+import { pathTrick, relativeInside } from '../kernel/scope.js';
 
 export interface AccessOptions extends FilterOptions {
   maxFileBytes: number;
@@ -286,12 +287,49 @@ export function accessFromSpec(a: AccessSpec): FolderAccess {
 }
 
 /**
+ * Which folder a requested path names and its absolute path, judged on the literal path only: an
+ * absolute path strictly inside one of `folders`, or a folder-relative one (the first folder that
+ * has an entry of that name, not followed). No `..`, no percent-encoded dots or slashes, no NUL,
+ * no prefix siblings (`/data-evil` beside `/data`): every such refusal is `path_outside_folders`.
+ * Where the path really leads and whether the folder's rules admit it is decided when it is opened
+ * (`FolderAccess.open`), on the descriptor: a realpath here would say nothing about a later open.
+ * The `read` tool checks with this before it asks the engine, and the engine's read again.
+ */
+export async function containedPath<F extends string | FolderSpec>(requested: string, folders: readonly F[]): Promise<{ path: string; folder: F }> {
+  if (typeof requested !== 'string' || requested.length === 0) {
+    throw new CairnError('invalid_argument', 'path must be a non-empty string', { details: { key: 'path' } });
+  }
+  const refuse = (why: string) =>
+    new CairnError('path_outside_folders', `${requested} is not inside an indexed folder (${why})`, {
+      remedy: 'Pass an absolute path that search or grep returned, inside one of the indexed folders.',
+      details: { path: requested },
+    });
+  const trick = pathTrick(requested);
+  if (trick) throw refuse(trick);
+  const root = (f: F) => resolve(typeof f === 'string' ? f : f.path);
+  const below = (f: F, p: string) => {
+    const rel = relativeInside(root(f), p);
+    return rel !== null && rel !== '';
+  };
+  if (isAbsolute(requested)) {
+    const path = resolve(requested);
+    const folder = folders.find((f) => below(f, path));
+    if (folder === undefined) throw refuse('no indexed folder contains it');
+    return { path, folder };
+  }
+  const candidates = folders.map((folder) => ({ path: resolve(root(folder), requested), folder })).filter((c) => below(c.folder, c.path));
+  for (const c of candidates) if (await lstat(c.path).then(() => true, () => false)) return c;
+  throw new CairnError('not_found', `${requested} is in no indexed folder`, { details: { path: requested } });
+}
+
+/**
  * The path the desktop shell may reveal in the file manager for `file`, or null: normalised (no
  * `..` or `.` segments, no NUL), lexically inside one of `folders` (a string prefix is not enough:
  * `/data-evil` is not in `/data`), and still inside that folder once symlinks are resolved.
  * Revealing reads nothing, so the rules are not applied: the errors list shows files they skip.
  */
 export async function revealablePath(folders: readonly string[], file: string): Promise<string | null> {
+  // Lexical refusals as containedPath's, but a literal `%2e` in a file name is a name here: nothing is decoded.
   if (typeof file !== 'string' || file.length === 0 || file.includes('\0') || !isAbsolute(file)) return null;
   if (file.split(/[\\/]+/).some((seg) => seg === '..' || seg === '.')) return null;
   const abs = resolve(file);

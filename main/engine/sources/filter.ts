@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { join } from 'node:path';
+import { relativeInside } from '../kernel/scope.js';
 import type { FolderSpec } from '../../common/settings.js';
 import { BINARY_EXTENSIONS, DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES, extensionOf, isMinifiedName, isSecretPath } from './defaults.js';
 import { GlobList } from './globs.js';
@@ -13,14 +14,6 @@ export interface FilterOptions {
    * Left out automatically where a folder contains it; a folder inside it admits nothing.
    */
   dataDir?: string;
-}
-
-/** `child` relative to `parent` with forward slashes, '' for the same path, null when not below it. */
-export function relativeInside(parent: string, child: string): string | null {
-  const r = relative(parent, child);
-  if (r === '') return '';
-  if (r.startsWith('..') || isAbsolute(r)) return null;
-  return r.split(sep).join('/');
 }
 
 function realOrSelf(p: string): string {

@@ -1,4 +1,4 @@
-export { rootError, walkFolder, type WalkItem, type WalkOptions } from './walk.js';
+export { rootError, walkFolder, walkNames, type WalkItem, type WalkOptions, type WalkedName } from './walk.js';
 export { inspectPath } from './inspect.js';
 export { FolderFilter, type FilterOptions, type RejectReason } from './filter.js';
 export { FilterCache } from './filter-cache.js';

@@ -1,18 +1,15 @@
 import { realpath, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { WalkError } from '../types.js';
 import { DOCUMENT_EXTENSIONS, extensionOf, looksBinary } from './defaults.js';
-import { FolderFilter, relativeInside } from './filter.js';
+import { FolderFilter } from './filter.js';
+import { isInside, relativeInside } from '../kernel/scope.js';
 import { fsErrorCode, fsErrorMessage, probeFile } from './read.js';
 import type { WalkItem, WalkOptions } from './walk.js';
 
 export function walkError(path: string, err: unknown): { error: WalkError } {
   return { error: { path, code: fsErrorCode(err), message: fsErrorMessage(path, err) } };
-}
-
-export function isInside(root: string, real: string): boolean {
-  return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 /** Size, readability and NUL sniff of one file; never rejects (failures become error items). */

@@ -1,11 +1,12 @@
-import { opendir, realpath, stat } from 'node:fs/promises';
+import { opendir, readdir, realpath, stat } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { SourceFile, WalkError } from '../types.js';
-import { isInside, walkError } from './inspect.js';
-import { FolderFilter, relativeInside } from './filter.js';
-import { loadIgnoreLevel, type IgnoreLevel } from './ignore-files.js';
+import { walkError } from './inspect.js';
+import { FolderFilter } from './filter.js';
+import { isInside, relativeInside } from '../kernel/scope.js';
+import { IGNORE_FILE_NAMES, loadIgnoreLevel, type IgnoreLevel } from './ignore-files.js';
 import { checkFile } from './inspect.js';
 
 export interface WalkOptions {
@@ -22,6 +23,15 @@ export interface WalkOptions {
 
 export type WalkItem = { file: SourceFile } | { error: WalkError } | { skipped: { path: string; reason: string; dir?: boolean } };
 
+/** A file `walkNames` accepts by name and type; its size and content are judged when it is read. */
+export interface WalkedName {
+  path: string;
+  rel: string;
+}
+
+/** What the walk yields inside: names mode yields names where content mode checks the file. */
+type Item = WalkItem | { name: WalkedName };
+
 interface DirFrame {
   abs: string;
   rel: string;
@@ -35,21 +45,13 @@ interface DirFrame {
 /** Files checked concurrently ahead of the walk's position in a directory. */
 const LOOKAHEAD = 16;
 
-
 /** Entry names in a stable order (UTF-16 code units), so two walks of one tree agree. */
 async function listDir(abs: string): Promise<Dirent[]> {
-  const entries: Dirent[] = [];
-  const dir = await opendir(abs);
-  for await (const e of dir) entries.push(e);
+  // One readdir, not opendir's batch-at-a-time iteration: the listing is sorted whole anyway.
+  const entries = await readdir(abs, { withFileTypes: true });
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/**
- * Walks a folder depth-first in name order and yields every file that belongs to the index, each
- * skip with its reason (size, binary, symlink out, ...) when worth reporting, and every unreadable
- * entry as an error; the walk always goes on. Memory is bounded by depth times directory width:
- * nothing is collected across directories.
- */
 /**
  * Null when the folder's root can be listed; else the walk's error for it (a root made unreadable
  * while serving, removed, or replaced by a file). A job that cannot list the root must not read
@@ -66,7 +68,29 @@ export async function rootError(spec: FolderSpec): Promise<WalkError | null> {
   }
 }
 
+/**
+ * Walks a folder depth-first in name order and yields every file that belongs to the index, each
+ * skip with its reason (size, binary, symlink out, ...) when worth reporting, and every unreadable
+ * entry as an error; the walk always goes on. Memory is bounded by depth times directory width:
+ * nothing is collected across directories.
+ */
 export async function* walkFolder(spec: FolderSpec, opts: WalkOptions): AsyncGenerator<WalkItem> {
+  yield* walk(spec, opts, false) as AsyncGenerator<WalkItem>;
+}
+
+/**
+ * The same walk, by the same rules and in the same order, without the checks that need a file's
+ * content (size, NUL sniff, stat): grep reads every file anyway, on its workers, and makes those
+ * checks there (files/file-reader.ts), so the main thread touches no file, only directories (and
+ * symlinks). `want` drops files by folder-relative path. Skips and errors are not yielded.
+ */
+export async function* walkNames(spec: FolderSpec, opts: WalkOptions, want: ((rel: string) => boolean) | null): AsyncGenerator<WalkedName> {
+  for await (const item of walk(spec, opts, true)) {
+    if ('name' in item && (!want || want(item.name.rel))) yield item.name;
+  }
+}
+
+async function* walk(spec: FolderSpec, opts: WalkOptions, names: boolean): AsyncGenerator<Item> {
   const filter = new FolderFilter(spec, opts);
   let rootReal: string;
   try {
@@ -76,22 +100,24 @@ export async function* walkFolder(spec: FolderSpec, opts: WalkOptions): AsyncGen
     yield walkError(spec.path, err);
     return;
   }
-  yield* walkDir(filter, opts, rootReal, { abs: spec.path, rel: '', real: rootReal, chain: new Set([rootReal]), levels: [] });
+  yield* walkDir(filter, opts, names, rootReal, { abs: spec.path, rel: '', real: rootReal, chain: new Set([rootReal]), levels: [] });
 }
 
-async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: string, frame: DirFrame): AsyncGenerator<WalkItem> {
+async function* walkDir(filter: FolderFilter, opts: WalkOptions, names: boolean, rootReal: string, frame: DirFrame): AsyncGenerator<Item> {
   opts.signal?.throwIfAborted();
-  let levels = frame.levels;
-  if (filter.honoursIgnoreFiles) {
-    const own = await loadIgnoreLevel(frame.abs, frame.rel);
-    if (own) levels = [...levels, own];
-  }
   let entries: Dirent[];
   try {
     entries = await listDir(frame.abs);
   } catch (err) {
     yield walkError(frame.abs, err);
     return;
+  }
+  let levels = frame.levels;
+  // Ignore files are read only where the listing has one: a failed open per directory and name
+  // costs more than the lookup.
+  if (filter.honoursIgnoreFiles && entries.some((e) => (IGNORE_FILE_NAMES as readonly string[]).includes(e.name))) {
+    const own = await loadIgnoreLevel(frame.abs, frame.rel);
+    if (own) levels = [...levels, own];
   }
   const relOf = (name: string) => (frame.rel === '' ? name : `${frame.rel}/${name}`);
   // Plain files are checked (stat + sniff) a few ahead of the one being yielded: the walk is bound
@@ -110,7 +136,7 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
     opts.signal?.throwIfAborted();
     const abs = join(frame.abs, entry.name);
     const rel = relOf(entry.name);
-    if (entry.isFile()) {
+    if (entry.isFile() && !names) {
       startChecks(index);
       const item = await checks.get(index);
       checks.delete(index);
@@ -161,7 +187,7 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
         continue;
       }
       const chain = new Set(frame.chain).add(real);
-      yield* walkDir(filter, opts, rootReal, { abs, rel, real, chain, levels });
+      yield* walkDir(filter, opts, names, rootReal, { abs, rel, real, chain, levels });
       continue;
     }
     if (!isFile) {
@@ -172,6 +198,10 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, rootReal: strin
     if (why) {
       // Rule-based skips are expected and numerous (node_modules, ignores); only content ones are reported.
       if (why === 'binary' || why === 'minified' || why === 'secret' || opts.reportRuleSkips) yield { skipped: { path: abs, reason: why } };
+      continue;
+    }
+    if (names) {
+      yield { name: { path: abs, rel } };
       continue;
     }
     const item = await checkFile(abs, rel, opts.maxFileBytes);

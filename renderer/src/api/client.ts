@@ -4,7 +4,7 @@
  * `ConnectionError` (no answer: the engine is down or restarting, so the UI shows the reconnect
  * banner instead of a per-panel error).
  */
-import type { ErrorBody, ErrorEnvelope } from '../../../main/common/errors';
+import { answerErrorBody, errorBodyOf, isErrorEnvelope, parseAnswer, type ErrorBody } from '../../../main/common/errors';
 import { resolveConnection, type Connection } from './auth';
 
 export class ApiError extends Error {
@@ -16,12 +16,20 @@ export class ApiError extends Error {
     this.status = status;
     this.body = body;
   }
+
+  toBody(): ErrorBody {
+    return this.body;
+  }
 }
 
 export class ConnectionError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ConnectionError';
+  }
+
+  toBody(): ErrorBody {
+    return { code: 'dependency_unavailable', message: this.message, remedy: 'Wait for the engine to restart, or start it with `npm start`.' };
   }
 }
 
@@ -37,11 +45,6 @@ export function resetConnection(): void {
   connection = null;
 }
 
-function isEnvelope(v: unknown): v is ErrorEnvelope {
-  if (typeof v !== 'object' || v === null || !('error' in v)) return false;
-  const e = (v as { error: unknown }).error;
-  return typeof e === 'object' && e !== null && typeof (e as ErrorBody).code === 'string';
-}
 
 export interface RequestOptions {
   /** Return the parsed body even on a non-2xx status (the probe reports failures as results). */
@@ -69,29 +72,16 @@ export async function request<T>(method: string, path: string, body?: unknown, o
     throw new ConnectionError(`The engine did not answer (${(err as Error).message}).`);
   }
   const text = await res.text();
-  let parsed: unknown = undefined;
-  if (text) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-  }
+  const parsed = parseAnswer(text);
   if (res.ok) return parsed as T;
-  if (opts.acceptErrorBody && parsed !== undefined && !isEnvelope(parsed)) return parsed as T;
-  if (isEnvelope(parsed)) throw new ApiError(res.status, parsed.error);
+  if (opts.acceptErrorBody && parsed !== undefined && !isErrorEnvelope(parsed)) return parsed as T;
+  if (isErrorEnvelope(parsed)) throw new ApiError(res.status, parsed.error);
   if (res.status === 502 || res.status === 503 || res.status === 504) {
     if (parsed === undefined) throw new ConnectionError(`The engine answered ${res.status}.`);
   }
-  throw new ApiError(res.status, {
-    code: res.status === 401 ? 'unauthorized' : res.status === 403 ? 'forbidden' : res.status === 404 ? 'not_found' : 'internal',
-    message: `${method} ${path} answered ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`,
-  });
+  const failed = answerErrorBody(res.status, parsed, `${method} ${path}`);
+  throw new ApiError(res.status, text ? { ...failed, message: `${failed.message}: ${text.slice(0, 200)}` } : failed);
 }
 
 /** A message for any thrown value, for panels' error states. */
-export function describeError(err: unknown): ErrorBody {
-  if (err instanceof ApiError) return err.body;
-  if (err instanceof ConnectionError) return { code: 'dependency_unavailable', message: err.message, remedy: 'Wait for the engine to restart, or start it with `npm start`.' };
-  return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-}
+export const describeError: (err: unknown) => ErrorBody = errorBodyOf;

@@ -26,10 +26,13 @@ export function FileViewer({ target, onClose }: { target: ViewTarget; onClose: (
   const [error, setError] = useState<ErrorBody | null>(null);
   const bridge = desktopBridge();
 
-  useEffect(() => {
+  // A new target starts the view at its line again (adjusted while rendering, not in an effect).
+  const [shown, setShown] = useState(target);
+  if (shown !== target) {
+    setShown(target);
     setStart(Math.max(1, (target.line ?? 1) - 5));
     setPage(target.page);
-  }, [target]);
+  }
 
   useEffect(() => {
     let live = true;

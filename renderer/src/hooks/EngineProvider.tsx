@@ -57,7 +57,7 @@ export function EngineProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const schedule = useCallback(
-    (ms: number) => {
+    function schedule(ms: number) {
       if (timer.current) clearTimeout(timer.current);
       timer.current = setTimeout(async () => {
         if (busy.current) return schedule(FAST_MS);

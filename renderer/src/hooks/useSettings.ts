@@ -20,9 +20,24 @@ export function useSettings() {
     }
   }, []);
 
+  // The first load is written out rather than `load()` so that no state is set synchronously in the
+  // effect (react-hooks/set-state-in-effect); a load that lands after unmount or a newer epoch is dropped.
   useEffect(() => {
-    void load();
-  }, [load, epoch]);
+    let current = true;
+    api.settings().then(
+      (r) => {
+        if (!current) return;
+        setValues(r.values);
+        setLoadError(null);
+      },
+      (err: unknown) => {
+        if (current) setLoadError(describeError(err));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [epoch]);
 
   /** Throws ApiError (config_invalid with details) when the engine refuses the patch. */
   const save = useCallback(

@@ -16,10 +16,11 @@ export function ApiKeySection({ requireKey }: { requireKey: boolean }) {
   const [isSet, setIsSet] = useState<boolean | null>(null);
   const [shown, setShown] = useState<string | null>(null);
   const action = useAction();
+  const { run } = action;
 
   useEffect(() => {
-    void action.run(async () => setIsSet((await api.apiKey()).set));
-  }, [epoch]); // reload on reconnect
+    void run(async () => setIsSet((await api.apiKey()).set));
+  }, [run, epoch]); // reload on reconnect
 
   const rotate = () =>
     action.run(async () => {

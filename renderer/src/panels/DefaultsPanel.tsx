@@ -3,7 +3,7 @@
  * what it captured until it is remounted, so a save says so right here and offers the remount
  * (the status card shows the same notice), rather than changing behaviour silently.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { SearchMode } from '../../../main/common/search';
 import { ErrorNote } from '../components/ErrorNote';
 import { Loading, Panel } from '../components/Panel';
@@ -22,12 +22,15 @@ export function DefaultsPanel() {
   const { mcp } = useEngine();
   const [saved, setSaved] = useState(false);
 
-  useEffect(() => {
-    if (!values) return;
+  // The form follows the engine's values whenever they change (load, save, reconnect): adjusted
+  // while rendering, as React advises, not in an effect that renders twice.
+  const [shownValues, setShownValues] = useState<typeof values>(null);
+  if (values && values !== shownValues) {
+    setShownValues(values);
     setMode(values['mcp.default_mode'] as SearchMode);
     setTopK(Number(values['mcp.default_top_k']));
     setToolset(values['mcp.toolset'] as 'agent' | 'full');
-  }, [values]);
+  }
 
   if (loadError) return <Panel id="defaults" title="Server defaults"><ErrorNote error={loadError} /></Panel>;
   if (!values) return <Panel id="defaults" title="Server defaults"><Loading what="settings" /></Panel>;

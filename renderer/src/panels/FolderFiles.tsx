@@ -23,7 +23,12 @@ export function FolderFiles({ folder, initialShow = 'all', version }: { folder: 
   const bridge = desktopBridge();
   const [viewing, setViewing] = useState<ViewTarget | null>(null);
 
-  useEffect(() => setShow(initialShow), [initialShow]);
+  // A new tab asked from outside (a count's link) wins over the one clicked (adjusted while rendering).
+  const [asked, setAsked] = useState(initialShow);
+  if (asked !== initialShow) {
+    setAsked(initialShow);
+    setShow(initialShow);
+  }
   useEffect(() => {
     const ctl = new AbortController();
     api.folderFiles({ path: folder, show, q, offset, limit: PAGE }, ctl.signal).then(

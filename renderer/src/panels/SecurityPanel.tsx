@@ -25,11 +25,14 @@ export function SecurityPanel() {
   const action = useAction();
   const toggle = useAction();
 
-  useEffect(() => {
-    if (!values) return;
+  // The fields follow the engine's values whenever they change: adjusted while rendering, as React
+  // advises, not in an effect that renders twice.
+  const [shownValues, setShownValues] = useState<typeof values>(null);
+  if (values && values !== shownValues) {
+    setShownValues(values);
     setHosts((values['mcp.allowed_hosts'] as string[]).join('\n'));
     setOrigins((values['mcp.allowed_origins'] as string[]).join('\n'));
-  }, [values]);
+  }
 
   // Validate as the person types (debounced), against the engine's rules.
   useEffect(() => {

@@ -72,18 +72,25 @@ function range(spec: SettingSpec): string | null {
 function SettingRow({ spec, value, onSaved }: { spec: SettingSpec; value: unknown; onSaved: () => Promise<void> }) {
   const kind = kindOf(spec);
   const [draft, setDraft] = useState<unknown>(value);
-  const [issues, setIssues] = useState<ValidationIssue[]>([]);
+  const [checked, setIssues] = useState<ValidationIssue[]>([]);
   const [error, setError] = useState<ErrorBody | null>(null);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-  useEffect(() => setDraft(value), [value]);
+  // The draft follows the engine's value when that changes (adjusted while rendering, not in an effect).
+  const [base, setBase] = useState<unknown>(value);
+  if (!same(base, value)) {
+    setBase(value);
+    setDraft(value);
+  }
   const dirty = !same(draft, value);
+  // What the last check found, for the draft being edited; a saved or reset value has no issues.
+  const issues = dirty ? checked : [];
   const modified = !same(value, spec.default);
   const id = `setting-${spec.key.replace(/\./g, '-')}`;
 
   // Checked by the engine's own rules as the person types (same code as the save).
   useEffect(() => {
-    if (!dirty) return setIssues([]);
+    if (!dirty) return;
     const timer = setTimeout(() => {
       api.validateSettings({ [spec.key]: draft }).then((r) => setIssues(r.issues), () => undefined);
     }, 250);
