@@ -105,8 +105,7 @@ export class Engine implements EngineApi {
     this.maintenance = new MaintenanceScheduler(queue, async () => store.maintain(await this.models.embeddings.vectorsName(false), maintenanceOptions));
     this.sync = new FolderSync({ queue, store, indexer: this.indexer, registry: this.registry, changes: this.changes, states: this.states, contract: this.contract, damage: this.damage, maintenance: this.maintenance });
     this.searcher = new Searcher({
-      chunks: store.chunks,
-      docs: store.docs,
+      reads: store.reads,
       graph: store.graph,
       folders: () => this.folderSpecs().map((f) => f.path),
       freshness: (f) => this.states.freshness(f),
