@@ -107,7 +107,6 @@ export class Engine implements EngineApi {
     this.searcher = new Searcher({
       reads: store.reads,
       graph: store.graph,
-      folders: () => this.folderSpecs().map((f) => f.path),
       freshness: (f) => this.states.freshness(f),
       contract: () => this.contract.check,
       vectors: async () => {
@@ -117,12 +116,16 @@ export class Engine implements EngineApi {
         if (!table) throw new CairnError('dependency_unavailable', 'the model reports no dimensions');
         return { embedder, table, weight: embeddings.fusionWeight };
       },
-      settings: () => ({
-        fusion: this.settings.get('search.fusion'),
-        rrfK: this.settings.get('search.rrf_k'),
-        vectorWeight: this.settings.get('search.vector_weight'),
-        graphWeight: this.settings.get('search.graph_weight'),
-      }),
+      settings: () => {
+        const s = this.settings.snapshot();
+        return {
+          folders: s.get<FolderSpec[]>('folders').map((f) => f.path),
+          fusion: s.get('search.fusion'),
+          rrfK: s.get('search.rrf_k'),
+          vectorWeight: s.get('search.vector_weight'),
+          graphWeight: s.get('search.graph_weight'),
+        };
+      },
       waitForFresh: (folders, ms) => waitForFresh({ live: () => this.live, queue, changes: this.changes, debounceMs: () => settings.get<number>('watch.debounce_ms') }, folders, ms),
     });
     settings.onChange((keys) => {
@@ -233,13 +236,18 @@ export class Engine implements EngineApi {
     return this.maintenance.runNow();
   }
 
+  private searchDefaults(): SearchDefaults {
+    const s = this.settings.snapshot();
+    return { mode: s.get('mcp.default_mode'), topK: s.get('mcp.default_top_k') };
+  }
+
   // --- EngineApi -----------------------------------------------------------------------------
 
   async search(req: SearchRequest, defaults?: SearchDefaults): Promise<SearchResponse> {
     this.assertOpen();
     if (this.damage.current) throw this.damage.current;
     try {
-      return await this.searcher.search(req, defaults ?? { mode: this.settings.get('mcp.default_mode'), topK: this.settings.get('mcp.default_top_k') });
+      return await this.searcher.search(req, defaults ?? this.searchDefaults());
     } catch (err) {
       throw await this.damage.name(err);
     }

@@ -176,7 +176,8 @@ export class SearchReads {
     for (const r of rows) {
       if (this.places.has(r.id)) continue;
       if (this.places.size >= PLACES_KEPT) this.places.delete(this.places.keys().next().value as string);
-      this.places.set(r.id, r);
+      // The place alone (a match also carries its score for this query).
+      this.places.set(r.id, { id: r.id, folder: r.folder, path: r.path, rel: r.rel, kind: r.kind, start_line: r.start_line, end_line: r.end_line, page: r.page });
     }
   }
 }

@@ -98,7 +98,8 @@ export async function sparseLeg(reads: SearchReads, query: string, where: string
       rows.set(s.id, s);
     }
   }
-  const ranked = [...out.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, limit);
+  // Equal scores by path, then id: a file entry then sorts where the chunk it stands for would.
+  const ranked = [...out.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.id < b.id ? -1 : 1)).slice(0, limit);
   return { leg: 'sparse', weight, ids: ranked.map((r) => r.id), scores: ranked.map((r) => r.score), rels: ranked.map((r) => r.rel), paths: ranked.map((r) => r.path), rows, fileSearch };
 }
 

@@ -18,17 +18,19 @@ export interface SearchDeps {
   /** The index's typed reads (index/search-reads.ts): the legs write no query of their own. */
   reads: SearchReads;
   graph: GraphIndex;
-  folders(): string[];
   freshness(folder: string): Freshness;
   /** Contract problems found when the index was opened or the configuration changed. */
   contract(): { sparse: CairnError | null; embedding: CairnError | null };
   /** The query embedder and the model's vectors table; throws a typed error when unavailable. */
   vectors(): Promise<{ embedder: Embedder; table: Table; weight: number }>;
+  /** Read once per search, from one settings snapshot. */
   settings(): SearchSettings;
   waitForFresh(folders: string[], timeoutMs: number): Promise<void>;
 }
 
 export interface SearchSettings {
+  /** The indexed folders. */
+  folders: string[];
   fusion: 'weighted_rrf' | 'convex';
   rrfK: number;
   vectorWeight: number | null;
@@ -58,18 +60,18 @@ export class Searcher {
   async search(req: SearchRequest, defaults: SearchDefaults): Promise<SearchResponse> {
     const started = performance.now();
     const s = validateSearch(req, defaults);
-    const folders = this.scope(s);
+    // Read once per search: the values stay consistent even if the settings change meanwhile.
+    const cfg = this.deps.settings();
+    const folders = this.scope(s, cfg.folders);
     const needs = NEEDS[s.mode];
     const contract = this.deps.contract();
     if (needs.includes('sparse') && contract.sparse) throw contract.sparse;
     if (needs.includes('vector') && contract.embedding) throw contract.embedding;
     if (s.freshness === 'wait_for_fresh') await this.deps.waitForFresh(folders, WAIT_FOR_FRESH_MS);
 
-    // Read once per search: the four values stay consistent even if the settings change meanwhile.
-    const cfg = this.deps.settings();
     // Searching every folder needs no folder clause: the index holds only indexed folders, and
     // inFolders drops anything else (rows of a folder being removed) before ranking.
-    const prefilter = new Set(folders).size === this.deps.folders().length ? null : folders;
+    const prefilter = new Set(folders).size === cfg.folders.length ? null : folders;
     const where = whereClause(s, prefilter);
     const globs = globMatcher(s.globs);
     // Globs are applied after ranking, so ask each leg for more when they may drop results. The
@@ -97,8 +99,7 @@ export class Searcher {
     return res;
   }
 
-  private scope(s: ValidSearch): string[] {
-    const known = this.deps.folders();
+  private scope(s: ValidSearch, known: string[]): string[] {
     if (s.folders === null) return known;
     const unknown = s.folders.filter((f) => !known.includes(f.replace(/[\\/]+$/, '')));
     if (unknown.length > 0) throw new CairnError('invalid_argument', `not an indexed folder: ${unknown.join(', ')}`, { details: { key: 'folders', known } });
