@@ -12,13 +12,14 @@
  * percentile, and the machine's load average is recorded at every phase.
  */
 import * as lancedb from '@lancedb/lancedb';
-import { createWriteStream, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { analyzeQuery } from '../../main/engine/index/analyzer.js';
 import { corpusQueries, writeCorpus } from '../corpus/synthetic.js';
-import { numberOption } from '../lib/args.js';
+import { listOption, numberOption } from '../lib/args.js';
+import { loadSet, missingSetFiles, type TestSet } from '../quality/datasets.js';
 import type { BenchContext, Benchmark } from '../lib/benchmark.js';
 import { openBenchEngine } from '../lib/engine.js';
 import { startBenchServer } from '../lib/http-server.js';
@@ -35,6 +36,8 @@ interface IndexRun {
 
 type Tool = 'cairn' | 'qmd' | 'fts5' | 'cairn_mcp' | 'qmd_mcp';
 const TOOLS: Tool[] = ['cairn', 'qmd', 'fts5', 'cairn_mcp', 'qmd_mcp'];
+
+const MD_SCALE = 25_000 / 20_593;
 
 const load = (): number => round(loadavg()[0], 2);
 
@@ -86,12 +89,53 @@ async function exportChunks(indexDir: string, file: string): Promise<number> {
   return n;
 }
 
-async function runSize(ctx: BenchContext, peers: Peers, size: number, queries: string[], passes: number): Promise<Record<string, unknown>> {
-  const base = join(ctx.tmp, `peers-${size}`);
+/** One corpus of a run: written into a folder, with the queries asked of it. */
+interface PeerCorpus {
+  label: string;
+  kind: 'real' | 'synthetic';
+  write(dir: string): { files: number; bytes: number };
+}
+
+/**
+ * Real prose: the documents of the four prose test sets (SciFact, NPL, Cranfield, MEDLINE; about
+ * 28k chunks) as Markdown files, `copies` times over (the issue's way of growing a real corpus).
+ */
+function realCorpus(sets: TestSet[], copies: number): PeerCorpus {
+  return {
+    label: `real x${copies}`,
+    kind: 'real',
+    write(dir) {
+      let files = 0;
+      let bytes = 0;
+      for (let c = 0; c < copies; c++) {
+        for (const set of sets) {
+          const sub = join(dir, `copy-${c}`, set.name);
+          mkdirSync(sub, { recursive: true });
+          for (const d of set.docs) {
+            const text = `# ${d.title || d.id}\n\n${d.text}\n`;
+            writeFileSync(join(sub, `${d.id.replace(/[^A-Za-z0-9_-]/g, '_')}.md`), text);
+            files++;
+            bytes += Buffer.byteLength(text);
+          }
+        }
+      }
+      return { files, bytes };
+    },
+  };
+}
+
+/** Markdown files chunk into fewer pieces than the kinds mix the generator is sized for (20.6k for a 25k target). */
+function syntheticCorpus(size: number): PeerCorpus {
+  return { label: `synthetic ${size / 1000}k`, kind: 'synthetic', write: (dir) => writeCorpus(dir, { chunks: Math.round(size * MD_SCALE), seed: 42, markdownOnly: true }) };
+}
+
+async function runSize(ctx: BenchContext, peers: Peers, spec: PeerCorpus, queries: string[], passes: number): Promise<Record<string, unknown>> {
+  const size = spec.label;
+  const base = join(ctx.tmp, `peers-${spec.label.replace(/\W+/g, '-')}`);
   const dir = join(base, 'corpus');
   mkdirSync(dir, { recursive: true });
-  const corpus = writeCorpus(dir, { chunks: size, seed: 42, markdownOnly: true });
-  ctx.log(`   ${size / 1000}k: ${corpus.files} Markdown files, ${(corpus.bytes / 2 ** 20).toFixed(1)} MB (synthetic text)`);
+  const corpus = spec.write(dir);
+  ctx.log(`   ${size}: ${corpus.files} Markdown files, ${(corpus.bytes / 2 ** 20).toFixed(1)} MB (${spec.kind} text)`);
   const home = join(base, 'cairn-home');
   const qmdDb = join(base, 'qmd', 'index.sqlite');
   mkdirSync(join(base, 'qmd'), { recursive: true });
@@ -101,7 +145,7 @@ async function runSize(ctx: BenchContext, peers: Peers, size: number, queries: s
   loads.after_cairn_indexing = load();
   const qmdIndex = await runJson<IndexRun & { documents: number }>(peers.node, [peers.child, 'index', peers.dir, qmdDb, dir]);
   loads.after_qmd_indexing = load();
-  ctx.log(`   ${size / 1000}k: Cairn ${cairnIndex.chunks} chunks searchable in ${(cairnIndex.ms / 1000).toFixed(1)} s (peak RSS ${cairnIndex.max_rss_mb.toFixed(0)} MB); qmd ${qmdIndex.documents} documents in ${(qmdIndex.ms / 1000).toFixed(1)} s (peak RSS ${qmdIndex.max_rss_mb.toFixed(0)} MB)`);
+  ctx.log(`   ${size}: Cairn ${cairnIndex.chunks} chunks searchable in ${(cairnIndex.ms / 1000).toFixed(1)} s (peak RSS ${cairnIndex.max_rss_mb.toFixed(0)} MB); qmd ${qmdIndex.documents} documents in ${(qmdIndex.ms / 1000).toFixed(1)} s (peak RSS ${qmdIndex.max_rss_mb.toFixed(0)} MB)`);
 
   const rows = join(base, 'chunks.jsonl');
   await exportChunks(join(home, 'index'), rows);
@@ -147,12 +191,13 @@ async function runSize(ctx: BenchContext, peers: Peers, size: number, queries: s
         }
       }
       for (const t of TOOLS) lat[t].push(pass[t]);
-      ctx.log(`   ${size / 1000}k pass ${p + 1}/${passes}: p50 ${TOOLS.map((t) => `${t} ${percentile(pass[t], 50).toFixed(2)}`).join(', ')} ms (load ${load()})`);
+      ctx.log(`   ${size} pass ${p + 1}/${passes}: p50 ${TOOLS.map((t) => `${t} ${percentile(pass[t], 50).toFixed(2)}`).join(', ')} ms (load ${load()})`);
     }
     loads.after_queries = load();
     const s = Object.fromEntries(TOOLS.map((t) => [t, summarise(lat[t])])) as Record<Tool, { p50: number; p95: number }>;
     return {
-      size,
+      corpus: spec.label,
+      text: spec.kind,
       chunks: cairnIndex.chunks,
       files: corpus.files,
       qmd_documents: qmdIndex.documents,
@@ -178,7 +223,7 @@ function report(out: BenchOutput, figs: Record<string, unknown>[]): void {
   const rows: (string | number)[][] = [];
   const ratios: (string | number)[][] = [];
   for (const f of figs as {
-    size: number;
+    corpus: string;
     chunks: number;
     latency_ms: Record<Tool, { p50: number; p95: number }>;
     index: { cairn_s: number; qmd_s: number; cairn_peak_rss_mb: number; qmd_peak_rss_mb: number };
@@ -186,7 +231,7 @@ function report(out: BenchOutput, figs: Record<string, unknown>[]): void {
     zero_hit_queries: { cairn: number; qmd: number };
   }[]) {
     const l = f.latency_ms;
-    const label = `${Math.round(f.chunks / 1000)}k chunks`;
+    const label = `${f.corpus} (${Math.round(f.chunks / 1000)}k chunks)`;
     rows.push([label, `${l.cairn.p50} / ${l.cairn.p95}`, `${l.qmd.p50} / ${l.qmd.p95}`, `${l.fts5.p50} / ${l.fts5.p95}`, `${l.cairn_mcp.p50} / ${l.cairn_mcp.p95}`, `${l.qmd_mcp.p50} / ${l.qmd_mcp.p95}`, `${f.index.cairn_s} / ${f.index.qmd_s}`, `${f.index.cairn_peak_rss_mb} / ${f.index.qmd_peak_rss_mb}`, `${f.index_size.cairn_mb} / ${f.index_size.qmd_mb}`, `${f.zero_hit_queries.cairn} / ${f.zero_hit_queries.qmd}`]);
     const r = {
       inproc_p50: ratio(l.cairn.p50, l.qmd.p50),
@@ -207,6 +252,8 @@ function report(out: BenchOutput, figs: Record<string, unknown>[]): void {
     out.targets.push(target(`qmd-searchable-${k}`, `Cairn / qmd time to searchable at ${k} chunks`, r.searchable, '<=', 1, 'x'));
     out.targets.push(target(`qmd-rss-${k}`, `Cairn / qmd peak RSS while indexing at ${k} chunks`, r.rss, '<=', 1, 'x'));
     out.targets.push(target(`qmd-size-${k}`, `Cairn / qmd index size at ${k} chunks`, r.size, '<=', 1, 'x'));
+    // Both of Cairn's calls run on the same engine in the same loop: their gap is what MCP over HTTP adds.
+    out.targets.push(target(`mcp-overhead-${k}`, `Cairn over MCP minus in process, p50, at ${k} chunks`, round(l.cairn_mcp.p50 - l.cairn.p50, 2), '<=', 3, 'ms'));
     out.targets.push(target(`fts5-p50-${k}`, `Cairn sparse / FTS5 in-process p50 at ${k} chunks`, r.fts5_p50, '<=', 2, 'x'));
   }
   out.tables.push({
@@ -224,15 +271,27 @@ export const peersBenchmark: Benchmark = {
     const out = emptyOutput();
     const peers = ensurePeers(ctx.root, ctx.log);
     const raw = ctx.options.get('peer-chunks');
-    const sizes = raw ? raw.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0) : ctx.quick ? [2_000] : [25_000, 100_000];
-    const queries = corpusQueries(numberOption(ctx.options, 'queries', ctx.quick ? 100 : 600), 11);
     const passes = numberOption(ctx.options, 'repeats', ctx.quick ? 2 : 3);
+    // Real prose when the shared test sets are there (and not in quick mode), else synthetic text.
+    const prose = ['scifact', 'npl', 'cranfield', 'medline'];
+    const real = !ctx.quick && !raw && prose.every((n) => missingSetFiles(ctx.datasets, n) === null);
+    let specs: PeerCorpus[];
+    let queries: string[];
+    if (real) {
+      const sets = prose.map((n) => loadSet(ctx.datasets, n));
+      specs = listOption(ctx.options, 'peer-copies', ['1', '4']).map((c) => realCorpus(sets, Number(c)));
+      queries = sets.flatMap((x) => x.queries.map((q) => q.text)).slice(0, numberOption(ctx.options, 'queries', 600));
+    } else {
+      const sizes = raw ? raw.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0) : ctx.quick ? [2_000] : [25_000, 100_000];
+      specs = sizes.map(syntheticCorpus);
+      queries = corpusQueries(numberOption(ctx.options, 'queries', ctx.quick ? 100 : 600), 11);
+    }
     const figs: Record<string, unknown>[] = [];
-    for (const size of sizes) figs.push(await runSize(ctx, peers, size, queries, passes));
+    for (const spec of specs) figs.push(await runSize(ctx, peers, spec, queries, passes));
     out.figures = { qmd: peers.qmdVersion, sqlite: peers.sqliteVersion, references_node: '22.23.3', cairn_node: process.version, sizes: figs };
     report(out, figs);
     out.notes.push(
-      `References: qmd ${peers.qmdVersion} and SQLite ${peers.sqliteVersion} FTS5 (better-sqlite3 from qmd's install) on Node 22.23.3, installed into ~/.cache/cairn-bench-refs; Cairn on ${process.version}. Synthetic Markdown text (bench/corpus/synthetic.ts, markdownOnly), not real documents.`,
+      `References: qmd ${peers.qmdVersion} and SQLite ${peers.sqliteVersion} FTS5 (better-sqlite3 from qmd's install) on Node 22.23.3, installed into ~/.cache/cairn-bench-refs; Cairn on ${process.version}. ${real ? 'Corpus: the documents of the SciFact, NPL, Cranfield and MEDLINE test sets as Markdown files (real prose), copied N times for the larger sizes; queries: those sets\' own queries.' : 'Corpus: synthetic Markdown text (bench/corpus/synthetic.ts, markdownOnly), not real documents: its small vocabulary makes every query word common.'}`,
       'Cairn: mode sparse, top_k 10 (chunk BM25 + file BM25 fused, hits read with their text). qmd: searchLex limit 10 in process; MCP tool `query` with one lex search and rerank off. FTS5: top 200 chunks by bm25() over the same analysed chunk text as Cairn\'s chunk index (what one of Cairn\'s full-text queries does).',
       'Time to searchable and peak RSS: each tool indexes the folder in a fresh process; Cairn until its text is searchable (no embedding: qmd\'s update computes no vectors either). Index size: Cairn\'s index folder after maintenance, qmd\'s SQLite file (with WAL).',
     );

@@ -77,6 +77,9 @@ async function mcp() {
   const handle = await startMcpHttpServer(0, { dbPath: db, quiet: true });
   const port = handle.port ?? handle.server?.address?.().port;
   process.stdout.write(JSON.stringify({ port }) + '\n');
+  // The benchmark holds stdin open: when it ends (or dies), so does this server.
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.resume();
 }
 
 const run = { index, serve, mcp }[op];
