@@ -10,6 +10,7 @@ import { startupBenchmark } from './startup.js';
 import { qualityBenchmark } from './quality.js';
 import { multilingualBenchmark } from './multilingual.js';
 import { codeSearchBenchmark } from './code-search.js';
+import { peersBenchmark } from './peers.js';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   grepBenchmark,
@@ -17,6 +18,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   latencyBenchmark,
   vectorRecallBenchmark,
   mcpBenchmark,
+  peersBenchmark,
   freshnessBenchmark,
   startupBenchmark,
   qualityBenchmark,

@@ -19,6 +19,8 @@ export interface CorpusOptions {
   seed?: number;
   /** Sections or functions per file. */
   perFile?: number;
+  /** Markdown files only (the peers benchmark: qmd indexes Markdown). Without it, the kinds mix. */
+  markdownOnly?: boolean;
 }
 
 export interface CorpusSummary {
@@ -110,7 +112,7 @@ export function* corpusFiles(opts: CorpusOptions): Generator<CorpusFile> {
   const total = Math.max(1, Math.ceil((opts.chunks * 8) / (perFile * CHUNKS_PER_FILE)));
   const rng = createRng(opts.seed ?? 42);
   for (let i = 0; i < total; i++) {
-    const kind = KINDS[i % KINDS.length];
+    const kind = opts.markdownOnly ? 'md' : KINDS[i % KINDS.length];
     const text = kind === 'md' ? markdownFile(rng, i, perFile, total) : codeFile(rng, i, kind, perFile);
     yield { rel: `${fileStem(i, kind)}.${kind}`, text };
   }

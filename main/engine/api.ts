@@ -17,10 +17,28 @@ import type { UpdateFolderRequest, ValidationIssue } from '../common/admin.js';
 import type { FolderFilesRequest, FolderFilesResponse } from '../common/files.js';
 import type { SearchDefaults } from '../common/requests.js';
 
-export interface SettingsApi {
+/** Reading settings by key: the store itself (the current file) or one snapshot of it. */
+export interface SettingsReader {
+  get<T = unknown>(key: string): T;
+}
+
+/**
+ * Every setting as it was at one moment, frozen (values are deeply read-only). A request takes
+ * one and reads all its settings from it: one look at config.json per request, and values that
+ * agree with each other even if the file changes meanwhile.
+ */
+export interface SettingsSnapshot extends SettingsReader {
+  /** Every setting, keyed by dotted key; frozen. */
+  readonly values: Readonly<Record<string, unknown>>;
+}
+
+export interface SettingsApi extends SettingsReader {
   /** Every setting with its current value, keyed by dotted key. */
   all(): Record<string, unknown>;
+  /** A value of the current file, the caller's own copy. */
   get<T = unknown>(key: string): T;
+  /** The current settings as one immutable snapshot (the same object while config.json is unchanged). */
+  snapshot(): SettingsSnapshot;
   /** Validates the whole patch first; writes nothing if any value is invalid (throws config_invalid). */
   set(values: Record<string, unknown>): void;
   validate(values: Record<string, unknown>): ValidationIssue[];

@@ -114,10 +114,8 @@ export class Engine implements EngineApi {
     this.maintenance = new MaintenanceScheduler(queue, async () => store.maintain(await this.models.embeddings.vectorsName(false), maintenanceOptions));
     this.sync = new FolderSync({ queue, store, indexer: this.indexer, registry: this.registry, changes: this.changes, states: this.states, contract: this.contract, damage: this.damage, maintenance: this.maintenance });
     this.searcher = new Searcher({
-      chunks: store.chunks,
-      docs: store.docs,
+      reads: store.reads,
       graph: store.graph,
-      folders: () => this.folderSpecs().map((f) => f.path),
       freshness: (f) => this.states.freshness(f),
       contract: () => this.contract.check,
       vectors: async () => {
@@ -127,13 +125,17 @@ export class Engine implements EngineApi {
         if (!table) throw new CairnError('dependency_unavailable', 'the model reports no dimensions');
         return { embedder, table, weight: embeddings.fusionWeight, codeWeight: embeddings.codeFusionWeight };
       },
-      settings: () => ({
-        fusion: this.settings.get('search.fusion'),
-        rrfK: this.settings.get('search.rrf_k'),
-        vectorWeight: this.settings.get('search.vector_weight'),
-        vectorWeightCode: this.settings.get('search.vector_weight_code'),
-        graphWeight: this.settings.get('search.graph_weight'),
-      }),
+      settings: () => {
+        const s = this.settings.snapshot();
+        return {
+          folders: s.get<FolderSpec[]>('folders').map((f) => f.path),
+          fusion: s.get('search.fusion'),
+          rrfK: s.get('search.rrf_k'),
+          vectorWeight: s.get('search.vector_weight'),
+          vectorWeightCode: s.get('search.vector_weight_code'),
+          graphWeight: s.get('search.graph_weight'),
+        };
+      },
       waitForFresh: (folders, ms) => waitForFresh({ live: () => this.live, queue, changes: this.changes, debounceMs: () => settings.get<number>('watch.debounce_ms') }, folders, ms),
     });
     settings.onChange((keys) => {
@@ -244,13 +246,18 @@ export class Engine implements EngineApi {
     return this.maintenance.runNow();
   }
 
+  private searchDefaults(): SearchDefaults {
+    const s = this.settings.snapshot();
+    return { mode: s.get('mcp.default_mode'), topK: s.get('mcp.default_top_k') };
+  }
+
   // --- EngineApi -----------------------------------------------------------------------------
 
   async search(req: SearchRequest, defaults?: SearchDefaults): Promise<SearchResponse> {
     this.assertOpen();
     if (this.damage.current) throw this.damage.current;
     try {
-      return await this.searcher.search(req, defaults ?? { mode: this.settings.get('mcp.default_mode'), topK: this.settings.get('mcp.default_top_k') });
+      return await this.searcher.search(req, defaults ?? this.searchDefaults());
     } catch (err) {
       throw await this.damage.name(err);
     }

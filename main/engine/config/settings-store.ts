@@ -2,7 +2,7 @@ import Conf from 'conf';
 import { readFileSync, statSync } from 'node:fs';
 import { SETTINGS, defaultSettings } from '../../common/settings.js';
 import type { ValidationIssue } from '../../common/admin.js';
-import type { SettingsApi } from '../api.js';
+import type { SettingsApi, SettingsSnapshot } from '../api.js';
 import { CairnError } from '../errors.js';
 import { confSchema, validateValues } from './schema.js';
 
@@ -38,6 +38,7 @@ export class SettingsStore implements SettingsApi {
   private readonly conf: Conf<Record<string, unknown>>;
   private readonly listeners = new Set<(keys: string[]) => void>();
   private cached: { stamp: string | null; store: Record<string, unknown> } | null = null;
+  private snap: { store: Record<string, unknown>; view: SettingsSnapshot } | null = null;
 
   constructor(dir: string) {
     try {
@@ -95,6 +96,26 @@ export class SettingsStore implements SettingsApi {
     return out;
   }
 
+  snapshot(): SettingsSnapshot {
+    const store = this.store();
+    if (this.snap?.store === store) return this.snap.view;
+    const values: Record<string, unknown> = defaultSettings();
+    for (const spec of SETTINGS) {
+      const v = getPath(store, spec.key);
+      if (v !== undefined) values[spec.key] = structuredClone(v);
+    }
+    const frozen = deepFreeze(values);
+    const view: SettingsSnapshot = {
+      values: frozen,
+      get<T = unknown>(key: string): T {
+        if (!SPECS.has(key)) throw new CairnError('invalid_argument', `${key} is not a Cairn setting`);
+        return frozen[key] as T;
+      },
+    };
+    this.snap = { store, view };
+    return view;
+  }
+
   get<T = unknown>(key: string): T {
     const spec = SPECS.get(key);
     if (!spec) throw new CairnError('invalid_argument', `${key} is not a Cairn setting`);
@@ -138,6 +159,14 @@ export class SettingsStore implements SettingsApi {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
 }
 
 function setPath(obj: Record<string, unknown>, key: string, value: unknown): void {

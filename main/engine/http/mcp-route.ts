@@ -3,7 +3,7 @@
  * Host/Origin (DNS rebinding and cross-site pages), the API key, then the shape of the request.
  * Anything refused here never reaches a tool.
  */
-import type { SettingsApi } from '../api.js';
+import type { SettingsApi, SettingsReader } from '../api.js';
 import type { McpEndpoint } from '../mcp/endpoint.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import { bearerToken, credentialInQuery, hostAllowed, originAllowed, secretEquals } from './security.js';
@@ -26,7 +26,7 @@ export interface McpRouteDeps {
 }
 
 /** Host and Origin against the allowlists; null when they pass. Shared with the admin API. */
-export function rebindingRefusal(req: Request, settings: SettingsApi, sameOrigin?: string, hostIsOwn = false): Response | null {
+export function rebindingRefusal(req: Request, settings: SettingsReader, sameOrigin?: string, hostIsOwn = false): Response | null {
   const host = req.headers.get('host');
   if (!hostIsOwn && !hostAllowed(host, settings.get<string[]>('mcp.allowed_hosts'))) {
     return jsonRpcError(403, -32000, `Forbidden: Host '${host ?? ''}' is not in mcp.allowed_hosts.`);
@@ -38,12 +38,11 @@ export function rebindingRefusal(req: Request, settings: SettingsApi, sameOrigin
   return null;
 }
 
-export function keyRequired(settings: SettingsApi, loopbackOnly: boolean): boolean {
+export function keyRequired(settings: SettingsReader, loopbackOnly: boolean): boolean {
   return settings.get<boolean>('mcp.require_api_key') || !loopbackOnly;
 }
 
-async function refusal(req: Request, deps: McpRouteDeps): Promise<Response | null> {
-  const { settings } = deps;
+async function refusal(req: Request, deps: McpRouteDeps, settings: SettingsReader): Promise<Response | null> {
   if (!settings.get<boolean>('mcp.enabled')) return jsonRpcError(503, -32000, 'MCP is disabled (mcp.enabled is false).');
   const param = credentialInQuery(new URL(req.url));
   if (param) {
@@ -62,7 +61,7 @@ async function refusal(req: Request, deps: McpRouteDeps): Promise<Response | nul
 }
 
 /** Reads and checks a POST body: one JSON-RPC message, JSON content type, bounded, known protocol. */
-async function postBody(req: Request, settings: SettingsApi): Promise<{ body: unknown } | Response> {
+async function postBody(req: Request, settings: SettingsReader): Promise<{ body: unknown } | Response> {
   if (!isJsonContentType(req.headers.get('content-type'))) {
     return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json.');
   }
@@ -82,14 +81,16 @@ async function postBody(req: Request, settings: SettingsApi): Promise<{ body: un
 
 export async function handleMcp(req: Request, deps: McpRouteDeps): Promise<Response> {
   deps.counters.total++;
-  const refused = await refusal(req, deps);
+  // Every check of this request reads one snapshot: one look at config.json, values that agree.
+  const settings = deps.settings.snapshot();
+  const refused = await refusal(req, deps, settings);
   if (refused) {
     deps.counters.rejected++;
     return refused;
   }
   let body: unknown;
   if (req.method === 'POST') {
-    const parsed = await postBody(req, deps.settings);
+    const parsed = await postBody(req, settings);
     if (parsed instanceof Response) {
       deps.counters.rejected++;
       return parsed;

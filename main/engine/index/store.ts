@@ -16,6 +16,7 @@ import { maintain, type MaintenanceOptions } from './maintenance.js';
 import { addMissingFileColumns, appendRows, carryOverVectors, neverCommitted, openOrCreate, replaceWhere } from './tables.js';
 
 export { vectorRowFor } from './tables.js';
+import { SearchReads } from './search-reads.js';
 
 export interface FileWrite {
   file: FileRow;
@@ -43,6 +44,8 @@ export class IndexStore {
   readonly graph = new GraphIndex();
   /** Per-folder counts of the `files` table (status, freshness), recounted by every write here. */
   private readonly counts = new Map<string, FolderCounts>();
+  /** The search legs' reads (typed rows); told of every chunk write so its cache stays exact. */
+  readonly reads: SearchReads;
 
   private constructor(
     readonly dir: string,
@@ -53,7 +56,9 @@ export class IndexStore {
     readonly files: lancedb.Table,
     private readonly nodes: lancedb.Table,
     private readonly edges: lancedb.Table,
-  ) {}
+  ) {
+    this.reads = new SearchReads(chunks, docs);
+  }
 
   static async open(dir: string): Promise<IndexStore> {
     await mkdir(dir, { recursive: true });
@@ -202,10 +207,12 @@ export class IndexStore {
     if (writes.length === 0) return missing;
     const paths = writes.map((w) => w.file.path);
     const vectors = vectorsName ? (this.vectorTables.get(vectorsName) ?? null) : null;
+    this.reads.forgetPaths(paths);
     try {
       await this.writeRows(writes, paths, vectors, fold, missing);
     } finally {
       // Mirrors follow the tables, also after a failed write (part of it may have committed).
+      this.reads.forgetPaths(paths);
       await this.recountAll(writes.map((w) => w.file.folder));
     }
     for (const w of writes) this.graph.setFile(w.file.folder, w.file.path, w.file.rel, w.nodes, w.edges);
@@ -267,6 +274,15 @@ export class IndexStore {
   }
 
   private async removeWhere(filter: string): Promise<void> {
+    this.reads.forgetAll();
+    try {
+      await this.removeRows(filter);
+    } finally {
+      this.reads.forgetAll();
+    }
+  }
+
+  private async removeRows(filter: string): Promise<void> {
     await retryOnConflict(() => this.chunks.delete(filter));
     await this.foldIntoFts(this.chunks);
     await retryOnConflict(() => this.docs.delete(filter));

@@ -1,4 +1,6 @@
 import type { RetrievalLeg } from '../../common/search.js';
+import type { ChunkPlace } from '../index/search-reads.js';
+import type { FileEntrySearch } from './legs.js';
 
 /** One leg's ranked list: chunk ids best first, with the leg's own score. */
 export interface LegResult {
@@ -11,7 +13,9 @@ export interface LegResult {
   /** Absolute path of each chunk's file (for file-level fusion). */
   paths?: string[];
   /** Where each chunk lies (folder, path, lines; no text) when the leg read it from the chunks table. */
-  rows?: Map<string, Record<string, unknown>>;
+  rows?: Map<string, ChunkPlace>;
+  /** Set when the list holds file entries (sparseLeg's lazyFiles): how their chunks are chosen. */
+  fileSearch?: FileEntrySearch;
   /** The kind of each chunk's file (`code`, `markdown`, …), when the leg read it. */
   kinds?: string[];
   /**

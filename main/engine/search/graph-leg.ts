@@ -1,5 +1,5 @@
 import { and, sqlIn } from '../index/sql.js';
-import type { ChunkRow } from '../index/schema.js';
+import type { ChunkPlace } from '../index/search-reads.js';
 import type { GraphTarget } from '../graph/graph.js';
 import type { LegResult } from './fusion.js';
 import type { SearchDeps } from './searcher.js';
@@ -29,14 +29,11 @@ export async function graphLeg(deps: SearchDeps, s: ValidSearch, lists: LegResul
   // text hits would only add the pages that mention the name, which the text legs already rank.
   const seeds = scored.size > 0 ? [] : seedIds(lists, SEEDS);
   if (seeds.length > 0) {
-    // Seeds the sparse leg already read need no second read (an id lookup scans the table).
-    const byId = new Map<string, ChunkRow>();
-    for (const l of lists) for (const [id, r] of l.rows ?? []) byId.set(id, r as unknown as ChunkRow);
+    // Seeds the sparse leg already read need no second read; the others' places are cached by id.
+    const byId = new Map<string, ChunkPlace>();
+    for (const l of lists) for (const [id, r] of l.rows ?? []) byId.set(id, r);
     const unread = seeds.filter((id) => !byId.has(id));
-    if (unread.length > 0) {
-      const rows = (await deps.chunks.query().where(sqlIn('id', unread)).select(['id', 'folder', 'path', 'start_line', 'end_line']).toArray()) as ChunkRow[];
-      for (const r of rows) byId.set(r.id, r);
-    }
+    if (unread.length > 0) for (const [id, r] of await deps.reads.placesOf(unread)) byId.set(id, r);
     seeds.forEach((id, rank) => {
       const r = byId.get(id);
       if (!r) return;
@@ -67,11 +64,11 @@ function seedIds(lists: LegResult[], n: number): string[] {
 }
 
 /** The chunk holding each target line, in one query for all target files. */
-async function chunksAt(deps: SearchDeps, targets: GraphTarget[], folders: string[], where: string | undefined, globs: ((rel: string) => boolean) | null): Promise<(ChunkRow | undefined)[]> {
+async function chunksAt(deps: SearchDeps, targets: GraphTarget[], folders: string[], where: string | undefined, globs: ((rel: string) => boolean) | null): Promise<(ChunkPlace | undefined)[]> {
   if (targets.length === 0) return [];
   const paths = [...new Set(targets.map((t) => t.path))];
-  const rows = (await deps.chunks.query().where(and(sqlIn('path', paths), sqlIn('folder', folders), where) ?? 'true').select(['id', 'path', 'rel', 'start_line', 'end_line']).toArray()) as ChunkRow[];
-  const byPath = new Map<string, ChunkRow[]>();
+  const rows = await deps.reads.chunksOf(paths, and(sqlIn('folder', folders), where));
+  const byPath = new Map<string, ChunkPlace[]>();
   for (const r of rows) {
     if (globs && !globs(r.rel)) continue;
     const list = byPath.get(r.path) ?? [];
@@ -101,8 +98,8 @@ export async function definitionChunks(deps: SearchDeps, query: string, folders:
   for (const t of targets) {
     const end = t.endLine ?? t.line;
     const i = ranked.ids.findIndex((id) => {
-      const r = ranked.rows?.get(id) as { path?: string; start_line?: number; end_line?: number } | undefined;
-      return r?.path === t.path && (r.start_line ?? 0) <= end && (r.end_line ?? 0) >= t.line;
+      const r = ranked.rows?.get(id);
+      return r?.path === t.path && r.start_line <= end && r.end_line >= t.line;
     });
     if (i >= 0) add({ id: ranked.ids[i], path: t.path, rel: ranked.rels?.[i] ?? '' });
     else missed.push(t);

@@ -1,5 +1,6 @@
-import { MatchQuery, type Table } from '@lancedb/lancedb';
+import type { Table } from '@lancedb/lancedb';
 import { and, sqlIn } from '../index/sql.js';
+import { nearestVectors, type ChunkPlace, type HitRow, type SearchReads } from '../index/search-reads.js';
 import type { LegResult } from './fusion.js';
 import { analyzeQuery } from '../index/analyzer.js';
 
@@ -42,81 +43,101 @@ function chunkScore(chunk: number, doc: number, kind: string | undefined, docSca
   return (chunk + w * doc) / (1 + w);
 }
 
-/** What a hit shows: read by id for the final hits only (the text is the costly column to read). */
-export const HIT_COLUMNS = ['id', 'folder', 'path', 'rel', 'kind', 'language', 'start_line', 'end_line', 'page', 'text', 'symbol', 'heading', 'mtime'];
+/** A sparse entry standing for a file whose chunk is chosen only if it is shown (see sparseLeg). */
+const FILE_ENTRY = 'file:';
 
-/**
- * What the legs read with their matches: enough to place a chunk (globs, file fusion, the graph
- * leg's seeds). Reading the text too for 60 candidates doubled a full-text search at 100k chunks.
- */
-const LEG_COLUMNS = ['id', 'folder', 'path', 'rel', 'kind', 'start_line', 'end_line', 'page'];
+export function isFileEntry(id: string): boolean {
+  return id.startsWith(FILE_ENTRY);
+}
 
-type FtsRow = { id?: string; rel: string; path: string; kind?: string; start_line?: number; page?: number; _score: number } & Record<string, unknown>;
-
-async function fts(table: Table, column: string, match: string, where: string | undefined, limit: number, cols: string[]): Promise<FtsRow[]> {
-  // A MatchQuery takes the words as words: a person's `Great-circle` or `C++` is not query syntax.
-  let q = table.query().fullTextSearch(new MatchQuery(match, column)).select([...cols, '_score']).limit(limit);
-  if (where) q = q.where(where);
-  const rows = (await q.toArray()) as FtsRow[];
-  // Rows not yet folded into the index are scored by a flat scan and appended, not merged: sort.
-  return rows.sort((a, b) => b._score - a._score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+/** The search that chooses the chunk of a file entry: the files' best chunk for the same words. */
+export interface FileEntrySearch {
+  match: string;
+  where: string | undefined;
+  /** The depth of the per-file chunk search, as the eager leg runs it (4 x the files it searches). */
+  depth: number;
 }
 
 /**
  * BM25 over chunks and over whole files (native LanceDB full-text indexes), fused per chunk; the
  * file's share depends on its kind (docWeightFor) and is scaled by `docScale` (0: chunks alone).
+ *
+ * A file that matches as a whole but has no chunk among the best chunks is ranked by its file
+ * score alone (its chunk's own share is 0), so the chunk that represents it changes nothing in the
+ * ranking: it is the chunk shown. `lazyFiles` (a search whose ids meet no other list: one sparse
+ * query, no promotion) leaves those files as file entries, and the searcher chooses the chunks of
+ * the few it shows (resolveFileEntries) beside reading the other hits, instead of searching the
+ * best chunks of every such file before ranking (one full-text query fewer in a row).
  */
-export async function sparseLeg(chunks: Table, docs: Table, query: string, where: string | undefined, limit: number, weight: number, docScale = 1): Promise<LegResult> {
+export async function sparseLeg(reads: SearchReads, query: string, where: string | undefined, limit: number, weight: number, docScale = 1, lazyFiles = false): Promise<LegResult> {
   // Both columns hold analysed tokens (index/analyzer.ts): the query is analysed the same way.
   const match = analyzeQuery(query);
-  if (match === '') return { leg: 'sparse', weight, ids: [], scores: [], rels: [], paths: [], rows: new Map() };
-  const files = fts(docs, 'text', match, where, limit, ['rel', 'path', 'kind']);
+  if (match.trim() === '') return { leg: 'sparse', weight, ids: [], scores: [], rels: [], paths: [], rows: new Map() };
+  const files = reads.matchDocs(match, where, limit);
   // Most matching files have no chunk among the best chunks (their words are spread over several):
   // their own best chunks are searched as soon as the files are known, beside the chunk search.
-  const inFiles = files.then((d) => (d.length === 0 ? [] : fts(chunks, 'search_text', match, and(where, sqlIn('path', d.map((f) => f.path))), d.length * 4, LEG_COLUMNS)));
-  const [crows, drows, frows] = await Promise.all([fts(chunks, 'search_text', match, where, limit, LEG_COLUMNS), files, inFiles]);
-  const maxC = crows[0]?._score || 1;
-  const maxD = drows[0]?._score || 1;
-  const docScore = new Map(drows.map((d) => [d.path, d._score / maxD]));
-  const kindOf = new Map(drows.map((d) => [d.path, d.kind]));
+  const inFiles = lazyFiles ? Promise.resolve([]) : files.then((d) => (d.length === 0 ? [] : reads.matchChunks(match, and(where, sqlIn('path', d.map((f) => f.path))), d.length * 4)));
+  const [crows, drows, frows] = await Promise.all([reads.matchChunks(match, where, limit), files, inFiles]);
+  const maxC = crows[0]?.score || 1;
+  const maxD = drows[0]?.score || 1;
+  const docScore = new Map(drows.map((d) => [d.path, d.score / maxD]));
   const out = new Map<string, Scored>();
-  const rows = new Map<string, Record<string, unknown>>();
+  const rows = new Map<string, ChunkPlace>();
   for (const c of crows) {
-    out.set(c.id as string, { id: c.id as string, rel: c.rel, path: c.path, kind: c.kind, score: chunkScore(c._score / maxC, docScore.get(c.path) ?? 0, c.kind, docScale) });
-    rows.set(c.id as string, c);
+    out.set(c.id, { id: c.id, rel: c.rel, path: c.path, kind: c.kind, score: chunkScore(c.score / maxC, docScore.get(c.path) ?? 0, c.kind, docScale) });
+    rows.set(c.id, c);
   }
   const covered = new Set(crows.map((c) => c.path));
   const missing = drows.filter((d) => !covered.has(d.path));
-  if (missing.length > 0) {
-    for (const s of await bestChunks(chunks, frows, missing)) {
-      out.set(s.id, { id: s.id, rel: s.rel, path: s.path, kind: kindOf.get(s.path), score: chunkScore(0, docScore.get(s.path) ?? 0, kindOf.get(s.path), docScale) });
-      rows.set(s.id, s.row);
+  let fileSearch: FileEntrySearch | undefined;
+  if (lazyFiles) {
+    for (const d of missing) out.set(FILE_ENTRY + d.path, { id: FILE_ENTRY + d.path, rel: d.rel, path: d.path, kind: d.kind, score: chunkScore(0, docScore.get(d.path) ?? 0, d.kind, docScale) });
+    if (missing.length > 0) fileSearch = { match, where, depth: drows.length * 4 };
+  } else if (missing.length > 0) {
+    for (const s of await bestChunks(reads, frows, missing)) {
+      out.set(s.id, { id: s.id, rel: s.rel, path: s.path, kind: s.kind, score: chunkScore(0, docScore.get(s.path) ?? 0, s.kind, docScale) });
+      rows.set(s.id, s);
     }
   }
-  const ranked = [...out.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, limit);
-  return { leg: 'sparse', weight, ids: ranked.map((r) => r.id), scores: ranked.map((r) => r.score), rels: ranked.map((r) => r.rel), paths: ranked.map((r) => r.path), kinds: ranked.map((r) => r.kind ?? ''), rows };
+  // Equal scores by path, then id: a file entry then sorts where the chunk it stands for would.
+  const ranked = [...out.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.id < b.id ? -1 : 1)).slice(0, limit);
+  return { leg: 'sparse', weight, ids: ranked.map((r) => r.id), scores: ranked.map((r) => r.score), rels: ranked.map((r) => r.rel), paths: ranked.map((r) => r.path), kinds: ranked.map((r) => r.kind ?? ''), rows, fileSearch };
 }
 
 /** For files that match as a whole but had no chunk in the list: their best chunk, else their first. */
-async function bestChunks(chunks: Table, inFiles: FtsRow[], files: { path: string; rel: string }[]): Promise<(Omit<Scored, 'score'> & { row: Record<string, unknown> })[]> {
+async function bestChunks(reads: SearchReads, inFiles: ChunkPlace[], files: { path: string }[]): Promise<ChunkPlace[]> {
   const wanted = new Set(files.map((f) => f.path));
-  const best = new Map<string, Omit<Scored, 'score'> & { row: Record<string, unknown> }>();
-  for (const h of inFiles) if (wanted.has(h.path) && !best.has(h.path)) best.set(h.path, { id: h.id as string, rel: h.rel, path: h.path, row: h });
+  const best = new Map<string, ChunkPlace>();
+  for (const h of inFiles) if (wanted.has(h.path) && !best.has(h.path)) best.set(h.path, h);
   const rest = files.filter((f) => !best.has(f.path));
   if (rest.length > 0) {
-    const firsts = (await chunks.query().where(sqlIn('path', rest.map((f) => f.path))).select(LEG_COLUMNS).toArray()) as ({ id: string; rel: string; path: string; start_line: number; page: number } & Record<string, unknown>)[];
+    const firsts = await reads.chunksOf(rest.map((f) => f.path));
     firsts.sort((a, b) => a.page - b.page || a.start_line - b.start_line);
-    for (const f of firsts) if (!best.has(f.path)) best.set(f.path, { id: f.id, rel: f.rel, path: f.path, row: f });
+    for (const f of firsts) if (!best.has(f.path)) best.set(f.path, f);
   }
   return [...best.values()];
 }
 
+/**
+ * The chunks the shown file entries stand for, as the eager leg chooses them (the file's best
+ * chunk for the query's words, else its first), read with their text: they are about to be shown.
+ * Keyed by file entry id.
+ */
+export async function resolveFileEntries(reads: SearchReads, search: FileEntrySearch, entryIds: string[]): Promise<Map<string, HitRow>> {
+  const paths = entryIds.map((id) => id.slice(FILE_ENTRY.length));
+  const best = new Map<string, HitRow>();
+  for (const h of await reads.matchHits(search.match, and(search.where, sqlIn('path', paths)), search.depth)) if (!best.has(h.path)) best.set(h.path, h);
+  const rest = paths.filter((p) => !best.has(p));
+  if (rest.length > 0) {
+    const firsts = await reads.hitsOf(rest);
+    firsts.sort((a, b) => a.page - b.page || a.start_line - b.start_line);
+    for (const f of firsts) if (!best.has(f.path)) best.set(f.path, f);
+  }
+  return new Map([...best].map(([path, h]) => [FILE_ENTRY + path, h]));
+}
+
 /** Cosine nearest neighbours in the model's vectors table; scores are similarities (1 - distance). */
 export async function vectorLeg(vectors: Table, vector: Float32Array, where: string | undefined, limit: number, weight: number, weightByKind?: Readonly<Record<string, number>>): Promise<LegResult> {
-  let q = vectors.query().nearestTo(vector).distanceType('cosine').select(['id', 'rel', 'path', 'kind', '_distance']).limit(limit);
-  // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances.
-  q = q.ef(Math.max(200, limit * 2)).refineFactor(2);
-  if (where) q = q.where(where);
-  const rows = (await q.toArray()) as { id: string; rel: string; path: string; kind: string; _distance: number }[];
-  return { leg: 'vector', weight, weightByKind, ids: rows.map((r) => r.id), scores: rows.map((r) => 1 - r._distance), rels: rows.map((r) => r.rel), paths: rows.map((r) => r.path), kinds: rows.map((r) => r.kind) };
+  const rows = await nearestVectors(vectors, vector, where, limit);
+  return { leg: 'vector', weight, weightByKind, ids: rows.map((r) => r.id), scores: rows.map((r) => r.similarity), rels: rows.map((r) => r.rel), paths: rows.map((r) => r.path), kinds: rows.map((r) => r.kind) };
 }

@@ -4,11 +4,10 @@ import type { SearchDefaults } from '../../common/requests.js';
 import { CairnError } from '../errors.js';
 import type { Embedder } from '../types.js';
 import type { GraphIndex } from '../graph/graph.js';
-import type { ChunkRow } from '../index/schema.js';
-import { sqlIn } from '../index/sql.js';
+import type { ChunkPlace, HitRow, SearchReads } from '../index/search-reads.js';
 import { dateClause, globMatcher, inFolders, whereClause } from './filters.js';
 import { convexMix, legWeight, single, weightedRrf, type Fused, type LegResult } from './fusion.js';
-import { HIT_COLUMNS, sparseLeg, vectorLeg } from './legs.js';
+import { isFileEntry, resolveFileEntries, sparseLeg, vectorLeg, type FileEntrySearch } from './legs.js';
 import { numberLines } from './snippet.js';
 import { validateSearch, type ValidSearch } from './validate.js';
 import { definitionChunks, graphLeg } from './graph-leg.js';
@@ -16,10 +15,9 @@ import { identifiers } from '../graph/graph.js';
 
 /** What the searcher needs from the engine; injected so the searcher holds no engine state. */
 export interface SearchDeps {
-  chunks: Table;
-  docs: Table;
+  /** The index's typed reads (index/search-reads.ts): the legs write no query of their own. */
+  reads: SearchReads;
   graph: GraphIndex;
-  folders(): string[];
   freshness(folder: string): Freshness;
   /** Contract problems found when the index was opened or the configuration changed. */
   contract(): { sparse: CairnError | null; embedding: CairnError | null };
@@ -29,11 +27,14 @@ export interface SearchDeps {
    * measured apart (a model that cannot represent code).
    */
   vectors(): Promise<{ embedder: Embedder; table: Table; weight: number; codeWeight?: number }>;
+  /** Read once per search, from one settings snapshot. */
   settings(): SearchSettings;
   waitForFresh(folders: string[], timeoutMs: number): Promise<void>;
 }
 
 export interface SearchSettings {
+  /** The indexed folders. */
+  folders: string[];
   fusion: 'weighted_rrf' | 'convex';
   rrfK: number;
   vectorWeight: number | null;
@@ -65,18 +66,18 @@ export class Searcher {
   async search(req: SearchRequest, defaults: SearchDefaults): Promise<SearchResponse> {
     const started = performance.now();
     const s = validateSearch(req, defaults);
-    const folders = this.scope(s);
+    // Read once per search: the values stay consistent even if the settings change meanwhile.
+    const cfg = this.deps.settings();
+    const folders = this.scope(s, cfg.folders);
     const needs = NEEDS[s.mode];
     const contract = this.deps.contract();
     if (needs.includes('sparse') && contract.sparse) throw contract.sparse;
     if (needs.includes('vector') && contract.embedding) throw contract.embedding;
     if (s.freshness === 'wait_for_fresh') await this.deps.waitForFresh(folders, WAIT_FOR_FRESH_MS);
 
-    // Read once per search: the four values stay consistent even if the settings change meanwhile.
-    const cfg = this.deps.settings();
     // Searching every folder needs no folder clause: the index holds only indexed folders, and
     // inFolders drops anything else (rows of a folder being removed) before ranking.
-    const prefilter = new Set(folders).size === this.deps.folders().length ? null : folders;
+    const prefilter = new Set(folders).size === cfg.folders.length ? null : folders;
     const where = whereClause(s, prefilter);
     const globs = globMatcher(s.globs);
     // Globs are applied after ranking, so ask each leg for more when they may drop results. The
@@ -91,7 +92,7 @@ export class Searcher {
 
     const ranked = this.fuse(s.mode, filtered, cfg).filter((f) => s.minScore === null || f.score >= s.minScore);
     const grouped = s.perFile ? perFile(ranked, filtered) : ranked.map((f) => ({ ...f, others: [] }));
-    const hits = await this.hydrate(grouped.slice(0, s.topK), s, folders);
+    const hits = await this.hydrate(grouped.slice(0, s.topK), s, folders, filtered.find((l) => l.fileSearch)?.fileSearch);
     const freshness = Object.fromEntries(folders.map((f) => [f, this.deps.freshness(f)]));
     // A leg that abstained on every query did not answer.
     const silent = new Set(abstained.filter((a) => abstained.filter((b) => b.leg === a.leg).length === s.queries.length).map((a) => a.leg));
@@ -104,8 +105,7 @@ export class Searcher {
     return res;
   }
 
-  private scope(s: ValidSearch): string[] {
-    const known = this.deps.folders();
+  private scope(s: ValidSearch, known: string[]): string[] {
     if (s.folders === null) return known;
     const unknown = s.folders.filter((f) => !known.includes(f.replace(/[\\/]+$/, '')));
     if (unknown.length > 0) throw new CairnError('invalid_argument', `not an indexed folder: ${unknown.join(', ')}`, { details: { key: 'folders', known } });
@@ -128,6 +128,9 @@ export class Searcher {
     }
     const baseWeight = cfg.vectorWeight ?? vec?.weight ?? 0.2;
     const codeWeight = cfg.vectorWeightCode ?? vec?.codeWeight ?? baseWeight;
+    // Only a lone sparse list (no other list meets its ids, no other query's list is fused with it)
+    // may leave the chunks of file-level matches to be chosen when they are shown.
+    const alone = needs.length === 1 && needs[0] === 'sparse' && s.queries.length === 1;
     for (const q of s.queries) {
       // Embeddings blur identifiers (`reconcileAccounts`): a query that is mostly code names leans on the exact legs.
       const names = looksLikeIdentifiers(q) || this.namesADefinition(q, folders);
@@ -140,7 +143,7 @@ export class Searcher {
       if (needs.includes('sparse')) {
         tasks.push(
           this.leg('sparse', async () => {
-            const list = await sparseLeg(this.deps.chunks, this.deps.docs, q, where, depth, 1, docScale);
+            const list = await sparseLeg(this.deps.reads, q, where, depth, 1, docScale, alone && !names);
             // A definition outranks the chunks that mention its name, in every mode with this leg.
             return names ? promote(list, await definitionChunks(this.deps, q, folders, where, list)) : list;
           }),
@@ -177,7 +180,7 @@ export class Searcher {
   private async datesOnChunks(s: ValidSearch, list: LegResult): Promise<LegResult> {
     const dates = dateClause(s);
     if (!dates || list.ids.length === 0) return list;
-    const keep = new Set(((await this.deps.chunks.query().where(`${sqlIn('id', list.ids)} AND ${dates}`).select(['id']).toArray()) as { id: string }[]).map((r) => r.id));
+    const keep = await this.deps.reads.idsWhere(list.ids, dates);
     const idx = list.ids.map((_, i) => i).filter((i) => keep.has(list.ids[i]));
     return pick(list, idx);
   }
@@ -198,22 +201,26 @@ export class Searcher {
     return cfg.fusion === 'convex' ? convexMix(lists) : weightedRrf(lists, cfg.rrfK);
   }
 
-  private async hydrate(fused: Grouped[], s: ValidSearch, folders: string[]): Promise<SearchHit[]> {
+  private async hydrate(fused: Grouped[], s: ValidSearch, folders: string[], fileSearch: FileEntrySearch | undefined): Promise<SearchHit[]> {
     if (fused.length === 0) return [];
-    // One read by id (a B-tree lookup) for the final hits: the legs read no text.
-    const rows = (await this.deps.chunks.query().where(sqlIn('id', fused.map((f) => f.id))).select(HIT_COLUMNS).toArray()) as ChunkRow[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    // One read by id (a B-tree lookup) for the final hits: the legs read no text. File entries
+    // (a lone sparse list) get their chunks chosen beside it, then those chunks are read.
+    const entries = fused.filter((f) => isFileEntry(f.id)).map((f) => f.id);
+    const chunkIds = fused.filter((f) => !isFileEntry(f.id)).map((f) => f.id);
     const otherIds = fused.flatMap((f) => f.others);
+    const [byId, chosen, places] = await Promise.all([
+      this.deps.reads.hitRows(chunkIds),
+      entries.length > 0 && fileSearch ? resolveFileEntries(this.deps.reads, fileSearch, entries) : new Map<string, HitRow>(),
+      otherIds.length > 0 ? this.deps.reads.placesOf(otherIds) : new Map<string, ChunkPlace>(),
+    ]);
+    for (const [entry, row] of chosen) byId.set(entry, row);
     const ranges = new Map<string, LineRange>();
-    if (otherIds.length > 0) {
-      const more = (await this.deps.chunks.query().where(sqlIn('id', otherIds)).select(['id', 'start_line', 'end_line', 'page']).toArray()) as ChunkRow[];
-      for (const r of more) ranges.set(r.id, r.page > 0 ? { start_line: r.start_line, end_line: r.end_line, page: r.page } : { start_line: r.start_line, end_line: r.end_line });
-    }
+    for (const [id, r] of places) ranges.set(id, r.page > 0 ? { start_line: r.start_line, end_line: r.end_line, page: r.page } : { start_line: r.start_line, end_line: r.end_line });
     const scope = new Set(folders);
     const budget = Math.max(MIN_SNIPPET_CHARS, Math.floor(s.maxChars / Math.max(1, fused.length)));
     const hits: SearchHit[] = [];
     for (const f of fused) {
-      const r = byId.get(f.id);
+      const r: HitRow | undefined = byId.get(f.id);
       // A vector whose chunk was replaced since the leg ran: the chunk is gone, so is the hit.
       if (!r || !scope.has(r.folder)) continue;
       const hit: SearchHit = {

@@ -1,0 +1,202 @@
+import { MatchQuery, type Table } from '@lancedb/lancedb';
+import { and, sqlIn } from './sql.js';
+
+/**
+ * What the search legs read, as typed rows: the only place their LanceDB queries are written.
+ * Filters (`where`) come from search/filters.ts as SQL built with index/sql.ts.
+ */
+
+/** Where a chunk lies (no text): enough for globs, file fusion and the graph leg's seeds. */
+export interface ChunkPlace {
+  id: string;
+  folder: string;
+  path: string;
+  rel: string;
+  kind: string;
+  start_line: number;
+  end_line: number;
+  page: number;
+}
+
+export interface ChunkMatch extends ChunkPlace {
+  score: number;
+}
+
+export interface DocMatch {
+  path: string;
+  rel: string;
+  kind: string;
+  score: number;
+}
+
+/** What a hit shows: read by id for the final hits only (the text is the costly column to read). */
+export interface HitRow extends ChunkPlace {
+  language: string;
+  text: string;
+  symbol: string;
+  heading: string;
+  mtime: number;
+}
+
+export interface VectorMatch {
+  id: string;
+  rel: string;
+  path: string;
+  /** The file's kind (code, markdown, ...): the dense leg's weight can differ by kind. */
+  kind: string;
+  /** Cosine similarity (1 - distance). */
+  similarity: number;
+}
+
+const PLACE_COLUMNS = ['id', 'folder', 'path', 'rel', 'kind', 'start_line', 'end_line', 'page'];
+const HIT_COLUMNS = [...PLACE_COLUMNS, 'language', 'text', 'symbol', 'heading', 'mtime'];
+
+/** Places kept for ids seen by searches; an id names one version of one chunk (index/rows.ts). */
+const PLACES_KEPT = 50_000;
+
+type Raw = Record<string, unknown>;
+
+function place(r: Raw): ChunkPlace {
+  return { id: r.id as string, folder: r.folder as string, path: r.path as string, rel: r.rel as string, kind: r.kind as string, start_line: r.start_line as number, end_line: r.end_line as number, page: r.page as number };
+}
+
+function hitRow(r: Raw): HitRow {
+  return { ...place(r), language: r.language as string, text: r.text as string, symbol: r.symbol as string, heading: r.heading as string, mtime: r.mtime as number };
+}
+
+/** Best first; rows not yet folded into the index are scored by a flat scan and appended, not merged. */
+function byScore<T extends { score: number; path: string }>(rows: T[]): T[] {
+  return rows.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Chunks best first; equal scores in one file in reading order, so no tie depends on LanceDB's row order. */
+function chunksByScore<T extends ChunkMatch>(rows: T[]): T[] {
+  return rows.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.page - b.page || a.start_line - b.start_line || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+export class SearchReads {
+  /**
+   * A chunk id hashes its file's path, content hash and mtime and the chunk's place (index/rows.ts),
+   * so the place read for an id never changes; only whether the id still exists does. Entries of
+   * a path are dropped when the store writes or removes it (forgetPaths/forgetAll), so a cached
+   * place is always one of a live chunk, exactly as a read would find it.
+   */
+  private readonly places = new Map<string, ChunkPlace>();
+  /** Bumped by every forget: a read that began before one may hold rows it replaced and is not kept. */
+  private generation = 0;
+
+  constructor(
+    private readonly chunks: Table,
+    private readonly docs: Table,
+  ) {}
+
+  /** BM25 over the chunks' analysed text (`match`: analysed tokens), best first. */
+  async matchChunks(match: string, where: string | undefined, limit: number): Promise<ChunkMatch[]> {
+    const g = this.generation;
+    const rows = await fts(this.chunks, 'search_text', match, where, limit, PLACE_COLUMNS);
+    const out = rows.map((r) => ({ ...place(r), score: r._score as number }));
+    this.remember(out, g);
+    return chunksByScore(out);
+  }
+
+  /** BM25 over whole files (one row per file), best first. */
+  async matchDocs(match: string, where: string | undefined, limit: number): Promise<DocMatch[]> {
+    const rows = await fts(this.docs, 'text', match, where, limit, ['path', 'rel', 'kind']);
+    return byScore(rows.map((r) => ({ path: r.path as string, rel: r.rel as string, kind: r.kind as string, score: r._score as number })));
+  }
+
+  /** As matchChunks, with what a hit shows (the text): for the few chunks about to be shown. */
+  async matchHits(match: string, where: string | undefined, limit: number): Promise<(HitRow & { score: number })[]> {
+    const rows = await fts(this.chunks, 'search_text', match, where, limit, HIT_COLUMNS);
+    return chunksByScore(rows.map((r) => ({ ...hitRow(r), score: r._score as number })));
+  }
+
+  /** Every chunk of the given files with what a hit shows, in no particular order. */
+  async hitsOf(paths: string[]): Promise<HitRow[]> {
+    if (paths.length === 0) return [];
+    return ((await this.chunks.query().where(sqlIn('path', paths)).select(HIT_COLUMNS).toArray()) as Raw[]).map(hitRow);
+  }
+
+  /** Every chunk of the given files, in no particular order. */
+  async chunksOf(paths: string[], where?: string): Promise<ChunkPlace[]> {
+    if (paths.length === 0) return [];
+    const g = this.generation;
+    const rows = (await this.chunks.query().where(and(sqlIn('path', paths), where) ?? 'true').select(PLACE_COLUMNS).toArray()) as Raw[];
+    const out = rows.map(place);
+    this.remember(out, g);
+    return out;
+  }
+
+  /** Places of the given chunk ids; ids that no longer exist are absent. Cached (see `places`). */
+  async placesOf(ids: string[]): Promise<Map<string, ChunkPlace>> {
+    const out = new Map<string, ChunkPlace>();
+    const unread: string[] = [];
+    for (const id of ids) {
+      const p = this.places.get(id);
+      if (p) out.set(id, p);
+      else unread.push(id);
+    }
+    if (unread.length > 0) {
+      const g = this.generation;
+      const rows = ((await this.chunks.query().where(sqlIn('id', unread)).select(PLACE_COLUMNS).toArray()) as Raw[]).map(place);
+      this.remember(rows, g);
+      for (const r of rows) out.set(r.id, r);
+    }
+    return out;
+  }
+
+  /** The ids among `ids` whose chunks pass `clause` now. */
+  async idsWhere(ids: string[], clause: string): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = (await this.chunks.query().where(`${sqlIn('id', ids)} AND (${clause})`).select(['id']).toArray()) as Raw[];
+    return new Set(rows.map((r) => r.id as string));
+  }
+
+  /** The final hits' rows, with their text; one B-tree lookup by id. */
+  async hitRows(ids: string[]): Promise<Map<string, HitRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = (await this.chunks.query().where(sqlIn('id', ids)).select(HIT_COLUMNS).toArray()) as Raw[];
+    return new Map(rows.map((r) => [r.id as string, hitRow(r)]));
+  }
+
+  /** Called by the store for the paths it writes or removes, before the write and after its commit. */
+  forgetPaths(paths: Iterable<string>): void {
+    const gone = new Set(paths);
+    if (gone.size === 0) return;
+    this.generation++;
+    for (const [id, p] of this.places) if (gone.has(p.path)) this.places.delete(id);
+  }
+
+  forgetAll(): void {
+    this.generation++;
+    this.places.clear();
+  }
+
+  /** Keeps places read by a query that began at `generation` g, unless a write came since. */
+  private remember(rows: ChunkPlace[], g: number): void {
+    if (g !== this.generation) return;
+    for (const r of rows) {
+      if (this.places.has(r.id)) continue;
+      if (this.places.size >= PLACES_KEPT) this.places.delete(this.places.keys().next().value as string);
+      // The place alone (a match also carries its score for this query).
+      this.places.set(r.id, { id: r.id, folder: r.folder, path: r.path, rel: r.rel, kind: r.kind, start_line: r.start_line, end_line: r.end_line, page: r.page });
+    }
+  }
+}
+
+async function fts(table: Table, column: string, match: string, where: string | undefined, limit: number, cols: string[]): Promise<Raw[]> {
+  // A MatchQuery takes the words as words: a person's `Great-circle` or `C++` is not query syntax.
+  let q = table.query().fullTextSearch(new MatchQuery(match, column)).select([...cols, '_score']).limit(limit);
+  if (where) q = q.where(where);
+  return (await q.toArray()) as Raw[];
+}
+
+/** Cosine nearest neighbours in a model's vectors table (one per model, see IndexStore.vectors). */
+export async function nearestVectors(vectors: Table, vector: Float32Array, where: string | undefined, limit: number): Promise<VectorMatch[]> {
+  let q = vectors.query().nearestTo(vector).distanceType('cosine').select(['id', 'rel', 'path', 'kind', '_distance']).limit(limit);
+  // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances.
+  q = q.ef(Math.max(200, limit * 2)).refineFactor(2);
+  if (where) q = q.where(where);
+  const rows = (await q.toArray()) as Raw[];
+  return rows.map((r) => ({ id: r.id as string, rel: r.rel as string, path: r.path as string, kind: r.kind as string, similarity: 1 - (r._distance as number) }));
+}
