@@ -41,7 +41,10 @@ function regenerate(quick: boolean): void {
   let readme: string;
   if (quick) readme = 'left alone (quick run)';
   else {
-    const r = updateReadme(join(root, 'README.md'), results.filter((x) => !x.quick));
+    const r = updateReadme(
+      join(root, 'README.md'),
+      results.filter((x) => !x.quick),
+    );
     readme = r === 'no-markers' ? 'has no <!-- bench:start --> / <!-- bench:end --> markers: table skipped' : r;
   }
   console.log(`report: bench/REPORT.md rewritten from ${results.length} results files; README ${readme}`);
@@ -78,13 +81,23 @@ async function main(): Promise<number> {
     };
     // --as NAME stores a variant run (e.g. a fusion sweep) beside the main results, not over them.
     const name = selected.length === 1 ? (args.options.get('as') ?? bench.name) : bench.name;
-    const base = { name, date: new Date().toISOString(), commit, quick: args.quick, machine: machineInfo(), args: process.argv.slice(2) };
+    const base = {
+      name,
+      date: new Date().toISOString(),
+      commit,
+      quick: args.quick,
+      machine: machineInfo(),
+      args: process.argv.slice(2),
+    };
     console.log(`\n== ${bench.name}${args.quick ? ' (quick)' : ''}: ${bench.description}`);
     let result: ResultFile;
     try {
       const out = await bench.run(ctx);
       result = { ...base, status: 'ok', duration_s: (Date.now() - started) / 1000, ...out };
-      for (const t of out.targets) console.log(`   ${t.met ? 'met   ' : 'MISSED'} ${t.description}: ${t.measured} ${t.unit} (limit ${t.op} ${t.limit}, ratio ${t.ratio})`);
+      for (const t of out.targets)
+        console.log(
+          `   ${t.met ? 'met   ' : 'MISSED'} ${t.description}: ${t.measured} ${t.unit} (limit ${t.op} ${t.limit}, ratio ${t.ratio})`,
+        );
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       if (err instanceof SkipError) {

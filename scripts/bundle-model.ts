@@ -26,7 +26,14 @@ export function bundleModel(id: string, opts: { from?: string; dataDir?: string;
   const temp = `${target}.bundle-${process.pid}`;
   rmSync(temp, { recursive: true, force: true });
   mkdirSync(join(temp, 'onnx'), { recursive: true });
-  for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json', onnxFileFor(model.dtype), STAMP_FILE, 'special_tokens_map.json']) {
+  for (const file of [
+    'config.json',
+    'tokenizer.json',
+    'tokenizer_config.json',
+    onnxFileFor(model.dtype),
+    STAMP_FILE,
+    'special_tokens_map.json',
+  ]) {
     if (existsSync(join(from, file))) cpSync(join(from, file), join(temp, file));
   }
   rmSync(target, { recursive: true, force: true });
@@ -38,12 +45,18 @@ export function bundleModel(id: string, opts: { from?: string; dataDir?: string;
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { from: { type: 'string' }, 'data-dir': { type: 'string' }, out: { type: 'string', default: 'resources/models' } },
+    options: {
+      from: { type: 'string' },
+      'data-dir': { type: 'string' },
+      out: { type: 'string', default: 'resources/models' },
+    },
   });
   const id = positionals[0];
   if (!id) {
     console.error('usage: bundle-model.ts <model id> [--from DIR | --data-dir DIR] [--out resources/models]');
     process.exit(2);
   }
-  console.log(`bundled ${id} into ${bundleModel(id, { from: values.from, dataDir: values['data-dir'], out: values.out as string })}`);
+  console.log(
+    `bundled ${id} into ${bundleModel(id, { from: values.from, dataDir: values['data-dir'], out: values.out as string })}`,
+  );
 }

@@ -23,7 +23,11 @@ const cli = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', '
 const MUST_PASS = ['server-initialize', 'ping', 'tools-list', 'logging-set-level', 'dns-rebinding-protection'];
 const SESSION_SCENARIOS = ['server-sse-multiple-streams', 'server-sse-polling'];
 
-const listed = readFileSync(baseline, 'utf8').split('\n').map((l) => l.replace(/#.*/, '').trim()).filter((l) => l.startsWith('- ')).map((l) => l.slice(2));
+const listed = readFileSync(baseline, 'utf8')
+  .split('\n')
+  .map((l) => l.replace(/#.*/, '').trim())
+  .filter((l) => l.startsWith('- '))
+  .map((l) => l.slice(2));
 const forbidden = listed.filter((s) => MUST_PASS.includes(s));
 if (forbidden.length > 0) {
   console.error(`${baseline} must not list ${forbidden.join(', ')}: they have to pass.`);
@@ -40,7 +44,11 @@ function nodeForSuite() {
     mkdirSync(cache, { recursive: true });
     // A package.json of its own, so npm neither walks up into another project nor reads its .npmrc.
     writeFileSync(join(cache, 'package.json'), '{"private":true}\n');
-    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', cache, `node@${NODE_FOR_SUITE}`], { cwd: cache, stdio: 'inherit' });
+    const r = spawnSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', cache, `node@${NODE_FOR_SUITE}`],
+      { cwd: cache, stdio: 'inherit' },
+    );
     if (r.status !== 0 || version() !== `v${NODE_FOR_SUITE}`) {
       console.error(`could not install node@${NODE_FOR_SUITE} from npm into ${cache}`);
       process.exit(1);
@@ -56,17 +64,23 @@ function startServe(settings) {
   const child = spawn(process.execPath, [join(root, 'bin', 'cairn.mjs'), 'serve', '--port', '0'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, CAIRN_HOME: home, CAIRN_ADMIN_TOKEN: token, LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error' },
+    env: {
+      ...process.env,
+      CAIRN_HOME: home,
+      CAIRN_ADMIN_TOKEN: token,
+      LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error',
+    },
   });
-  const stop = () => new Promise((resolve) => {
-    const done = () => {
-      rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-      resolve();
-    };
-    if (child.exitCode !== null) return done();
-    child.once('exit', done);
-    child.kill('SIGTERM');
-  });
+  const stop = () =>
+    new Promise((resolve) => {
+      const done = () => {
+        rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+        resolve();
+      };
+      if (child.exitCode !== null) return done();
+      child.once('exit', done);
+      child.kill('SIGTERM');
+    });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`cairn serve exited with ${code}`)));
     const lines = createInterface({ input: child.stdout });
@@ -78,11 +92,12 @@ function startServe(settings) {
       child.removeAllListeners('exit');
       const url = m[1];
       const origin = new URL(url).origin;
-      const admin = (method, path, body) => fetch(origin + path, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      const admin = (method, path, body) =>
+        fetch(origin + path, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
       try {
         if (Object.keys(settings).length > 0) {
           const patched = await admin('PATCH', '/api/settings', { values: settings });
@@ -102,22 +117,35 @@ function startServe(settings) {
 function conformance(node, args) {
   const out = mkdtempSync(join(tmpdir(), 'cairn-conformance-results-'));
   const run = spawn(node, [cli, 'server', ...args, '-o', out], { cwd: root, stdio: 'inherit' });
-  return new Promise((resolve) => run.once('exit', (c) => {
-    rmSync(out, { recursive: true, force: true });
-    resolve(c ?? 1);
-  }));
+  return new Promise((resolve) =>
+    run.once('exit', (c) => {
+      rmSync(out, { recursive: true, force: true });
+      resolve(c ?? 1);
+    }),
+  );
 }
 
 const node = nodeForSuite();
 const urlArg = process.argv.indexOf('--url');
 let failed = false;
 if (urlArg > 0) {
-  failed = (await conformance(node, ['--url', process.argv[urlArg + 1], '--suite', 'all', '--expected-failures', baseline])) !== 0;
+  failed =
+    (await conformance(node, [
+      '--url',
+      process.argv[urlArg + 1],
+      '--suite',
+      'all',
+      '--expected-failures',
+      baseline,
+    ])) !== 0;
 } else {
   const stateless = await startServe({});
   try {
-    console.log(`conformance (all server scenarios) against cairn serve at ${stateless.url} (default settings: stateless, JSON)`);
-    failed = (await conformance(node, ['--url', stateless.url, '--suite', 'all', '--expected-failures', baseline])) !== 0;
+    console.log(
+      `conformance (all server scenarios) against cairn serve at ${stateless.url} (default settings: stateless, JSON)`,
+    );
+    failed =
+      (await conformance(node, ['--url', stateless.url, '--suite', 'all', '--expected-failures', baseline])) !== 0;
   } finally {
     await stateless.stop();
   }

@@ -17,7 +17,11 @@ export const REFERENCE_SENTENCES: string[] = [
   'How do I reset my password?',
   'The committee approved the budget for next year after a long debate about road repairs, school funding and the new library.',
   // Long: well over 128 tokens, so the clip at 128 is exercised.
-  Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1} explains how the indexing pipeline walks folders, parses files into chunks and stores vectors.`).join(' '),
+  Array.from(
+    { length: 12 },
+    (_, i) =>
+      `Paragraph ${i + 1} explains how the indexing pipeline walks folders, parses files into chunks and stores vectors.`,
+  ).join(' '),
   'function debounce(fn, ms) { let t; return (...args) => { clearTimeout(t); t = setTimeout(() => fn(...args), ms); }; }',
   'Café naïve façade — Zürich, São Paulo, Kraków: 東京 and 😀 emoji.',
   '  leading spaces and\ttabs\nand newlines  ',
@@ -74,15 +78,23 @@ async function main(): Promise<void> {
     weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
   };
   const weightSpecs = modelJson.weightsManifest.flatMap((g) => g.weights);
-  const shards = Buffer.concat(modelJson.weightsManifest.flatMap((g) => g.paths.map((p) => readFileSync(join(dir, p)))));
+  const shards = Buffer.concat(
+    modelJson.weightsManifest.flatMap((g) => g.paths.map((p) => readFileSync(join(dir, p)))),
+  );
   const weightData = shards.buffer.slice(shards.byteOffset, shards.byteOffset + shards.byteLength);
-  const model = await tf.loadGraphModel({ load: async () => ({ modelTopology: modelJson.modelTopology, weightSpecs, weightData }) });
+  const model = await tf.loadGraphModel({
+    load: async () => ({ modelTopology: modelJson.modelTopology, weightSpecs, weightData }),
+  });
   const vocab = JSON.parse(readFileSync(join(dir, 'vocab.json'), 'utf8')) as Vocab;
 
   const entries = [];
   for (const text of REFERENCE_SENTENCES) {
     const ids = useTokenize(text, vocab);
-    const indices = tf.tensor2d(ids.map((_, i) => [0, i]), [ids.length, 2], 'int32');
+    const indices = tf.tensor2d(
+      ids.map((_, i) => [0, i]),
+      [ids.length, 2],
+      'int32',
+    );
     const values = tf.tensor1d(ids, 'int32');
     const out = (await model.executeAsync({ indices, values })) as tf.Tensor;
     const embedding = Array.from(await out.data());
@@ -99,7 +111,10 @@ async function main(): Promise<void> {
     dimensions: entries[0].embedding.length,
     sentences: entries,
   };
-  writeFileSync(new URL('../test/fixtures/embed/reference.json', import.meta.url), JSON.stringify(fixture, null, 1) + '\n');
+  writeFileSync(
+    new URL('../test/fixtures/embed/reference.json', import.meta.url),
+    JSON.stringify(fixture, null, 1) + '\n',
+  );
   console.log(`wrote ${entries.length} references`);
 }
 

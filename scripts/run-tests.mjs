@@ -18,10 +18,14 @@ if (files.length === 0) {
 }
 const own = !process.env.CAIRN_TEST_RUN_DIR;
 const runDir = process.env.CAIRN_TEST_RUN_DIR ?? mkdtempSync(join(tmpdir(), 'cairn-test-run-'));
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, CAIRN_TEST_RUN_DIR: runDir, LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error' },
-});
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, CAIRN_TEST_RUN_DIR: runDir, LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error' },
+  },
+);
 if (own) rmSync(runDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 process.exit(r.status ?? 1);

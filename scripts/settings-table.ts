@@ -3,7 +3,9 @@
 import { SETTINGS } from '../main/common/settings.js';
 
 export function settingsTable(): string {
-  const rows = SETTINGS.map((s) => `| \`${s.key}\` | \`${JSON.stringify(s.default)}\` | ${s.description.replace(/\|/g, '\\|')} |`);
+  const rows = SETTINGS.map(
+    (s) => `| \`${s.key}\` | \`${JSON.stringify(s.default)}\` | ${s.description.replace(/\|/g, '\\|')} |`,
+  );
   return ['| key | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
 }
 

@@ -7,11 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const home = mkdtempSync(join(tmpdir(), 'cairn-start-'));
-const child = spawn('npm', ['start', '--', '--port', '0'], { env: { ...process.env, CAIRN_HOME: home }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+const child = spawn('npm', ['start', '--', '--port', '0'], {
+  env: { ...process.env, CAIRN_HOME: home },
+  stdio: ['ignore', 'pipe', 'inherit'],
+  detached: true,
+});
 let out = '';
 const fail = (why) => {
   console.error(`smoke-start: ${why}\n--- output ---\n${out}`);
-  try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {}
   rmSync(home, { recursive: true, force: true });
   process.exit(1);
 };
@@ -30,7 +36,12 @@ child.stdout.on('data', async (d) => {
   const init = await fetch(mcp[1], {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'smoke', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'smoke', version: '1' } },
+    }),
   });
   const body = await init.json().catch(() => null);
   if (!init.ok || !body?.result?.serverInfo) fail(`MCP initialize failed: HTTP ${init.status} ${JSON.stringify(body)}`);

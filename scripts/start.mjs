@@ -16,7 +16,11 @@ const extra = process.argv.slice(2);
 function electronBinary() {
   const dir = join(root, 'node_modules', 'electron');
   const pathFile = join(dir, 'path.txt');
-  if (!existsSync(pathFile)) return { ok: false, why: 'the Electron binary has not been downloaded (node_modules/electron/path.txt is missing; it cannot be fetched offline)' };
+  if (!existsSync(pathFile))
+    return {
+      ok: false,
+      why: 'the Electron binary has not been downloaded (node_modules/electron/path.txt is missing; it cannot be fetched offline)',
+    };
   const bin = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
   return existsSync(bin) ? { ok: true, bin } : { ok: false, why: `the Electron binary is missing (${bin})` };
 }
@@ -48,9 +52,18 @@ const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
 function buildRendererIfStale() {
   const built = newest(join(root, 'renderer', 'dist', 'index.html'));
-  const sources = Math.max(newest(join(root, 'renderer', 'src')), newest(join(root, 'renderer', 'index.html')), newest(join(root, 'renderer', 'vite.config.ts')), newest(join(root, 'main', 'common')));
+  const sources = Math.max(
+    newest(join(root, 'renderer', 'src')),
+    newest(join(root, 'renderer', 'index.html')),
+    newest(join(root, 'renderer', 'vite.config.ts')),
+    newest(join(root, 'main', 'common')),
+  );
   if (built && built >= sources) return console.log('[start] workbench build is up to date (renderer/dist).');
-  run(process.execPath, [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], built ? 'workbench sources changed, rebuilding' : 'building the workbench');
+  run(
+    process.execPath,
+    [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
+    built ? 'workbench sources changed, rebuilding' : 'building the workbench',
+  );
 }
 
 /** Runs a child with our stdio and passes Ctrl-C / SIGTERM on, so the engine closes cleanly. */

@@ -28,7 +28,9 @@ function find(dir) {
 export function listTestFiles(root, args) {
   const tier = args.includes('--all') ? 'all' : args.includes('--slow') ? 'slow' : 'fast';
   const filters = args.filter((a) => !a.startsWith('--'));
-  const all = find(join(root, 'test')).map((f) => relative(root, f)).sort();
+  const all = find(join(root, 'test'))
+    .map((f) => relative(root, f))
+    .sort();
   if (filters.length > 0) return all.filter((f) => filters.some((x) => f.includes(x)));
   if (tier === 'all') return all;
   return all.filter((f) => SLOW.includes(f) === (tier === 'slow'));

@@ -24,7 +24,10 @@ const env = { ...process.env, CAIRN_TEST_RUN_DIR: cache, LANCEDB_LOG: process.en
 function runOne(file) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], { cwd: root, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], {
+      cwd: root,
+      env,
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -40,20 +43,36 @@ function runOne(file) {
 const started = performance.now();
 const queue = [...files];
 const results = [];
-await Promise.all([0, 1].map(async () => {
-  while (queue.length > 0) {
-    const r = await runOne(queue.shift());
-    results.push(r);
-    console.log(`${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.code === 0 ? 'ok  ' : 'FAIL'}  ${r.pass} pass ${r.fail} fail  ${r.file}`);
-    if (r.code !== 0) console.log(r.out.split('\n').filter((l) => /✖|Error|assert/i.test(l)).slice(0, 20).join('\n'));
-  }
-}));
+await Promise.all(
+  [0, 1].map(async () => {
+    while (queue.length > 0) {
+      const r = await runOne(queue.shift());
+      results.push(r);
+      console.log(
+        `${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.code === 0 ? 'ok  ' : 'FAIL'}  ${r.pass} pass ${r.fail} fail  ${r.file}`,
+      );
+      if (r.code !== 0)
+        console.log(
+          r.out
+            .split('\n')
+            .filter((l) => /✖|Error|assert/i.test(l))
+            .slice(0, 20)
+            .join('\n'),
+        );
+    }
+  }),
+);
 const wall = performance.now() - started;
 if (!process.env.CAIRN_TEST_RUN_DIR) rmSync(cache, { recursive: true, force: true });
 const sum = results.reduce((s, r) => s + (Number.isFinite(r.ms) ? r.ms : r.wall), 0);
 const failed = results.filter((r) => r.code !== 0);
-console.log(`files ${results.length}, tests passed ${results.reduce((s, r) => s + r.pass, 0)}, failed ${results.reduce((s, r) => s + r.fail, 0)}, files failing ${failed.length}`);
-console.log(`sum of per-file duration_ms: ${(sum / 1000).toFixed(1)} s; wall (2 at a time): ${(wall / 1000).toFixed(1)} s`);
+console.log(
+  `files ${results.length}, tests passed ${results.reduce((s, r) => s + r.pass, 0)}, failed ${results.reduce((s, r) => s + r.fail, 0)}, files failing ${failed.length}`,
+);
+console.log(
+  `sum of per-file duration_ms: ${(sum / 1000).toFixed(1)} s; wall (2 at a time): ${(wall / 1000).toFixed(1)} s`,
+);
 console.log('slowest:');
-for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 15)) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.file}`);
+for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 15))
+  console.log(`  ${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.file}`);
 process.exit(failed.length > 0 ? 1 : 0);

@@ -19,12 +19,17 @@ function sources(dir: string): string[] {
   return out;
 }
 
-interface Import { spec: string; typeOnly: boolean; line: string }
+interface Import {
+  spec: string;
+  typeOnly: boolean;
+  line: string;
+}
 
 /** Every static import/export-from, dynamic import() and require() in a file. */
 export function importsOf(text: string): Import[] {
   const found: Import[] = [];
-  const re = /(?:^|\n)\s*(import|export)\s+(type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g;
+  const re =
+    /(?:^|\n)\s*(import|export)\s+(type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g;
   for (const m of text.matchAll(re)) {
     const spec = m[3] ?? m[4] ?? m[5] ?? m[6];
     found.push({ spec, typeOnly: Boolean(m[2]), line: m[0].trim() });
@@ -35,17 +40,42 @@ export function importsOf(text: string): Import[] {
 function violations(dir: string, bad: (imp: Import, file: string) => boolean): string[] {
   const base = join(root, dir);
   let files: string[] = [];
-  try { files = sources(base); } catch { return []; }
-  return files.flatMap((f) => importsOf(readFileSync(f, 'utf8')).filter((i) => bad(i, f)).map((i) => `${relative(root, f)}: ${i.line}`));
+  try {
+    files = sources(base);
+  } catch {
+    return [];
+  }
+  return files.flatMap((f) =>
+    importsOf(readFileSync(f, 'utf8'))
+      .filter((i) => bad(i, f))
+      .map((i) => `${relative(root, f)}: ${i.line}`),
+  );
 }
 
 test('the import reader sees static, type-only, dynamic and require imports', () => {
-  const imps = importsOf(`import a from 'electron';\nimport type { X } from '../common/x.js';\nconst m = await import('electron');\nrequire("electron");\nexport { y } from './y.js';`);
-  assert.deepEqual(imps.map((i) => [i.spec, i.typeOnly]), [['electron', false], ['../common/x.js', true], ['electron', false], ['electron', false], ['./y.js', false]]);
+  const imps = importsOf(
+    `import a from 'electron';\nimport type { X } from '../common/x.js';\nconst m = await import('electron');\nrequire("electron");\nexport { y } from './y.js';`,
+  );
+  assert.deepEqual(
+    imps.map((i) => [i.spec, i.typeOnly]),
+    [
+      ['electron', false],
+      ['../common/x.js', true],
+      ['electron', false],
+      ['electron', false],
+      ['./y.js', false],
+    ],
+  );
 });
 
 test('engine code never imports electron, the app shell or the renderer', () => {
-  const v = violations('main/engine', (i) => i.spec === 'electron' || i.spec.startsWith('electron/') || /(^|\/)(app|preload|renderer)(\/|$)/.test(i.spec) && i.spec.startsWith('.'));
+  const v = violations(
+    'main/engine',
+    (i) =>
+      i.spec === 'electron' ||
+      i.spec.startsWith('electron/') ||
+      (/(^|\/)(app|preload|renderer)(\/|$)/.test(i.spec) && i.spec.startsWith('.')),
+  );
   assert.deepEqual(v, []);
 });
 
@@ -55,7 +85,10 @@ test('main/common imports nothing but itself', () => {
 });
 
 test('the renderer imports the shared contract (plain TypeScript, no Node), never node, electron, the engine or the shell', () => {
-  const v = violations('renderer/src', (i) => i.spec === 'electron' || i.spec.startsWith('node:') || /main\/(engine|app)/.test(i.spec));
+  const v = violations(
+    'renderer/src',
+    (i) => i.spec === 'electron' || i.spec.startsWith('node:') || /main\/(engine|app)/.test(i.spec),
+  );
   assert.deepEqual(v, []);
 });
 
@@ -70,7 +103,14 @@ test('preload imports only electron and the shared contract types', () => {
 function resolveSpec(from: string, spec: string): string | null {
   if (!spec.startsWith('.')) return null;
   const base = resolve(dirname(from), spec);
-  for (const p of [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')]) if (existsSync(p) && statSync(p).isFile()) return p;
+  for (const p of [
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.js$/, '.tsx'),
+    `${base}.ts`,
+    `${base}.tsx`,
+    join(base, 'index.ts'),
+  ])
+    if (existsSync(p) && statSync(p).isFile()) return p;
   return null;
 }
 
@@ -79,7 +119,10 @@ function importGraph(dirs: string[], types = true): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const dir of dirs) {
     for (const f of sources(join(root, dir))) {
-      graph.set(f, importsOf(readFileSync(f, 'utf8')).flatMap((i) => (i.typeOnly && !types ? [] : (resolveSpec(f, i.spec) ?? []))));
+      graph.set(
+        f,
+        importsOf(readFileSync(f, 'utf8')).flatMap((i) => (i.typeOnly && !types ? [] : (resolveSpec(f, i.spec) ?? []))),
+      );
     }
   }
   return graph;
@@ -132,18 +175,40 @@ function layerOf(file: string): number | null {
 }
 
 test('the cycle finder finds a cycle, a self-import and a longer loop, and passes a chain (control)', () => {
-  const g = new Map([['a', ['b']], ['b', ['a']], ['c', ['c']], ['d', ['e']], ['e', ['f']], ['f', ['d']], ['x', ['y']], ['y', []]]);
+  const g = new Map([
+    ['a', ['b']],
+    ['b', ['a']],
+    ['c', ['c']],
+    ['d', ['e']],
+    ['e', ['f']],
+    ['f', ['d']],
+    ['x', ['y']],
+    ['y', []],
+  ]);
   assert.deepEqual(cyclesOf(g).sort(), [['a', 'b'], ['c'], ['d', 'e', 'f']]);
-  assert.deepEqual(cyclesOf(new Map([['x', ['y']], ['y', ['z']], ['z', []]])), []);
+  assert.deepEqual(
+    cyclesOf(
+      new Map([
+        ['x', ['y']],
+        ['y', ['z']],
+        ['z', []],
+      ]),
+    ),
+    [],
+  );
 });
 
 test('no import cycles among main/, preload/ and renderer/ files (runtime imports)', () => {
-  const cycles = cyclesOf(importGraph(['main', 'preload', 'renderer/src'], false)).map((c) => c.map((f) => relative(root, f)).join(' -> '));
+  const cycles = cyclesOf(importGraph(['main', 'preload', 'renderer/src'], false)).map((c) =>
+    c.map((f) => relative(root, f)).join(' -> '),
+  );
   assert.deepEqual(cycles, []);
 });
 
 test('every engine folder and root file belongs to a layer', () => {
-  const unplaced = sources(ENGINE).filter((f) => layerOf(f) === null).map((f) => relative(root, f));
+  const unplaced = sources(ENGINE)
+    .filter((f) => layerOf(f) === null)
+    .map((f) => relative(root, f));
   assert.deepEqual(unplaced, []);
 });
 
@@ -155,7 +220,10 @@ test('engine layers import only their own layer and the layers below (kernel, st
     for (const dep of deps) {
       if (!dep.startsWith(ENGINE + '/')) continue;
       const theirs = layerOf(dep);
-      if (own !== null && theirs !== null && theirs > own) v.push(`${relative(root, file)} (${ENGINE_LAYERS[own].name}) imports ${relative(root, dep)} (${ENGINE_LAYERS[theirs].name})`);
+      if (own !== null && theirs !== null && theirs > own)
+        v.push(
+          `${relative(root, file)} (${ENGINE_LAYERS[own].name}) imports ${relative(root, dep)} (${ENGINE_LAYERS[theirs].name})`,
+        );
     }
   }
   assert.deepEqual(v, []);
@@ -166,7 +234,12 @@ test('engine layers import only their own layer and the layers below (kernel, st
 
 test('main/app imports electron, node, the contract, and of the engine only the kernel, the file door, the static server and the stdio door', () => {
   // cli/stdio-command.ts: the packaged app is its own `--mcp-stdio` launcher (runAsNode is fused off).
-  const allowed = ['main/engine/kernel/', 'main/engine/sources/access.ts', 'main/engine/http/static.ts', 'main/engine/cli/stdio-command.ts'];
+  const allowed = [
+    'main/engine/kernel/',
+    'main/engine/sources/access.ts',
+    'main/engine/http/static.ts',
+    'main/engine/cli/stdio-command.ts',
+  ];
   const v = violations('main/app', (i, file) => {
     if (/(^|\/)(renderer|preload)(\/|$)/.test(i.spec)) return true;
     const target = resolveSpec(file, i.spec);

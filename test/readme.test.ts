@@ -8,7 +8,10 @@ import { USAGE } from '../main/engine/cli/usage.js';
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
 test('the configuration reference is the settings table, row for row', () => {
-  assert.ok(readme.includes(settingsTable()), 'README is stale: regenerate with node --import tsx scripts/settings-table.ts');
+  assert.ok(
+    readme.includes(settingsTable()),
+    'README is stale: regenerate with node --import tsx scripts/settings-table.ts',
+  );
 });
 
 test('every CLI command of the usage text is documented', () => {

@@ -46,8 +46,11 @@ export const codeSearchBenchmark: Benchmark = {
     const groups = new Map<string, CodeQuery[]>();
     for (const q of set.queries) groups.set(`${q.lang}|${q.kind}`, [...(groups.get(`${q.lang}|${q.kind}`) ?? []), q]);
     const only = ctx.options.get('split');
-    if (only !== undefined && only !== 'tune' && only !== 'held-out') throw new Error(`--split is tune or held-out, got ${only}`);
-    const queries = [...groups.values()].flatMap((g) => evenly(g, cap)).filter((q) => only === undefined || splitOf(q) === only);
+    if (only !== undefined && only !== 'tune' && only !== 'held-out')
+      throw new Error(`--split is tune or held-out, got ${only}`);
+    const queries = [...groups.values()]
+      .flatMap((g) => evenly(g, cap))
+      .filter((q) => only === undefined || splitOf(q) === only);
     const work = ctx.options.has('reuse-index') ? join(ctx.root, 'bench/.cache/code-search') : ctx.tmp;
     const dir = join(work, 'code');
     for (const f of set.files) {
@@ -61,29 +64,48 @@ export const codeSearchBenchmark: Benchmark = {
     /** Per mode (and variant): each query's reciprocal rank and R@10, for paired differences. */
     const perQuery = new Map<string, Map<string, QueryScores>>();
     // Every variant starts from the defaults of every search.* key (a reused home keeps no sweep).
-    const searchDefaults = Object.fromEntries(SETTINGS.filter((x) => x.key.startsWith('search.')).map((x) => [x.key, x.default]));
+    const searchDefaults = Object.fromEntries(
+      SETTINGS.filter((x) => x.key.startsWith('search.')).map((x) => [x.key, x.default]),
+    );
     const fixed = settingsPatch(ctx.options.get('setting'));
     const variants = sweepVariants(ctx.options.get('sweep'));
     const multi = variants.length > 1;
     try {
-      const counts = await indexFolderAndWait(engine, dir, { vectors: modes.some((m) => m !== 'sparse'), onProgress: ctx.log });
+      const counts = await indexFolderAndWait(engine, dir, {
+        vectors: modes.some((m) => m !== 'sparse'),
+        onProgress: ctx.log,
+      });
       await engine.runMaintenance();
       chunks = counts.chunks;
-      ctx.log(`   ${set.files.length} files → ${counts.chunks} chunks; ${queries.length} of ${set.queries.length} queries`);
+      ctx.log(
+        `   ${set.files.length} files → ${counts.chunks} chunks; ${queries.length} of ${set.queries.length} queries`,
+      );
       for (const variant of variants) {
         engine.settings.set({ ...searchDefaults, ...fixed, ...variant });
-        const vlabel = Object.entries(variant).map(([k, x]) => `${k}=${String(x)}`).join(',');
+        const vlabel = Object.entries(variant)
+          .map(([k, x]) => `${k}=${String(x)}`)
+          .join(',');
         if (multi) ctx.log(`   variant ${vlabel}`);
         // Sparse does not read the fusion settings: measured once, with the first variant.
         for (const mode of modes.filter((m) => !multi || m !== 'sparse' || variant === variants[0])) {
           const tag = multi && mode !== 'sparse' ? `${mode}[${vlabel}]` : mode;
           for (const q of queries) {
             const res = await engine.search({ query: q.text, mode, top_k: 10, folders: [dir] });
-            const rank = res.hits.findIndex((h) => h.path === join(dir, q.rel) && h.start_line <= q.endLine && h.end_line >= q.startLine) + 1;
+            const rank =
+              res.hits.findIndex(
+                (h) => h.path === join(dir, q.rel) && h.start_line <= q.endLine && h.end_line >= q.startLine,
+              ) + 1;
             if (!perQuery.has(tag)) perQuery.set(tag, new Map());
             perQuery.get(tag)!.set(q.id, { ndcg10: 0, recall100: rank > 0 ? 1 : 0, mrr10: rank > 0 ? 1 / rank : 0 });
-            if (rank !== 1 && q.kind === 'identifier' && misses.length < 60) misses.push(`${tag} ${q.text} (${q.rel}:${q.startLine}) at ${rank || '>10'}; top ${res.hits[0] ? `${res.hits[0].path.slice(dir.length + 1)}:${res.hits[0].start_line}` : 'none'}`);
-            for (const key of [`${tag}|${q.lang}|${q.kind}`, `${tag}|all|${q.kind}`, `${tag}|${splitOf(q)}|${q.kind}`]) {
+            if (rank !== 1 && q.kind === 'identifier' && misses.length < 60)
+              misses.push(
+                `${tag} ${q.text} (${q.rel}:${q.startLine}) at ${rank || '>10'}; top ${res.hits[0] ? `${res.hits[0].path.slice(dir.length + 1)}:${res.hits[0].start_line}` : 'none'}`,
+              );
+            for (const key of [
+              `${tag}|${q.lang}|${q.kind}`,
+              `${tag}|all|${q.kind}`,
+              `${tag}|${splitOf(q)}|${q.kind}`,
+            ]) {
               const c = cells.get(key) ?? { n: 0, rr: 0, r10: 0 };
               c.n++;
               if (rank > 0) {
@@ -105,42 +127,91 @@ export const codeSearchBenchmark: Benchmark = {
     } finally {
       await engine.close();
     }
-    const rows = [...cells].sort(([a], [b]) => a.localeCompare(b)).map(([key, c]) => [...key.split('|'), c.n, round(c.rr / c.n, 4), round(c.r10 / c.n, 4)]);
-    out.tables.push({ title: 'Code search: MRR@10 and R@10 (language, or the tune / held-out half of the functions)', columns: ['mode', 'language or half', 'kind', 'queries', 'MRR@10', 'R@10'], rows });
-    out.figures = { files: set.files.length, chunks, queries_total: set.queries.length, queries_run: queries.length, identifier_misses: misses, cells: Object.fromEntries([...cells].map(([k, c]) => [k, { n: c.n, mrr10: round(c.rr / c.n, 4), r10: round(c.r10 / c.n, 4) }])) };
+    const rows = [...cells]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, c]) => [...key.split('|'), c.n, round(c.rr / c.n, 4), round(c.r10 / c.n, 4)]);
+    out.tables.push({
+      title: 'Code search: MRR@10 and R@10 (language, or the tune / held-out half of the functions)',
+      columns: ['mode', 'language or half', 'kind', 'queries', 'MRR@10', 'R@10'],
+      rows,
+    });
+    out.figures = {
+      files: set.files.length,
+      chunks,
+      queries_total: set.queries.length,
+      queries_run: queries.length,
+      identifier_misses: misses,
+      cells: Object.fromEntries(
+        [...cells].map(([k, c]) => [k, { n: c.n, mrr10: round(c.rr / c.n, 4), r10: round(c.r10 / c.n, 4) }]),
+      ),
+    };
     // Fused minus sparse per language / half and kind, paired over the same queries.
     const sparseQ = perQuery.get('sparse');
     if (sparseQ) {
       const groups = new Map<string, Set<string>>();
-      for (const q of queries) for (const g of [`${q.lang}|${q.kind}`, `${splitOf(q)}|${q.kind}`]) groups.set(g, (groups.get(g) ?? new Set()).add(q.id));
+      for (const q of queries)
+        for (const g of [`${q.lang}|${q.kind}`, `${splitOf(q)}|${q.kind}`])
+          groups.set(g, (groups.get(g) ?? new Set()).add(q.id));
       const ciRows: (string | number)[][] = [];
       for (const [tag, scores] of perQuery) {
         if (tag === 'sparse') continue;
         for (const [g, ids] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
           const only = (m: Map<string, QueryScores>) => new Map([...m].filter(([id]) => ids.has(id)));
           const ci = pairedBootstrap(only(scores), only(sparseQ), 'mrr10');
-          ciRows.push([`${tag} − sparse`, ...g.split('|'), round(ci.mean, 4), round(ci.low, 4), round(ci.high, 4), round(ci.p_not_better, 3), ci.queries]);
+          ciRows.push([
+            `${tag} − sparse`,
+            ...g.split('|'),
+            round(ci.mean, 4),
+            round(ci.low, 4),
+            round(ci.high, 4),
+            round(ci.p_not_better, 3),
+            ci.queries,
+          ]);
         }
       }
-      out.tables.push({ title: 'Code search: fused − sparse MRR@10 (paired bootstrap over queries, 95% interval)', columns: ['comparison', 'language or half', 'kind', 'mean', 'low', 'high', 'P(≤0)', 'queries'], rows: ciRows });
+      out.tables.push({
+        title: 'Code search: fused − sparse MRR@10 (paired bootstrap over queries, 95% interval)',
+        columns: ['comparison', 'language or half', 'kind', 'mean', 'low', 'high', 'P(≤0)', 'queries'],
+        rows: ciRows,
+      });
       for (const r of ciRows) ctx.log(`   ${r.slice(0, 3).join(' ')}: ${r[3]} [${r[4]}, ${r[5]}]`);
     }
     const mrr = (mode: string, lang: string, kind: string) => {
       const c = cells.get(`${mode}|${lang}|${kind}`);
       return c ? c.rr / c.n : Number.NaN;
     };
-    if (cells.has('sparse|all|docstring')) out.targets.push(target('code-sparse-docstring', 'sparse docstring-query MRR@10', mrr('sparse', 'all', 'docstring'), '>=', 0.3));
+    if (cells.has('sparse|all|docstring'))
+      out.targets.push(
+        target('code-sparse-docstring', 'sparse docstring-query MRR@10', mrr('sparse', 'all', 'docstring'), '>=', 0.3),
+      );
     for (const mode of modes.filter((m) => m !== 'sparse' && m !== 'vector')) {
       for (const lang of ['python', 'javascript', 'held-out']) {
         for (const kind of ['docstring', 'identifier', 'split']) {
           const s = mrr('sparse', lang, kind);
           // Both sides at the 4 decimals shown: an identical ranking must not miss by a rounding.
-          if (Number.isFinite(s)) out.targets.push(target(`code-${mode}-${lang}-${kind}-floor`, `${lang} ${kind}: ${mode} MRR@10 not below sparse (${round(s, 4)})`, round(mrr(mode, lang, kind), 4), '>=', round(s, 4)));
+          if (Number.isFinite(s))
+            out.targets.push(
+              target(
+                `code-${mode}-${lang}-${kind}-floor`,
+                `${lang} ${kind}: ${mode} MRR@10 not below sparse (${round(s, 4)})`,
+                round(mrr(mode, lang, kind), 4),
+                '>=',
+                round(s, 4),
+              ),
+            );
         }
       }
     }
     const dflt = modes.includes('tribrid') ? 'tribrid' : modes[0];
-    out.targets.push(target('code-identifier-default', `identifier-query MRR@10 in ${dflt} (the default mode is tribrid)`, mrr(dflt, 'all', 'identifier'), '>=', 0.95));
+    out.targets.push(
+      target(
+        'code-identifier-default',
+        `identifier-query MRR@10 in ${dflt} (the default mode is tribrid)`,
+        mrr(dflt, 'all', 'identifier'),
+        '>=',
+        0.95,
+      ),
+    );
     return out;
   },
 };

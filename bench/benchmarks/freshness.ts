@@ -24,7 +24,14 @@ function token(rng: ReturnType<typeof createRng>): string {
   return Array.from({ length: 10 }, () => letters[rng.int(0, letters.length - 1)]).join('');
 }
 
-async function waitFound(engine: EngineApi, folder: string, path: string, query: string, mode: SearchMode, t0: number): Promise<number> {
+async function waitFound(
+  engine: EngineApi,
+  folder: string,
+  path: string,
+  query: string,
+  mode: SearchMode,
+  t0: number,
+): Promise<number> {
   for (;;) {
     const res = await engine.search({ query, mode, top_k: 10, folders: [folder] });
     if (res.hits.some((h) => h.path === path)) return performance.now() - t0;
@@ -45,7 +52,8 @@ export const freshnessBenchmark: Benchmark = {
       await indexFolderAndWait(engine, corpus.dir, { vectors: true, onProgress: ctx.log });
       // Serving mode, as `cairn serve` runs it: the watcher and its reconcile.
       const live = (engine as unknown as { startLiveUpdates?: () => Promise<void> }).startLiveUpdates;
-      if (typeof live !== 'function') throw new Error('the engine has no startLiveUpdates(): cannot watch folders in process');
+      if (typeof live !== 'function')
+        throw new Error('the engine has no startLiveUpdates(): cannot watch folders in process');
       await live.call(engine);
       await engine.idle();
       const rng = createRng(5);
@@ -65,15 +73,35 @@ export const freshnessBenchmark: Benchmark = {
       }
       const s = spread(sparse);
       const v = spread(vector);
-      out.figures = { repeats, corpus_files: corpus.summary.files, poll_ms: POLL_MS, sparse_ms: roundSpread(s, 1), vector_ms: roundSpread(v, 1), timeouts: [...sparse, ...vector].filter((x) => !Number.isFinite(x)).length };
+      out.figures = {
+        repeats,
+        corpus_files: corpus.summary.files,
+        poll_ms: POLL_MS,
+        sparse_ms: roundSpread(s, 1),
+        vector_ms: roundSpread(v, 1),
+        timeouts: [...sparse, ...vector].filter((x) => !Number.isFinite(x)).length,
+      };
       out.targets.push(target('sparse-p95', 'write → found by sparse search, p95', s.p95 / 1000, '<=', 1.5, 's'));
       out.targets.push(target('vector-p95', 'write → found by vector search, p95', v.p95 / 1000, '<=', 3, 's'));
       out.tables.push({
         title: `Freshness over ${repeats} new files (watcher on, default debounce; polled every ${POLL_MS} ms)`,
         columns: ['found by', 'median ms', 'p95 ms', 'min–max ms'],
-        rows: [['sparse', round(s.median, 0), round(s.p95, 0), `${round(s.min, 0)}–${round(s.max, 0)}`], ['vector', round(v.median, 0), round(v.p95, 0), `${round(v.min, 0)}–${round(v.max, 0)}`]],
+        rows: [
+          ['sparse', round(s.median, 0), round(s.p95, 0), `${round(s.min, 0)}–${round(s.max, 0)}`],
+          ['vector', round(v.median, 0), round(v.p95, 0), `${round(v.min, 0)}–${round(v.max, 0)}`],
+        ],
       });
-      out.charts.push({ id: 'p95', title: 'Write to searchable, p95', unit: 'ms', bars: [{ label: 'sparse', value: s.p95 }, { label: 'vector', value: v.p95 }, { label: 'sparse target', value: 1500, reference: true }, { label: 'vector target', value: 3000, reference: true }] });
+      out.charts.push({
+        id: 'p95',
+        title: 'Write to searchable, p95',
+        unit: 'ms',
+        bars: [
+          { label: 'sparse', value: s.p95 },
+          { label: 'vector', value: v.p95 },
+          { label: 'sparse target', value: 1500, reference: true },
+          { label: 'vector target', value: 3000, reference: true },
+        ],
+      });
       return out;
     } finally {
       await engine.close();

@@ -45,12 +45,25 @@ function rgAvailable(): string | null {
 
 /** Matching lines over the folder, as ripgrep counts them (`--count`, summed over files). */
 function rgCount(dir: string, p: Pattern): { ms: number; count: number } {
-  const args = ['--count', '--no-filename', '--color', 'never', '--case-sensitive', ...(p.regex ? [] : ['--fixed-strings']), '-e', p.pattern, dir];
+  const args = [
+    '--count',
+    '--no-filename',
+    '--color',
+    'never',
+    '--case-sensitive',
+    ...(p.regex ? [] : ['--fixed-strings']),
+    '-e',
+    p.pattern,
+    dir,
+  ];
   const t0 = performance.now();
   const r = spawnSync('rg', args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   const ms = performance.now() - t0;
   if (r.status !== 0 && r.status !== 1) throw new Error(`rg failed on ${p.pattern}: ${r.stderr}`);
-  const count = r.stdout.split('\n').filter(Boolean).reduce((s, l) => s + Number(l), 0);
+  const count = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .reduce((s, l) => s + Number(l), 0);
   return { ms, count };
 }
 
@@ -84,7 +97,14 @@ export const grepBenchmark: Benchmark = {
     const engine = await openBenchEngine(ctx.root, join(ctx.tmp, 'home'), { 'watch.enabled': false });
     try {
       await engine.addFolder({ path: corpus.dir });
-      const perPattern = GREP_PATTERNS.map((p) => ({ ...p, rgMs: [] as number[], cairnMs: [] as number[], rgCount: 0, cairnCount: 0, truncated: false }));
+      const perPattern = GREP_PATTERNS.map((p) => ({
+        ...p,
+        rgMs: [] as number[],
+        cairnMs: [] as number[],
+        rgCount: 0,
+        cairnCount: 0,
+        truncated: false,
+      }));
       const ratios: number[] = [];
       let cairnCpu = 0;
       const rgCpu0 = childrenCpuMs();
@@ -97,7 +117,13 @@ export const grepBenchmark: Benchmark = {
           const t0 = performance.now();
           // All of this process's threads, grep's workers included.
           const cpu0 = process.cpuUsage();
-          const res = await engine.grep({ pattern: p.pattern, regex: p.regex, case_sensitive: true, folders: [corpus.dir], max_matches: 5000 });
+          const res = await engine.grep({
+            pattern: p.pattern,
+            regex: p.regex,
+            case_sensitive: true,
+            folders: [corpus.dir],
+            max_matches: 5000,
+          });
           const ms = performance.now() - t0;
           const cpu = process.cpuUsage(cpu0);
           cairnCpu += (cpu.user + cpu.system) / 1000;
@@ -115,7 +141,15 @@ export const grepBenchmark: Benchmark = {
       const rgCpu = rgCpu0 !== null && rgCpu1 !== null ? rgCpu1 - rgCpu0 : null;
       const mismatched = perPattern.filter((p) => p.rgCount !== p.cairnCount);
       const ratio = spread(ratios);
-      const patterns = perPattern.map((p) => ({ pattern: p.pattern, regex: p.regex, rg_count: p.rgCount, cairn_count: p.cairnCount, truncated: p.truncated, rg_ms: roundSpread(spread(p.rgMs), 2), cairn_ms: roundSpread(spread(p.cairnMs), 2) }));
+      const patterns = perPattern.map((p) => ({
+        pattern: p.pattern,
+        regex: p.regex,
+        rg_count: p.rgCount,
+        cairn_count: p.cairnCount,
+        truncated: p.truncated,
+        rg_ms: roundSpread(spread(p.rgMs), 2),
+        cairn_ms: roundSpread(spread(p.cairnMs), 2),
+      }));
       out.figures = {
         corpus: { ...corpus.summary, target_chunks: size },
         ripgrep: rg,
@@ -124,19 +158,39 @@ export const grepBenchmark: Benchmark = {
         cpu_ms: { cairn: Math.round(cairnCpu), ripgrep: rgCpu, ratio: rgCpu ? round(cairnCpu / rgCpu, 2) : null },
         patterns,
       };
-      out.targets.push(target('grep-ratio', 'grep wall time / ripgrep wall time (median over repeats)', ratio.median, '<=', 3, 'x'));
-      out.targets.push(target('grep-counts', 'patterns whose match count differs from ripgrep', mismatched.length, '<=', 0));
+      out.targets.push(
+        target('grep-ratio', 'grep wall time / ripgrep wall time (median over repeats)', ratio.median, '<=', 3, 'x'),
+      );
+      out.targets.push(
+        target('grep-counts', 'patterns whose match count differs from ripgrep', mismatched.length, '<=', 0),
+      );
       out.tables.push({
         title: `grep vs ripgrep on ${corpus.summary.files} files (${(corpus.summary.bytes / 2 ** 20).toFixed(1)} MB), ${repeats} repeats`,
         columns: ['pattern', 'regex', 'rg matches', 'cairn matches', 'rg ms (median)', 'cairn ms (median)', 'ratio'],
-        rows: patterns.map((p) => [`\`${p.pattern}\``, p.regex ? 'yes' : 'no', p.rg_count, p.cairn_count + (p.truncated ? ' (truncated)' : ''), p.rg_ms.median, p.cairn_ms.median, round(p.cairn_ms.median / p.rg_ms.median, 2)]),
+        rows: patterns.map((p) => [
+          `\`${p.pattern}\``,
+          p.regex ? 'yes' : 'no',
+          p.rg_count,
+          p.cairn_count + (p.truncated ? ' (truncated)' : ''),
+          p.rg_ms.median,
+          p.cairn_ms.median,
+          round(p.cairn_ms.median / p.rg_ms.median, 2),
+        ]),
         note: `Total ratio per repeat: median ${round(ratio.median, 2)}, p95 ${round(ratio.p95, 2)}, ${round(ratio.min, 2)}–${round(ratio.max, 2)}. ripgrep times include its process start.${rgCpu ? ` CPU time over all runs (user + system, all threads): cairn ${Math.round(cairnCpu)} ms, ripgrep ${rgCpu} ms (${round(cairnCpu / rgCpu, 2)}x).` : ''}`,
       });
-      out.charts.push({ id: 'median-ms', title: 'grep: median wall time per pattern set', unit: 'ms', bars: [
-        { label: 'ripgrep', value: perPattern.reduce((s, p) => s + spread(p.rgMs).median, 0), reference: true },
-        { label: 'cairn grep', value: perPattern.reduce((s, p) => s + spread(p.cairnMs).median, 0) },
-      ] });
-      if (mismatched.length) out.notes.push(`Count mismatches: ${mismatched.map((p) => `${p.pattern} rg ${p.rgCount} vs cairn ${p.cairnCount}`).join('; ')}.`);
+      out.charts.push({
+        id: 'median-ms',
+        title: 'grep: median wall time per pattern set',
+        unit: 'ms',
+        bars: [
+          { label: 'ripgrep', value: perPattern.reduce((s, p) => s + spread(p.rgMs).median, 0), reference: true },
+          { label: 'cairn grep', value: perPattern.reduce((s, p) => s + spread(p.cairnMs).median, 0) },
+        ],
+      });
+      if (mismatched.length)
+        out.notes.push(
+          `Count mismatches: ${mismatched.map((p) => `${p.pattern} rg ${p.rgCount} vs cairn ${p.cairnCount}`).join('; ')}.`,
+        );
       return out;
     } finally {
       await engine.close();

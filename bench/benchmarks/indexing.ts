@@ -34,7 +34,11 @@ interface Repeat {
  * With `textOnly`, the job is cancelled once the text is in (iterating on the text pipeline
  * without minutes of embedding).
  */
-async function timeIndex(engine: EngineApi, folder: string, textOnly = false): Promise<{ text_s: number; total_s: number; cores: number }> {
+async function timeIndex(
+  engine: EngineApi,
+  folder: string,
+  textOnly = false,
+): Promise<{ text_s: number; total_s: number; cores: number }> {
   const t0 = performance.now();
   await engine.addFolder({ path: folder });
   const job = await engine.indexFolder(folder, 'create');
@@ -43,7 +47,8 @@ async function timeIndex(engine: EngineApi, folder: string, textOnly = false): P
   for (;;) {
     const j = engine.job(job.id) ?? engine.jobs().find((x) => x.folder === folder);
     const done = !j || j.state === 'done';
-    if (j && (j.state === 'failed' || j.state === 'cancelled')) throw new Error(`index job ${j.state}: ${j.error?.message ?? ''}`);
+    if (j && (j.state === 'failed' || j.state === 'cancelled'))
+      throw new Error(`index job ${j.state}: ${j.error?.message ?? ''}`);
     if (!textS && (done || j.progress.phase === 'embedding')) {
       textS = (performance.now() - t0) / 1000;
       cpu = cpuMeter();
@@ -98,7 +103,12 @@ export const indexingBenchmark: Benchmark = {
         await engine.close();
       }
       const db = await lancedb.connect(join(home, 'index'));
-      const rows = (await (await db.openTable('chunks')).query().select(['rel', 'heading', 'symbol', 'text']).toArray()) as { rel: string; heading: string; symbol: string; text: string }[];
+      const rows = (await (
+        await db.openTable('chunks')
+      )
+        .query()
+        .select(['rel', 'heading', 'symbol', 'text'])
+        .toArray()) as { rel: string; heading: string; symbol: string; text: string }[];
       db.close();
       let rawS = NaN;
       let rawCores = NaN;
@@ -116,8 +126,18 @@ export const indexingBenchmark: Benchmark = {
           await embedder.close();
         }
       }
-      reps.push({ text_s: t.text_s, total_s: t.total_s, raw_s: rawS, files: corpus.summary.files, chunks: rows.length, cores_embedding: t.cores, cores_raw: rawCores });
-      ctx.log(`   repeat ${r + 1}: ${rows.length} chunks; text ${t.text_s.toFixed(2)} s${textOnly ? ' (text only)' : `, end to end ${t.total_s.toFixed(1)} s, raw model ${rawS.toFixed(1)} s`}`);
+      reps.push({
+        text_s: t.text_s,
+        total_s: t.total_s,
+        raw_s: rawS,
+        files: corpus.summary.files,
+        chunks: rows.length,
+        cores_embedding: t.cores,
+        cores_raw: rawCores,
+      });
+      ctx.log(
+        `   repeat ${r + 1}: ${rows.length} chunks; text ${t.text_s.toFixed(2)} s${textOnly ? ' (text only)' : `, end to end ${t.total_s.toFixed(1)} s, raw model ${rawS.toFixed(1)} s`}`,
+      );
     }
     const chunks = reps[0].chunks;
     const mb = corpus.summary.bytes / 2 ** 20;
@@ -137,20 +157,60 @@ export const indexingBenchmark: Benchmark = {
       cores_busy_embedding: roundSpread(spread(reps.map((r) => r.cores_embedding)), 2),
       cores_busy_raw: roundSpread(spread(reps.map((r) => r.cores_raw)), 2),
     };
-    out.targets.push(target('text-chunks-per-s', 'text pipeline (walk, parse, chunk, write) chunks/s', textRate.median, '>=', 2000, 'chunks/s'));
-    if (!textOnly) out.targets.push(target('e2e-over-raw', 'end-to-end time / raw model time on the same chunks', ratio.median, '<=', 1.25, 'x'));
-    out.notes.push(`Timed on a running engine: the model loaded and the parse workers up (a ${WARM_CHUNKS}-chunk folder of every kind indexed and removed first), the sources run by tsx.`);
-    const row = (label: string, s: number): (string | number)[] => [label, round(s, 2), round(corpus.summary.files / s, 1), round(chunks / s, 1), round(mb / s, 2)];
+    out.targets.push(
+      target(
+        'text-chunks-per-s',
+        'text pipeline (walk, parse, chunk, write) chunks/s',
+        textRate.median,
+        '>=',
+        2000,
+        'chunks/s',
+      ),
+    );
+    if (!textOnly)
+      out.targets.push(
+        target('e2e-over-raw', 'end-to-end time / raw model time on the same chunks', ratio.median, '<=', 1.25, 'x'),
+      );
+    out.notes.push(
+      `Timed on a running engine: the model loaded and the parse workers up (a ${WARM_CHUNKS}-chunk folder of every kind indexed and removed first), the sources run by tsx.`,
+    );
+    const row = (label: string, s: number): (string | number)[] => [
+      label,
+      round(s, 2),
+      round(corpus.summary.files / s, 1),
+      round(chunks / s, 1),
+      round(mb / s, 2),
+    ];
     out.tables.push({
       title: `Indexing ${corpus.summary.files} files, ${chunks} chunks, ${mb.toFixed(1)} MB (median of ${repeats})`,
       columns: ['pipeline', 'seconds', 'files/s', 'chunks/s', 'MB/s'],
-      rows: [row('text only (sparse + graph searchable)', text.median), ...(textOnly ? [] : [row('end to end (with vectors)', total.median), row('raw model on the same chunks (reference)', raw.median)])],
-      note: textOnly ? `Text only (--text-only). Spread over repeats: ${round(text.min, 2)}–${round(text.max, 2)} s.` : `Spread over repeats: text ${round(text.min, 2)}–${round(text.max, 2)} s; end to end ${round(total.min, 1)}–${round(total.max, 1)} s; raw ${round(raw.min, 1)}–${round(raw.max, 1)} s. Cores busy while embedding: ${round(spread(reps.map((r) => r.cores_embedding)).median, 2)} (raw model: ${round(spread(reps.map((r) => r.cores_raw)).median, 2)}).`,
+      rows: [
+        row('text only (sparse + graph searchable)', text.median),
+        ...(textOnly
+          ? []
+          : [
+              row('end to end (with vectors)', total.median),
+              row('raw model on the same chunks (reference)', raw.median),
+            ]),
+      ],
+      note: textOnly
+        ? `Text only (--text-only). Spread over repeats: ${round(text.min, 2)}–${round(text.max, 2)} s.`
+        : `Spread over repeats: text ${round(text.min, 2)}–${round(text.max, 2)} s; end to end ${round(total.min, 1)}–${round(total.max, 1)} s; raw ${round(raw.min, 1)}–${round(raw.max, 1)} s. Cores busy while embedding: ${round(spread(reps.map((r) => r.cores_embedding)).median, 2)} (raw model: ${round(spread(reps.map((r) => r.cores_raw)).median, 2)}).`,
     });
-    out.charts.push({ id: 'chunks-per-s', title: 'Indexing throughput', unit: 'chunks/s', bars: [
-      { label: 'text only', value: chunks / text.median },
-      ...(textOnly ? [] : [{ label: 'end to end', value: chunks / total.median }, { label: 'raw model (reference)', value: chunks / raw.median, reference: true }]),
-    ] });
+    out.charts.push({
+      id: 'chunks-per-s',
+      title: 'Indexing throughput',
+      unit: 'chunks/s',
+      bars: [
+        { label: 'text only', value: chunks / text.median },
+        ...(textOnly
+          ? []
+          : [
+              { label: 'end to end', value: chunks / total.median },
+              { label: 'raw model (reference)', value: chunks / raw.median, reference: true },
+            ]),
+      ],
+    });
     return out;
   },
 };

@@ -36,7 +36,8 @@ export const latencyBenchmark: Benchmark = {
         const bag = fx.vectors === 'synthetic' ? new BagOfWordsVectors((await engine.embedder()).dimensions) : null;
         const embed = await preEmbedQueries(engine, queries, bag ? (q) => bag.vector(q) : undefined);
         const warm = queries.slice(0, 20);
-        for (const q of warm) for (const mode of SEARCH_MODES) await engine.search({ query: q, mode, top_k: 10, folders: [fx.dir] });
+        for (const q of warm)
+          for (const mode of SEARCH_MODES) await engine.search({ query: q, mode, top_k: 10, folders: [fx.dir] });
         const lat = new Map<SearchMode, number[]>(SEARCH_MODES.map((m) => [m, []]));
         // Modes interleaved per query so that machine noise hits every mode alike.
         for (const q of queries) {
@@ -51,24 +52,50 @@ export const latencyBenchmark: Benchmark = {
         for (const mode of SEARCH_MODES) {
           const s = spread(lat.get(mode) ?? []);
           per[mode] = roundSpread(s, 2);
-          rows.push([`${size / 1000}k (${fx.chunks})`, mode, round(s.p50, 2), round(s.p95, 2), `${round(s.min, 2)}–${round(s.max, 2)}`, embed.excluded ? 'excluded' : 'included']);
+          rows.push([
+            `${size / 1000}k (${fx.chunks})`,
+            mode,
+            round(s.p50, 2),
+            round(s.p95, 2),
+            `${round(s.min, 2)}–${round(s.max, 2)}`,
+            embed.excluded ? 'excluded' : 'included',
+          ]);
           ctx.log(`   ${size / 1000}k ${mode.padEnd(8)} p50 ${s.p50.toFixed(2)} ms  p95 ${s.p95.toFixed(2)} ms`);
-          if (size === 100_000) out.targets.push(target(`p95-${mode}-100k`, `${mode} p95 at 100k chunks`, s.p95, '<=', LIMITS[mode], 'ms'));
+          if (size === 100_000)
+            out.targets.push(target(`p95-${mode}-100k`, `${mode} p95 at 100k chunks`, s.p95, '<=', LIMITS[mode], 'ms'));
         }
         const e = roundSpread(spread(embed.embedMs), 2);
-        figures[`${size}`] = { chunks: fx.chunks, files: fx.files, vectors: fx.vectors, queries: queries.length, query_embedding_excluded: embed.excluded, query_embedding_ms: e, modes: per };
+        figures[`${size}`] = {
+          chunks: fx.chunks,
+          files: fx.files,
+          vectors: fx.vectors,
+          queries: queries.length,
+          query_embedding_excluded: embed.excluded,
+          query_embedding_ms: e,
+          modes: per,
+        };
         rows.push([`${size / 1000}k (${fx.chunks})`, 'query embedding alone', e.p50, e.p95, `${e.min}–${e.max}`, '']);
       } finally {
         await engine.close();
       }
     }
     out.figures = figures;
-    out.tables.push({ title: `Warm search latency, top_k 10, ${queries.length} queries per mode`, columns: ['index', 'mode', 'p50 ms', 'p95 ms', 'min–max ms', 'query embedding'], rows });
+    out.tables.push({
+      title: `Warm search latency, top_k 10, ${queries.length} queries per mode`,
+      columns: ['index', 'mode', 'p50 ms', 'p95 ms', 'min–max ms', 'query embedding'],
+      rows,
+    });
     for (const size of sizes) {
       const f = figures[`${size}`] as { modes: Record<string, Spread> };
-      out.charts.push({ id: `p95-${size / 1000}k`, title: `p95 search latency at ${size / 1000}k chunks`, unit: 'ms', bars: SEARCH_MODES.map((m) => ({ label: m, value: f.modes[m].p95 })) });
+      out.charts.push({
+        id: `p95-${size / 1000}k`,
+        title: `p95 search latency at ${size / 1000}k chunks`,
+        unit: 'ms',
+        bars: SEARCH_MODES.map((m) => ({ label: m, value: f.modes[m].p95 })),
+      });
     }
-    if (!sizes.includes(100_000)) out.notes.push(`Run at ${sizes.join(', ')} chunks only: the targets are for 100k chunks and are not evaluated.`);
+    if (!sizes.includes(100_000))
+      out.notes.push(`Run at ${sizes.join(', ')} chunks only: the targets are for 100k chunks and are not evaluated.`);
     return out;
   },
 };

@@ -19,7 +19,8 @@ export const mcpBenchmark: Benchmark = {
   name: 'mcp',
   description: 'tools/call over HTTP vs in process; 32 concurrent clients with autocannon',
   async run(ctx: BenchContext) {
-    if (!autocannonCli(ctx.root)) throw new SkipError('autocannon is not installed (npm ci installs it as a dev dependency)');
+    if (!autocannonCli(ctx.root))
+      throw new SkipError('autocannon is not installed (npm ci installs it as a dev dependency)');
     const out = emptyOutput();
     const size = Math.max(...fixtureSizes(ctx.quick, ctx.options));
     const n = numberOption(ctx.options, 'queries', ctx.quick ? 100 : 500);
@@ -50,14 +51,24 @@ export const mcpBenchmark: Benchmark = {
           await engine.search({ query: q, ...args });
           inproc.push(performance.now() - t0);
           t0 = performance.now();
-          const res = await fetch(server.mcpUrl, { method: 'POST', headers: MCP_HEADERS, body: searchCallBody(q, args, i + 1) });
+          const res = await fetch(server.mcpUrl, {
+            method: 'POST',
+            headers: MCP_HEADERS,
+            body: searchCallBody(q, args, i + 1),
+          });
           const answer = (await res.json()) as { result?: { isError?: boolean } };
           http.push(performance.now() - t0);
-          if (!res.ok || !answer.result || answer.result.isError) throw new Error(`tools/call search over HTTP failed: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
+          if (!res.ok || !answer.result || answer.result.isError)
+            throw new Error(
+              `tools/call search over HTTP failed: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`,
+            );
           t0 = performance.now();
           const r = await client.callTool({ name: 'search', arguments: { query: q, ...args } });
           sdk.push(performance.now() - t0);
-          if (r.isError) throw new Error(`tools/call search failed: ${JSON.stringify(r.structuredContent ?? r.content).slice(0, 300)}`);
+          if (r.isError)
+            throw new Error(
+              `tools/call search failed: ${JSON.stringify(r.structuredContent ?? r.content).slice(0, 300)}`,
+            );
         }
         const a = spread(inproc);
         const b = spread(http);
@@ -65,7 +76,9 @@ export const mcpBenchmark: Benchmark = {
         const overhead = b.p50 - a.p50;
         // The same cost per query pair: less sensitive to noise that hits both calls of a pair alike.
         const paired = spread(http.map((x, i) => x - inproc[i]));
-        ctx.log(`   in process p50 ${a.p50.toFixed(2)} ms, over HTTP p50 ${b.p50.toFixed(2)} ms: +${overhead.toFixed(2)} ms (paired median +${paired.p50.toFixed(2)} ms); through the SDK client p50 ${c.p50.toFixed(2)} ms (+${(c.p50 - a.p50).toFixed(2)} ms)`);
+        ctx.log(
+          `   in process p50 ${a.p50.toFixed(2)} ms, over HTTP p50 ${b.p50.toFixed(2)} ms: +${overhead.toFixed(2)} ms (paired median +${paired.p50.toFixed(2)} ms); through the SDK client p50 ${c.p50.toFixed(2)} ms (+${(c.p50 - a.p50).toFixed(2)} ms)`,
+        );
 
         const errorsBefore = await toolErrors(server);
         const body = searchCallBody(queries[0], { folders: [fx.dir] });
@@ -73,11 +86,24 @@ export const mcpBenchmark: Benchmark = {
         // model (hundreds of MB in its workers), which is start-up, not growth under load. So: calls
         // in the default mode, a warm-up burst as long as a fifth of the run, then one more call, which
         // returns after the burst's abandoned requests have been served.
-        for (const q of queries.slice(0, 5)) await client.callTool({ name: 'search', arguments: { query: q, folders: [fx.dir] } });
-        await runAutocannon(ctx.root, { url: server.mcpUrl, connections: 32, durationS: Math.max(2, Math.round(durationS / 5)), body, headers: MCP_HEADERS });
+        for (const q of queries.slice(0, 5))
+          await client.callTool({ name: 'search', arguments: { query: q, folders: [fx.dir] } });
+        await runAutocannon(ctx.root, {
+          url: server.mcpUrl,
+          connections: 32,
+          durationS: Math.max(2, Math.round(durationS / 5)),
+          body,
+          headers: MCP_HEADERS,
+        });
         await client.callTool({ name: 'search', arguments: { query: queries[0], folders: [fx.dir] } });
         const rss = sampleRss(250);
-        const load = await runAutocannon(ctx.root, { url: server.mcpUrl, connections: 32, durationS, body, headers: MCP_HEADERS });
+        const load = await runAutocannon(ctx.root, {
+          url: server.mcpUrl,
+          connections: 32,
+          durationS,
+          body,
+          headers: MCP_HEADERS,
+        });
         const mem = rss.stop();
         const errorsAfter = await toolErrors(server);
         const toolErrs = errorsBefore === null || errorsAfter === null ? null : errorsAfter - errorsBefore;
@@ -85,7 +111,9 @@ export const mcpBenchmark: Benchmark = {
         const failures = load.errors + load.non2xx + (toolErrs ?? 0) + (load.requests_total === 0 ? 1 : 0);
         if (load.requests_total === 0) out.notes.push(`No request completed within the ${durationS} s load window.`);
         const growth = mem.last / mem.first - 1;
-        ctx.log(`   32 clients × ${durationS} s: ${load.requests_per_s.toFixed(0)} req/s, p50 ${load.latency_ms.p50} ms, p99 ${load.latency_ms.p99} ms, failures ${failures}, RSS ${mem.first.toFixed(0)} → ${mem.last.toFixed(0)} MB`);
+        ctx.log(
+          `   32 clients × ${durationS} s: ${load.requests_per_s.toFixed(0)} req/s, p50 ${load.latency_ms.p50} ms, p99 ${load.latency_ms.p99} ms, failures ${failures}, RSS ${mem.first.toFixed(0)} → ${mem.last.toFixed(0)} MB`,
+        );
         out.figures = {
           chunks: fx.chunks,
           vectors: fx.vectors,
@@ -96,23 +124,82 @@ export const mcpBenchmark: Benchmark = {
           overhead_sdk_client_p50_ms: round(c.p50 - a.p50, 3),
           overhead_p50_ms: round(overhead, 3),
           overhead_paired_ms: roundSpread(paired, 2),
-          load: { connections: 32, duration_s: durationS, default_mode: engine.settings.get<string>('mcp.default_mode'), ...load, tool_errors: toolErrs },
+          load: {
+            connections: 32,
+            duration_s: durationS,
+            default_mode: engine.settings.get<string>('mcp.default_mode'),
+            ...load,
+            tool_errors: toolErrs,
+          },
           rss_mb: { start: round(mem.first, 1), end: round(mem.last, 1), max: round(mem.max, 1), samples: mem.samples },
         };
-        out.targets.push(target('overhead-p50', 'tools/call over HTTP minus in-process search, p50', overhead, '<=', 3, 'ms'));
+        out.targets.push(
+          target('overhead-p50', 'tools/call over HTTP minus in-process search, p50', overhead, '<=', 3, 'ms'),
+        );
         out.targets.push(target('load-errors', `errors under 32 clients for ${durationS} s`, failures, '<=', 0));
         out.targets.push(target('load-rss-growth', 'resident memory growth under load', growth * 100, '<=', 10, '%'));
         out.tables.push({
           title: `MCP at ${fx.chunks} chunks, sparse search, top_k 10`,
           columns: ['path', 'p50 ms', 'p95 ms', 'min–max ms'],
-          rows: [['engine.search in process (reference)', round(a.p50, 2), round(a.p95, 2), `${round(a.min, 2)}–${round(a.max, 2)}`], ['tools/call over HTTP (one JSON-RPC POST)', round(b.p50, 2), round(b.p95, 2), `${round(b.min, 2)}–${round(b.max, 2)}`], ['tools/call through the MCP SDK client (validates the answer too)', round(c.p50, 2), round(c.p95, 2), `${round(c.min, 2)}–${round(c.max, 2)}`]],
+          rows: [
+            [
+              'engine.search in process (reference)',
+              round(a.p50, 2),
+              round(a.p95, 2),
+              `${round(a.min, 2)}–${round(a.max, 2)}`,
+            ],
+            [
+              'tools/call over HTTP (one JSON-RPC POST)',
+              round(b.p50, 2),
+              round(b.p95, 2),
+              `${round(b.min, 2)}–${round(b.max, 2)}`,
+            ],
+            [
+              'tools/call through the MCP SDK client (validates the answer too)',
+              round(c.p50, 2),
+              round(c.p95, 2),
+              `${round(c.min, 2)}–${round(c.max, 2)}`,
+            ],
+          ],
         });
         out.tables.push({
           title: `32 concurrent clients for ${durationS} s (autocannon, default mode)`,
-          columns: ['req/s', 'requests', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'tool errors', 'RSS start → end (max) MB'],
-          rows: [[round(load.requests_per_s, 1), load.requests_total, load.latency_ms.p50, load.latency_ms.p90, load.latency_ms.p99, load.latency_ms.max, load.errors, load.non2xx, toolErrs ?? 'n/a', `${round(mem.first, 0)} → ${round(mem.last, 0)} (${round(mem.max, 0)})`]],
+          columns: [
+            'req/s',
+            'requests',
+            'p50 ms',
+            'p90 ms',
+            'p99 ms',
+            'max ms',
+            'errors',
+            'non-2xx',
+            'tool errors',
+            'RSS start → end (max) MB',
+          ],
+          rows: [
+            [
+              round(load.requests_per_s, 1),
+              load.requests_total,
+              load.latency_ms.p50,
+              load.latency_ms.p90,
+              load.latency_ms.p99,
+              load.latency_ms.max,
+              load.errors,
+              load.non2xx,
+              toolErrs ?? 'n/a',
+              `${round(mem.first, 0)} → ${round(mem.last, 0)} (${round(mem.max, 0)})`,
+            ],
+          ],
         });
-        out.charts.push({ id: 'overhead', title: 'search p50: in process vs MCP over HTTP', unit: 'ms', bars: [{ label: 'in process', value: a.p50, reference: true }, { label: 'MCP over HTTP', value: b.p50 }] });
+        out.charts.push({
+          id: 'overhead',
+          title: 'search p50: in process vs MCP over HTTP',
+          unit: 'ms',
+          bars: [
+            { label: 'in process', value: a.p50, reference: true },
+            { label: 'MCP over HTTP', value: b.p50 },
+          ],
+        });
         return out;
       } finally {
         await client.close();

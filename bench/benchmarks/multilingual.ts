@@ -27,7 +27,8 @@ interface Cell {
 
 export const multilingualBenchmark: Benchmark = {
   name: 'multilingual',
-  description: 'hit@1 and MRR@10 per language and query kind (exact, substring, inflected) on a hand-written 8-language set',
+  description:
+    'hit@1 and MRR@10 per language and query kind (exact, substring, inflected) on a hand-written 8-language set',
   async run(ctx: BenchContext) {
     const out = emptyOutput();
     const dir = join(ctx.tmp, 'ml');
@@ -35,7 +36,8 @@ export const multilingualBenchmark: Benchmark = {
     for (const d of ML_DOCS) writeFileSync(join(dir, `${d.id}.md`), `${d.text}\n`);
     const engine = await openBenchEngine(ctx.root, join(ctx.tmp, 'home'));
     const cells = new Map<string, Cell>();
-    const cell = (k: string) => cells.get(k) ?? (cells.set(k, { n: 0, hit1: 0, rr: 0, zero: 0, abstained: 0 }), cells.get(k)!);
+    const cell = (k: string) =>
+      cells.get(k) ?? (cells.set(k, { n: 0, hit1: 0, rr: 0, zero: 0, abstained: 0 }), cells.get(k)!);
     const failures: string[] = [];
     try {
       await indexFolderAndWait(engine, dir, { vectors: true });
@@ -52,7 +54,10 @@ export const multilingualBenchmark: Benchmark = {
             if (res.hits.length === 0) c.zero++;
             if (res.legs_abstained?.some((a) => a.leg === 'vector')) c.abstained++;
           }
-          if (rank !== 1) failures.push(`${mode} ${q.lang} ${q.kind} "${q.text}": answer at ${rank || 'none'} (top: ${ids.slice(0, 3).join(', ') || 'no hits'})`);
+          if (rank !== 1)
+            failures.push(
+              `${mode} ${q.lang} ${q.kind} "${q.text}": answer at ${rank || 'none'} (top: ${ids.slice(0, 3).join(', ') || 'no hits'})`,
+            );
         }
       }
     } finally {
@@ -63,8 +68,19 @@ export const multilingualBenchmark: Benchmark = {
       const [mode, lang, kind] = key.split('|');
       rows.push([mode, lang, kind, c.n, round(c.hit1 / c.n, 3), round(c.rr / c.n, 3), c.zero, c.abstained]);
     }
-    out.tables.push({ title: 'Multilingual: per mode, language and query kind', columns: ['mode', 'lang', 'kind', 'queries', 'hit@1', 'MRR@10', 'zero-hit', 'vector abstained'], rows });
-    out.figures = { docs: ML_DOCS.length, queries: ML_QUERIES.length, cells: Object.fromEntries([...cells].map(([k, c]) => [k, { ...c, hit1: round(c.hit1 / c.n, 4), mrr10: round(c.rr / c.n, 4) }])), failures };
+    out.tables.push({
+      title: 'Multilingual: per mode, language and query kind',
+      columns: ['mode', 'lang', 'kind', 'queries', 'hit@1', 'MRR@10', 'zero-hit', 'vector abstained'],
+      rows,
+    });
+    out.figures = {
+      docs: ML_DOCS.length,
+      queries: ML_QUERIES.length,
+      cells: Object.fromEntries(
+        [...cells].map(([k, c]) => [k, { ...c, hit1: round(c.hit1 / c.n, 4), mrr10: round(c.rr / c.n, 4) }]),
+      ),
+      failures,
+    };
     const langs = [...new Set(ML_QUERIES.map((q) => q.lang))];
     const kinds: QueryKind[] = ['exact', 'substring'];
     for (const lang of langs) {
@@ -73,11 +89,21 @@ export const multilingualBenchmark: Benchmark = {
       if (pool.length === 0) continue;
       for (const mode of ['sparse', 'hybrid'] as const) {
         const hits = kinds.reduce((s, k) => s + (cells.get(`${mode}|${lang}|${k}`)?.hit1 ?? 0), 0);
-        out.targets.push(target(`ml-${mode}-${lang}-hit1`, `${lang} ${mode}: hit@1 on exact words and substrings`, hits / pool.length, '>=', 0.9));
+        out.targets.push(
+          target(
+            `ml-${mode}-${lang}-hit1`,
+            `${lang} ${mode}: hit@1 on exact words and substrings`,
+            hits / pool.length,
+            '>=',
+            0.9,
+          ),
+        );
       }
     }
     const zero = [...cells].filter(([k]) => k.endsWith('|all')).reduce((s, [, c]) => s + c.zero, 0);
-    out.targets.push(target('ml-zero-hit', 'queries with no hit (every answer contains the query or its base form)', zero, '<=', 0));
+    out.targets.push(
+      target('ml-zero-hit', 'queries with no hit (every answer contains the query or its base form)', zero, '<=', 0),
+    );
     if (failures.length) out.notes.push(`Not first: ${failures.join('; ')}`);
     return out;
   },

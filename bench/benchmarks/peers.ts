@@ -50,7 +50,10 @@ function du(path: string): number {
 /** Median over passes of each pass's p50 / p95. */
 function summarise(passes: number[][]): { p50: number; p95: number } {
   const med = (xs: number[]) => percentile(xs, 50);
-  return { p50: round(med(passes.map((p) => percentile(p, 50))), 2), p95: round(med(passes.map((p) => percentile(p, 95))), 2) };
+  return {
+    p50: round(med(passes.map((p) => percentile(p, 50))), 2),
+    p95: round(med(passes.map((p) => percentile(p, 95))), 2),
+  };
 }
 
 async function post(url: string, body: string): Promise<number> {
@@ -59,14 +62,17 @@ async function post(url: string, body: string): Promise<number> {
   const text = await res.text();
   const ms = performance.now() - t0;
   // qmd answers a 2025-era POST as one SSE event; Cairn as JSON (mcp.json_response).
-  const json = (res.headers.get('content-type') ?? '').includes('text/event-stream') ? (/^data: (.*)$/m.exec(text)?.[1] ?? '') : text;
+  const json = (res.headers.get('content-type') ?? '').includes('text/event-stream')
+    ? (/^data: (.*)$/m.exec(text)?.[1] ?? '')
+    : text;
   let answer: { result?: { isError?: boolean }; error?: unknown } = {};
   try {
     answer = JSON.parse(json) as typeof answer;
   } catch {
     // reported below with the text
   }
-  if (!res.ok || !answer.result || answer.result.isError) throw new Error(`tools/call over HTTP at ${url} failed: ${res.status} ${text.slice(0, 300)}`);
+  if (!res.ok || !answer.result || answer.result.isError)
+    throw new Error(`tools/call over HTTP at ${url} failed: ${res.status} ${text.slice(0, 300)}`);
   return ms;
 }
 
@@ -126,10 +132,20 @@ function realCorpus(sets: TestSet[], copies: number): PeerCorpus {
 
 /** Markdown files chunk into fewer pieces than the kinds mix the generator is sized for (20.6k for a 25k target). */
 function syntheticCorpus(size: number): PeerCorpus {
-  return { label: `synthetic ${size / 1000}k`, kind: 'synthetic', write: (dir) => writeCorpus(dir, { chunks: Math.round(size * MD_SCALE), seed: 42, markdownOnly: true }) };
+  return {
+    label: `synthetic ${size / 1000}k`,
+    kind: 'synthetic',
+    write: (dir) => writeCorpus(dir, { chunks: Math.round(size * MD_SCALE), seed: 42, markdownOnly: true }),
+  };
 }
 
-async function runSize(ctx: BenchContext, peers: Peers, spec: PeerCorpus, queries: string[], passes: number): Promise<Record<string, unknown>> {
+async function runSize(
+  ctx: BenchContext,
+  peers: Peers,
+  spec: PeerCorpus,
+  queries: string[],
+  passes: number,
+): Promise<Record<string, unknown>> {
   const size = spec.label;
   const base = join(ctx.tmp, `peers-${spec.label.replace(/\W+/g, '-')}`);
   const dir = join(base, 'corpus');
@@ -141,20 +157,47 @@ async function runSize(ctx: BenchContext, peers: Peers, spec: PeerCorpus, querie
   mkdirSync(join(base, 'qmd'), { recursive: true });
   const loads: Record<string, number> = { before_indexing: load() };
   // Each tool indexes in a fresh process: its time to searchable and its own peak RSS.
-  const cairnIndex = await runJson<IndexRun & { chunks: number; files: number }>(process.execPath, ['--import', 'tsx', join(ctx.root, 'bench/peers/cairn-index.ts'), ctx.root, home, dir]);
+  const cairnIndex = await runJson<IndexRun & { chunks: number; files: number }>(process.execPath, [
+    '--import',
+    'tsx',
+    join(ctx.root, 'bench/peers/cairn-index.ts'),
+    ctx.root,
+    home,
+    dir,
+  ]);
   loads.after_cairn_indexing = load();
-  const qmdIndex = await runJson<IndexRun & { documents: number }>(peers.node, [peers.child, 'index', peers.dir, qmdDb, dir]);
+  const qmdIndex = await runJson<IndexRun & { documents: number }>(peers.node, [
+    peers.child,
+    'index',
+    peers.dir,
+    qmdDb,
+    dir,
+  ]);
   loads.after_qmd_indexing = load();
-  ctx.log(`   ${size}: Cairn ${cairnIndex.chunks} chunks searchable in ${(cairnIndex.ms / 1000).toFixed(1)} s (peak RSS ${cairnIndex.max_rss_mb.toFixed(0)} MB); qmd ${qmdIndex.documents} documents in ${(qmdIndex.ms / 1000).toFixed(1)} s (peak RSS ${qmdIndex.max_rss_mb.toFixed(0)} MB)`);
+  ctx.log(
+    `   ${size}: Cairn ${cairnIndex.chunks} chunks searchable in ${(cairnIndex.ms / 1000).toFixed(1)} s (peak RSS ${cairnIndex.max_rss_mb.toFixed(0)} MB); qmd ${qmdIndex.documents} documents in ${(qmdIndex.ms / 1000).toFixed(1)} s (peak RSS ${qmdIndex.max_rss_mb.toFixed(0)} MB)`,
+  );
 
   const rows = join(base, 'chunks.jsonl');
   await exportChunks(join(home, 'index'), rows);
   const engine = await openBenchEngine(ctx.root, home, QUIET_SETTINGS);
   // As a person's engine has it a moment after its job: the engine runs this on its own debounce.
   await engine.runMaintenance();
-  const sizes = { cairn_mb: round(du(join(home, 'index')) / 2 ** 20, 1), qmd_mb: round(readdirSync(join(base, 'qmd')).filter((n) => n.startsWith('index.sqlite')).reduce((s, n) => s + du(join(base, 'qmd', n)), 0) / 2 ** 20, 1) };
+  const sizes = {
+    cairn_mb: round(du(join(home, 'index')) / 2 ** 20, 1),
+    qmd_mb: round(
+      readdirSync(join(base, 'qmd'))
+        .filter((n) => n.startsWith('index.sqlite'))
+        .reduce((s, n) => s + du(join(base, 'qmd', n)), 0) /
+        2 ** 20,
+      1,
+    ),
+  };
   const ref = LineChild.start(peers.node, [peers.child, 'serve', peers.dir, qmdDb, rows]);
-  const qmdMcp = LineChild.start(peers.node, [peers.child, 'mcp', peers.dir, qmdDb], { ...process.env, XDG_CACHE_HOME: join(base, 'qmd-cache') });
+  const qmdMcp = LineChild.start(peers.node, [peers.child, 'mcp', peers.dir, qmdDb], {
+    ...process.env,
+    XDG_CACHE_HOME: join(base, 'qmd-cache'),
+  });
   let server: Awaited<ReturnType<typeof startBenchServer>> | null = null;
   try {
     await ref.next<{ ready: boolean }>();
@@ -163,8 +206,18 @@ async function runSize(ctx: BenchContext, peers: Peers, spec: PeerCorpus, querie
     server = await startBenchServer(ctx.root, engine, home);
     const cairnUrl = server.mcpUrl;
     const args = { mode: 'sparse' as const, top_k: 10 };
-    const qmdBody = (q: string, id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'query', arguments: { searches: [{ type: 'lex', query: q }], limit: 10, rerank: false } } });
-    const ask = (q: string) => ref.ask<{ qmd: { ms: number; hits: number }; fts5: { ms: number; hits: number } }>({ q, tokens: analyzeQuery(q).split(' ').filter(Boolean) });
+    const qmdBody = (q: string, id: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'query', arguments: { searches: [{ type: 'lex', query: q }], limit: 10, rerank: false } },
+      });
+    const ask = (q: string) =>
+      ref.ask<{ qmd: { ms: number; hits: number }; fts5: { ms: number; hits: number } }>({
+        q,
+        tokens: analyzeQuery(q).split(' ').filter(Boolean),
+      });
     for (const [i, q] of queries.slice(0, 20).entries()) {
       await engine.search({ query: q, ...args });
       await ask(q);
@@ -191,10 +244,15 @@ async function runSize(ctx: BenchContext, peers: Peers, spec: PeerCorpus, querie
         }
       }
       for (const t of TOOLS) lat[t].push(pass[t]);
-      ctx.log(`   ${size} pass ${p + 1}/${passes}: p50 ${TOOLS.map((t) => `${t} ${percentile(pass[t], 50).toFixed(2)}`).join(', ')} ms (load ${load()})`);
+      ctx.log(
+        `   ${size} pass ${p + 1}/${passes}: p50 ${TOOLS.map((t) => `${t} ${percentile(pass[t], 50).toFixed(2)}`).join(', ')} ms (load ${load()})`,
+      );
     }
     loads.after_queries = load();
-    const s = Object.fromEntries(TOOLS.map((t) => [t, summarise(lat[t])])) as Record<Tool, { p50: number; p95: number }>;
+    const s = Object.fromEntries(TOOLS.map((t) => [t, summarise(lat[t])])) as Record<
+      Tool,
+      { p50: number; p95: number }
+    >;
     return {
       corpus: spec.label,
       text: spec.kind,
@@ -205,7 +263,12 @@ async function runSize(ctx: BenchContext, peers: Peers, spec: PeerCorpus, querie
       passes,
       latency_ms: s,
       zero_hit_queries: zero,
-      index: { cairn_s: round(cairnIndex.ms / 1000, 2), qmd_s: round(qmdIndex.ms / 1000, 2), cairn_peak_rss_mb: round(cairnIndex.max_rss_mb, 0), qmd_peak_rss_mb: round(qmdIndex.max_rss_mb, 0) },
+      index: {
+        cairn_s: round(cairnIndex.ms / 1000, 2),
+        qmd_s: round(qmdIndex.ms / 1000, 2),
+        cairn_peak_rss_mb: round(cairnIndex.max_rss_mb, 0),
+        qmd_peak_rss_mb: round(qmdIndex.max_rss_mb, 0),
+      },
       index_size: sizes,
       load_1m: loads,
     };
@@ -232,7 +295,18 @@ function report(out: BenchOutput, figs: Record<string, unknown>[]): void {
   }[]) {
     const l = f.latency_ms;
     const label = `${f.corpus} (${Math.round(f.chunks / 1000)}k chunks)`;
-    rows.push([label, `${l.cairn.p50} / ${l.cairn.p95}`, `${l.qmd.p50} / ${l.qmd.p95}`, `${l.fts5.p50} / ${l.fts5.p95}`, `${l.cairn_mcp.p50} / ${l.cairn_mcp.p95}`, `${l.qmd_mcp.p50} / ${l.qmd_mcp.p95}`, `${f.index.cairn_s} / ${f.index.qmd_s}`, `${f.index.cairn_peak_rss_mb} / ${f.index.qmd_peak_rss_mb}`, `${f.index_size.cairn_mb} / ${f.index_size.qmd_mb}`, `${f.zero_hit_queries.cairn} / ${f.zero_hit_queries.qmd}`]);
+    rows.push([
+      label,
+      `${l.cairn.p50} / ${l.cairn.p95}`,
+      `${l.qmd.p50} / ${l.qmd.p95}`,
+      `${l.fts5.p50} / ${l.fts5.p95}`,
+      `${l.cairn_mcp.p50} / ${l.cairn_mcp.p95}`,
+      `${l.qmd_mcp.p50} / ${l.qmd_mcp.p95}`,
+      `${f.index.cairn_s} / ${f.index.qmd_s}`,
+      `${f.index.cairn_peak_rss_mb} / ${f.index.qmd_peak_rss_mb}`,
+      `${f.index_size.cairn_mb} / ${f.index_size.qmd_mb}`,
+      `${f.zero_hit_queries.cairn} / ${f.zero_hit_queries.qmd}`,
+    ]);
     const r = {
       inproc_p50: ratio(l.cairn.p50, l.qmd.p50),
       inproc_p95: ratio(l.cairn.p95, l.qmd.p95),
@@ -245,28 +319,71 @@ function report(out: BenchOutput, figs: Record<string, unknown>[]): void {
     };
     ratios.push([label, r.inproc_p50, r.inproc_p95, r.mcp_p50, r.mcp_p95, r.searchable, r.rss, r.size, r.fts5_p50]);
     const k = `${Math.round(f.chunks / 1000)}k`;
-    out.targets.push(target(`qmd-inproc-p50-${k}`, `Cairn / qmd in-process p50 at ${k} chunks`, r.inproc_p50, '<=', 1, 'x'));
-    out.targets.push(target(`qmd-inproc-p95-${k}`, `Cairn / qmd in-process p95 at ${k} chunks`, r.inproc_p95, '<=', 1, 'x'));
+    out.targets.push(
+      target(`qmd-inproc-p50-${k}`, `Cairn / qmd in-process p50 at ${k} chunks`, r.inproc_p50, '<=', 1, 'x'),
+    );
+    out.targets.push(
+      target(`qmd-inproc-p95-${k}`, `Cairn / qmd in-process p95 at ${k} chunks`, r.inproc_p95, '<=', 1, 'x'),
+    );
     out.targets.push(target(`qmd-mcp-p50-${k}`, `Cairn / qmd over MCP p50 at ${k} chunks`, r.mcp_p50, '<=', 1, 'x'));
     out.targets.push(target(`qmd-mcp-p95-${k}`, `Cairn / qmd over MCP p95 at ${k} chunks`, r.mcp_p95, '<=', 1, 'x'));
-    out.targets.push(target(`qmd-searchable-${k}`, `Cairn / qmd time to searchable at ${k} chunks`, r.searchable, '<=', 1, 'x'));
+    out.targets.push(
+      target(`qmd-searchable-${k}`, `Cairn / qmd time to searchable at ${k} chunks`, r.searchable, '<=', 1, 'x'),
+    );
     out.targets.push(target(`qmd-rss-${k}`, `Cairn / qmd peak RSS while indexing at ${k} chunks`, r.rss, '<=', 1, 'x'));
     out.targets.push(target(`qmd-size-${k}`, `Cairn / qmd index size at ${k} chunks`, r.size, '<=', 1, 'x'));
     // Both of Cairn's calls run on the same engine in the same loop: their gap is what MCP over HTTP adds.
-    out.targets.push(target(`mcp-overhead-${k}`, `Cairn over MCP minus in process, p50, at ${k} chunks`, round(l.cairn_mcp.p50 - l.cairn.p50, 2), '<=', 3, 'ms'));
-    out.targets.push(target(`fts5-p50-${k}`, `Cairn sparse / FTS5 in-process p50 at ${k} chunks`, r.fts5_p50, '<=', 2, 'x'));
+    out.targets.push(
+      target(
+        `mcp-overhead-${k}`,
+        `Cairn over MCP minus in process, p50, at ${k} chunks`,
+        round(l.cairn_mcp.p50 - l.cairn.p50, 2),
+        '<=',
+        3,
+        'ms',
+      ),
+    );
+    out.targets.push(
+      target(`fts5-p50-${k}`, `Cairn sparse / FTS5 in-process p50 at ${k} chunks`, r.fts5_p50, '<=', 2, 'x'),
+    );
   }
   out.tables.push({
     title: 'Cairn beside qmd and FTS5 (latency p50 / p95 in ms, medians over passes)',
-    columns: ['corpus', 'Cairn sparse', 'qmd searchLex', 'FTS5 top 200', 'Cairn over MCP', 'qmd over MCP', 'searchable s (Cairn / qmd)', 'peak RSS MB (Cairn / qmd)', 'index MB (Cairn / qmd)', 'zero-hit queries (Cairn / qmd)'],
+    columns: [
+      'corpus',
+      'Cairn sparse',
+      'qmd searchLex',
+      'FTS5 top 200',
+      'Cairn over MCP',
+      'qmd over MCP',
+      'searchable s (Cairn / qmd)',
+      'peak RSS MB (Cairn / qmd)',
+      'index MB (Cairn / qmd)',
+      'zero-hit queries (Cairn / qmd)',
+    ],
     rows,
   });
-  out.tables.push({ title: 'Ratios Cairn / reference (<= 1 is at least as good; FTS5 target <= 2)', columns: ['corpus', 'in process p50', 'in process p95', 'MCP p50', 'MCP p95', 'time to searchable', 'peak RSS', 'index size', 'Cairn / FTS5 p50'], rows: ratios });
+  out.tables.push({
+    title: 'Ratios Cairn / reference (<= 1 is at least as good; FTS5 target <= 2)',
+    columns: [
+      'corpus',
+      'in process p50',
+      'in process p95',
+      'MCP p50',
+      'MCP p95',
+      'time to searchable',
+      'peak RSS',
+      'index size',
+      'Cairn / FTS5 p50',
+    ],
+    rows: ratios,
+  });
 }
 
 export const peersBenchmark: Benchmark = {
   name: 'peers',
-  description: 'Cairn beside qmd (SQLite FTS5 BM25) and FTS5 itself: latency in process and over MCP, time to searchable, peak RSS, index size',
+  description:
+    'Cairn beside qmd (SQLite FTS5 BM25) and FTS5 itself: latency in process and over MCP, time to searchable, peak RSS, index size',
   async run(ctx: BenchContext) {
     const out = emptyOutput();
     const peers = ensurePeers(ctx.root, ctx.log);
@@ -282,18 +399,31 @@ export const peersBenchmark: Benchmark = {
       specs = listOption(ctx.options, 'peer-copies', ['1', '4']).map((c) => realCorpus(sets, Number(c)));
       queries = sets.flatMap((x) => x.queries.map((q) => q.text)).slice(0, numberOption(ctx.options, 'queries', 600));
     } else {
-      const sizes = raw ? raw.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0) : ctx.quick ? [2_000] : [25_000, 100_000];
+      const sizes = raw
+        ? raw
+            .split(',')
+            .map(Number)
+            .filter((n) => Number.isInteger(n) && n > 0)
+        : ctx.quick
+          ? [2_000]
+          : [25_000, 100_000];
       specs = sizes.map(syntheticCorpus);
       queries = corpusQueries(numberOption(ctx.options, 'queries', ctx.quick ? 100 : 600), 11);
     }
     const figs: Record<string, unknown>[] = [];
     for (const spec of specs) figs.push(await runSize(ctx, peers, spec, queries, passes));
-    out.figures = { qmd: peers.qmdVersion, sqlite: peers.sqliteVersion, references_node: '22.23.3', cairn_node: process.version, sizes: figs };
+    out.figures = {
+      qmd: peers.qmdVersion,
+      sqlite: peers.sqliteVersion,
+      references_node: '22.23.3',
+      cairn_node: process.version,
+      sizes: figs,
+    };
     report(out, figs);
     out.notes.push(
-      `References: qmd ${peers.qmdVersion} and SQLite ${peers.sqliteVersion} FTS5 (better-sqlite3 from qmd's install) on Node 22.23.3, installed into ~/.cache/cairn-bench-refs; Cairn on ${process.version}. ${real ? 'Corpus: the documents of the SciFact, NPL, Cranfield and MEDLINE test sets as Markdown files (real prose), copied N times for the larger sizes; queries: those sets\' own queries.' : 'Corpus: synthetic Markdown text (bench/corpus/synthetic.ts, markdownOnly), not real documents: its small vocabulary makes every query word common.'}`,
-      'Cairn: mode sparse, top_k 10 (chunk BM25 + file BM25 fused, hits read with their text). qmd: searchLex limit 10 in process; MCP tool `query` with one lex search and rerank off. FTS5: top 200 chunks by bm25() over the same analysed chunk text as Cairn\'s chunk index (what one of Cairn\'s full-text queries does).',
-      'Time to searchable and peak RSS: each tool indexes the folder in a fresh process; Cairn until its text is searchable (no embedding: qmd\'s update computes no vectors either). Index size: Cairn\'s index folder after maintenance, qmd\'s SQLite file (with WAL).',
+      `References: qmd ${peers.qmdVersion} and SQLite ${peers.sqliteVersion} FTS5 (better-sqlite3 from qmd's install) on Node 22.23.3, installed into ~/.cache/cairn-bench-refs; Cairn on ${process.version}. ${real ? "Corpus: the documents of the SciFact, NPL, Cranfield and MEDLINE test sets as Markdown files (real prose), copied N times for the larger sizes; queries: those sets' own queries." : 'Corpus: synthetic Markdown text (bench/corpus/synthetic.ts, markdownOnly), not real documents: its small vocabulary makes every query word common.'}`,
+      "Cairn: mode sparse, top_k 10 (chunk BM25 + file BM25 fused, hits read with their text). qmd: searchLex limit 10 in process; MCP tool `query` with one lex search and rerank off. FTS5: top 200 chunks by bm25() over the same analysed chunk text as Cairn's chunk index (what one of Cairn's full-text queries does).",
+      "Time to searchable and peak RSS: each tool indexes the folder in a fresh process; Cairn until its text is searchable (no embedding: qmd's update computes no vectors either). Index size: Cairn's index folder after maintenance, qmd's SQLite file (with WAL).",
     );
     return out;
   },

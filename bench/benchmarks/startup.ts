@@ -30,7 +30,11 @@ function freePort(): Promise<number> {
 
 async function toolsList(url: string): Promise<boolean> {
   try {
-    const res = await fetch(url, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     if (!res.ok) return false;
     const body = (await res.json()) as { result?: { tools?: unknown[] } };
     return Array.isArray(body.result?.tools);
@@ -74,7 +78,9 @@ export const startupBenchmark: Benchmark = {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}/mcp`;
       const t0 = performance.now();
-      const argv = fromSource ? ['--import', 'tsx', cli, 'serve', '--port', String(port)] : compiled.argv(['serve', '--port', String(port)]);
+      const argv = fromSource
+        ? ['--import', 'tsx', cli, 'serve', '--port', String(port)]
+        : compiled.argv(['serve', '--port', String(port)]);
       const child = spawn(process.execPath, argv, {
         cwd: ctx.root,
         env: { ...process.env, CAIRN_HOME: fx.home, LANCEDB_LOG: 'error' },
@@ -84,19 +90,28 @@ export const startupBenchmark: Benchmark = {
       try {
         while (!(await toolsList(url))) {
           if (child.exitCode !== null) throw new Error(`cairn serve exited with ${child.exitCode}: ${stderr}`);
-          if (performance.now() - t0 > 120_000) throw new Error(`cairn serve did not answer tools/list within 120 s: ${stderr}`);
+          if (performance.now() - t0 > 120_000)
+            throw new Error(`cairn serve did not answer tools/list within 120 s: ${stderr}`);
           await new Promise((res) => setTimeout(res, 10));
         }
         const ms = performance.now() - t0;
         (fromSource ? sourceTimes : times).push(ms);
-        ctx.log(`   start ${r + 1}${fromSource ? ' (TypeScript sources via tsx)' : ''}: tools/list answered after ${ms.toFixed(0)} ms`);
+        ctx.log(
+          `   start ${r + 1}${fromSource ? ' (TypeScript sources via tsx)' : ''}: tools/list answered after ${ms.toFixed(0)} ms`,
+        );
         if (!fromSource && r === repeats - 1 && child.pid) {
           // Memory on the last start: settled idle, then under 32 clients searching.
           await new Promise((res) => setTimeout(res, 3000));
           idleMb = rssOfPid(child.pid, (p) => readFileSync(p, 'utf8')) ?? Number.NaN;
           if (autocannonCli(ctx.root)) {
             const rss = sampleRss(250, child.pid);
-            await runAutocannon(ctx.root, { url, connections: 32, durationS: loadS, body: searchCallBody('retry the pending queue'), headers: MCP_HEADERS });
+            await runAutocannon(ctx.root, {
+              url,
+              connections: 32,
+              durationS: loadS,
+              body: searchCallBody('retry the pending queue'),
+              headers: MCP_HEADERS,
+            });
             load = rss.stop();
           }
         }
@@ -106,20 +121,57 @@ export const startupBenchmark: Benchmark = {
     }
     const s = spread(times);
     const src = spread(sourceTimes);
-    out.figures = { chunks: fx.chunks, vectors: fx.vectors, repeats, tools_list_ms: roundSpread(s, 1), tools_list_from_source_ms: roundSpread(src, 1), rss_idle_mb: round(idleMb, 1), rss_load_mb: load ? { start: round(load.first, 1), end: round(load.last, 1), max: round(load.max, 1), duration_s: loadS } : null };
-    if (size === 100_000) out.targets.push(target('startup-100k', 'serve → tools/list answered at 100k chunks (median)', s.median / 1000, '<=', 1.5, 's'));
+    out.figures = {
+      chunks: fx.chunks,
+      vectors: fx.vectors,
+      repeats,
+      tools_list_ms: roundSpread(s, 1),
+      tools_list_from_source_ms: roundSpread(src, 1),
+      rss_idle_mb: round(idleMb, 1),
+      rss_load_mb: load
+        ? { start: round(load.first, 1), end: round(load.last, 1), max: round(load.max, 1), duration_s: loadS }
+        : null,
+    };
+    if (size === 100_000)
+      out.targets.push(
+        target('startup-100k', 'serve → tools/list answered at 100k chunks (median)', s.median / 1000, '<=', 1.5, 's'),
+      );
     else out.notes.push(`Quick run at ${fx.chunks} chunks; the 1.5 s target is for 100k chunks and is not evaluated.`);
     out.tables.push({
       title: `cairn serve with ${fx.chunks} chunks indexed`,
       columns: ['figure', 'median', 'p95', 'min–max'],
       rows: [
-        ['spawn → tools/list answered, compiled (ms)', round(s.median, 0), round(s.p95, 0), `${round(s.min, 0)}–${round(s.max, 0)}`],
-        ['same from the TypeScript sources via tsx (ms)', round(src.median, 0), round(src.p95, 0), `${round(src.min, 0)}–${round(src.max, 0)}`],
+        [
+          'spawn → tools/list answered, compiled (ms)',
+          round(s.median, 0),
+          round(s.p95, 0),
+          `${round(s.min, 0)}–${round(s.max, 0)}`,
+        ],
+        [
+          'same from the TypeScript sources via tsx (ms)',
+          round(src.median, 0),
+          round(src.p95, 0),
+          `${round(src.min, 0)}–${round(src.max, 0)}`,
+        ],
         ['RSS idle (MB)', round(idleMb, 0), '', ''],
-        ...(load ? [[`RSS under 32 clients for ${loadS} s (MB, end / max)`, `${round(load.last, 0)} / ${round(load.max, 0)}`, '', ''] as (string | number)[]] : []),
+        ...(load
+          ? [
+              [
+                `RSS under 32 clients for ${loadS} s (MB, end / max)`,
+                `${round(load.last, 0)} / ${round(load.max, 0)}`,
+                '',
+                '',
+              ] as (string | number)[],
+            ]
+          : []),
       ],
     });
-    out.charts.push({ id: 'rss', title: 'cairn serve resident memory', unit: 'MB', bars: [{ label: 'idle', value: idleMb }, ...(load ? [{ label: 'under load (max)', value: load.max }] : [])] });
+    out.charts.push({
+      id: 'rss',
+      title: 'cairn serve resident memory',
+      unit: 'MB',
+      bars: [{ label: 'idle', value: idleMb }, ...(load ? [{ label: 'under load (max)', value: load.max }] : [])],
+    });
     return out;
   },
 };

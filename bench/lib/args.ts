@@ -34,7 +34,10 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
 export function listOption(options: Map<string, string>, key: string, fallback: readonly string[]): string[] {
   const raw = options.get(key);
   if (raw === undefined) return fallback.slice();
-  return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 export function numberOption(options: Map<string, string>, key: string, fallback: number): number {
@@ -52,11 +55,17 @@ export function numberOption(options: Map<string, string>, key: string, fallback
 export function sweepVariants(raw: string | undefined): Record<string, unknown>[] {
   if (raw === undefined || raw.trim() === '') return [{}];
   let variants: Record<string, unknown>[] = [{}];
-  for (const part of raw.split(';').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = part.indexOf('=');
     if (eq <= 0) throw new Error(`--sweep expects key=v1,v2 groups separated by ';', got ${part}`);
     const key = part.slice(0, eq);
-    const values = part.slice(eq + 1).split(',').map(parseValue);
+    const values = part
+      .slice(eq + 1)
+      .split(',')
+      .map(parseValue);
     variants = variants.flatMap((v) => values.map((x) => ({ ...v, [key]: x })));
   }
   return variants;
@@ -66,7 +75,10 @@ export function sweepVariants(raw: string | undefined): Record<string, unknown>[
 export function settingsPatch(raw: string | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (raw === undefined) return out;
-  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = part.indexOf('=');
     if (eq <= 0) throw new Error(`--setting expects key=value pairs, got ${part}`);
     out[part.slice(0, eq)] = parseValue(part.slice(eq + 1));

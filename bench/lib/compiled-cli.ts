@@ -14,10 +14,17 @@ export interface CompiledCli {
 export function buildCompiledCli(root: string, log: (line: string) => void): CompiledCli {
   const out = join(root, 'bench/.cache/build');
   log('   compiling the CLI (tsc -p tsconfig.build.json) into bench/.cache/build');
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', out], { cwd: root, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', out],
+    { cwd: root, stdio: 'inherit' },
+  );
   mkdirSync(out, { recursive: true });
   // bin/cairn.mjs does the same with dist/: import the compiled CLI and run main().
   const runner = join(out, 'run-cli.mjs');
-  writeFileSync(runner, "const { main } = await import('./main/engine/cli/main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n");
+  writeFileSync(
+    runner,
+    "const { main } = await import('./main/engine/cli/main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n",
+  );
   return { argv: (args) => [runner, ...args] };
 }

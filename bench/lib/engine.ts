@@ -30,7 +30,11 @@ export async function engineModule(root: string): Promise<EngineModule> {
   return cached;
 }
 
-export async function openBenchEngine(root: string, home: string, settings: Record<string, unknown> = {}): Promise<BenchEngine> {
+export async function openBenchEngine(
+  root: string,
+  home: string,
+  settings: Record<string, unknown> = {},
+): Promise<BenchEngine> {
   const { openEngine } = await engineModule(root);
   const engine = await openEngine({ home });
   if (Object.keys(settings).length) engine.settings.set(settings);
@@ -57,7 +61,10 @@ export async function indexFolderAndWait(
   const timer = opts.onProgress
     ? setInterval(() => {
         const j = engine.job(job.id);
-        if (j) opts.onProgress?.(`  … ${j.state} ${j.progress.phase} files ${j.progress.files_done}/${j.progress.files_total} chunks ${j.progress.chunks_done}/${j.progress.chunks_total} (${j.progress.throughput}/s)`);
+        if (j)
+          opts.onProgress?.(
+            `  … ${j.state} ${j.progress.phase} files ${j.progress.files_done}/${j.progress.files_total} chunks ${j.progress.chunks_done}/${j.progress.chunks_total} (${j.progress.throughput}/s)`,
+          );
       }, 15_000)
     : null;
   let cancelled = false;
@@ -80,13 +87,16 @@ export async function indexFolderAndWait(
     if (timer) clearInterval(timer);
   }
   const j = engine.job(job.id);
-  if (j && j.state !== 'done' && !(cancelled && j.state === 'cancelled')) throw new Error(`index job for ${folder} ended ${j.state}: ${j.error?.message ?? 'no reason given'}`);
+  if (j && j.state !== 'done' && !(cancelled && j.state === 'cancelled'))
+    throw new Error(`index job for ${folder} ended ${j.state}: ${j.error?.message ?? 'no reason given'}`);
   const f = (await engine.folders()).find((x) => x.path === folder);
   if (!f) throw new Error(`folder ${folder} vanished from the engine`);
   if (f.state === 'error') throw new Error(`indexing ${folder} failed: ${f.reason ?? 'unknown reason'}`);
   if (opts.vectors && f.embedded_chunks < f.chunks) {
     const st = await engine.status();
-    throw new Error(`${f.chunks - f.embedded_chunks} of ${f.chunks} chunks have no vector (model ${st.model.id}: ${st.model.state}${st.model.error ? `, ${st.model.error}` : ''})`);
+    throw new Error(
+      `${f.chunks - f.embedded_chunks} of ${f.chunks} chunks have no vector (model ${st.model.id}: ${st.model.state}${st.model.error ? `, ${st.model.error}` : ''})`,
+    );
   }
   return { files: f.files, chunks: f.chunks, embedded: f.embedded_chunks };
 }

@@ -41,7 +41,11 @@ const built = new Map<string, Promise<IndexedCorpus>>();
  */
 export function fixtureSizes(quick: boolean, options: Map<string, string>): number[] {
   const raw = options.get('fixture-chunks');
-  if (raw !== undefined) return raw.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  if (raw !== undefined)
+    return raw
+      .split(',')
+      .map(Number)
+      .filter((n) => Number.isInteger(n) && n > 0);
   return quick ? [2_000] : [10_000, 100_000];
 }
 
@@ -55,7 +59,12 @@ export function fixtureOptions(options: Map<string, string>): FixtureOptions {
 /** Settings every benchmark engine uses: no watcher (a static corpus), logs quiet. */
 export const QUIET_SETTINGS = { 'watch.enabled': false };
 
-export function indexedCorpus(root: string, chunks: number, log: (l: string) => void, opts: FixtureOptions = { vectors: 'model', keep: false }): Promise<IndexedCorpus> {
+export function indexedCorpus(
+  root: string,
+  chunks: number,
+  log: (l: string) => void,
+  opts: FixtureOptions = { vectors: 'model', keep: false },
+): Promise<IndexedCorpus> {
   const key = `${chunks}-${opts.vectors}-${opts.keep ? 'kept' : 'tmp'}`;
   let p = built.get(key);
   if (!p) {
@@ -70,11 +79,17 @@ export function indexedCorpus(root: string, chunks: number, log: (l: string) => 
 /** Changes to the generator or to the synthetic vectors make a new kept fixture, never a stale one. */
 function generatorKey(root: string): string {
   const h = createHash('sha256');
-  for (const f of ['bench/corpus/synthetic.ts', 'bench/corpus/words.ts', 'bench/lib/synthetic-vectors.ts']) h.update(readFileSync(join(root, f)));
+  for (const f of ['bench/corpus/synthetic.ts', 'bench/corpus/words.ts', 'bench/lib/synthetic-vectors.ts'])
+    h.update(readFileSync(join(root, f)));
   return h.digest('hex').slice(0, 12);
 }
 
-async function build(root: string, chunks: number, log: (l: string) => void, opts: FixtureOptions): Promise<IndexedCorpus> {
+async function build(
+  root: string,
+  chunks: number,
+  log: (l: string) => void,
+  opts: FixtureOptions,
+): Promise<IndexedCorpus> {
   let corpus: CorpusFolder;
   let home: string;
   if (opts.keep) {
@@ -85,17 +100,31 @@ async function build(root: string, chunks: number, log: (l: string) => void, opt
     corpus = corpusFolder(chunks);
     home = sharedDir(`home-${chunks}-${opts.vectors}`);
   }
-  log(`   ${opts.keep ? 'opening (building if needed) the kept' : 'building the'} ${chunks}-chunk fixture (${opts.vectors} vectors): ${corpus.summary.files} files, ${(corpus.summary.bytes / 2 ** 20).toFixed(1)} MB`);
+  log(
+    `   ${opts.keep ? 'opening (building if needed) the kept' : 'building the'} ${chunks}-chunk fixture (${opts.vectors} vectors): ${corpus.summary.files} files, ${(corpus.summary.bytes / 2 ** 20).toFixed(1)} MB`,
+  );
   const engine = await openBenchEngine(root, home, QUIET_SETTINGS);
   try {
-    const kept = (await engine.folders()).find((f) => f.path === corpus.dir && f.chunks > 0 && f.embedded_chunks === f.chunks && f.state !== 'error');
+    const kept = (await engine.folders()).find(
+      (f) => f.path === corpus.dir && f.chunks > 0 && f.embedded_chunks === f.chunks && f.state !== 'error',
+    );
     // A kept corpus is never rewritten (see keptCorpusFolder), so a complete index under the same
     // contract is used as it is: no update pass, whose commits only add noise and versions.
     if (kept && !(await engine.status()).contract_mismatch) {
       // A build interrupted after its vectors may lack the ANN index; with nothing pending this is quick.
       await engine.runMaintenance();
       log(`   fixture reused: ${kept.chunks} chunks, ${kept.embedded_chunks} embedded (${opts.vectors} vectors)`);
-      return { dir: corpus.dir, home, files: kept.files, chunks: kept.chunks, embedded: kept.embedded_chunks, bytes: corpus.summary.bytes, index_s: 0, vectors: opts.vectors, reused: true };
+      return {
+        dir: corpus.dir,
+        home,
+        files: kept.files,
+        chunks: kept.chunks,
+        embedded: kept.embedded_chunks,
+        bytes: corpus.summary.bytes,
+        index_s: 0,
+        vectors: opts.vectors,
+        reused: true,
+      };
     }
     const reused = kept !== undefined;
     if (opts.vectors === 'synthetic') await useSyntheticDocumentVectors(engine);
@@ -108,8 +137,20 @@ async function build(root: string, chunks: number, log: (l: string) => void, opt
     await engine.idle();
     await engine.runMaintenance();
     const index_s = (performance.now() - t0) / 1000;
-    log(`   fixture ready: ${c.chunks} chunks, ${c.embedded} embedded (${opts.vectors} vectors), ${reused ? 'reused' : 'built'} in ${index_s.toFixed(1)} s`);
-    return { dir: corpus.dir, home, files: c.files, chunks: c.chunks, embedded: c.embedded, bytes: corpus.summary.bytes, index_s, vectors: opts.vectors, reused };
+    log(
+      `   fixture ready: ${c.chunks} chunks, ${c.embedded} embedded (${opts.vectors} vectors), ${reused ? 'reused' : 'built'} in ${index_s.toFixed(1)} s`,
+    );
+    return {
+      dir: corpus.dir,
+      home,
+      files: c.files,
+      chunks: c.chunks,
+      embedded: c.embedded,
+      bytes: corpus.summary.bytes,
+      index_s,
+      vectors: opts.vectors,
+      reused,
+    };
   } finally {
     await engine.close();
   }

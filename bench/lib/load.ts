@@ -34,7 +34,21 @@ export function autocannonCli(root: string): string | null {
 export function runAutocannon(root: string, o: LoadOptions): Promise<LoadResult> {
   const cli = autocannonCli(root);
   if (!cli) return Promise.reject(new Error('autocannon is not installed'));
-  const args = [cli, '-c', String(o.connections), '-d', String(o.durationS), '-t', String(o.timeoutS ?? 30), '-m', 'POST', '-b', o.body, '-n', '-j'];
+  const args = [
+    cli,
+    '-c',
+    String(o.connections),
+    '-d',
+    String(o.durationS),
+    '-t',
+    String(o.timeoutS ?? 30),
+    '-m',
+    'POST',
+    '-b',
+    o.body,
+    '-n',
+    '-j',
+  ];
   for (const [k, v] of Object.entries(o.headers)) args.push('-H', `${k}=${v}`);
   args.push(o.url);
   return new Promise((resolve, reject) => {
@@ -50,7 +64,13 @@ export function runAutocannon(root: string, o: LoadOptions): Promise<LoadResult>
       resolve({
         requests_total: r.requests.total,
         requests_per_s: r.requests.average,
-        latency_ms: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, mean: r.latency.average },
+        latency_ms: {
+          p50: r.latency.p50,
+          p90: r.latency.p90,
+          p99: r.latency.p99,
+          max: r.latency.max,
+          mean: r.latency.average,
+        },
         errors: r.errors,
         timeouts: r.timeouts,
         non2xx: r.non2xx,
@@ -65,7 +85,8 @@ export interface RssSampler {
 
 /** Samples RSS (MB) of this process, or of `pid`, every `everyMs`. */
 export function sampleRss(everyMs: number, pid?: number): RssSampler {
-  const read = (): number | null => (pid === undefined ? process.memoryUsage.rss() / 2 ** 20 : rssOfPid(pid, (p) => readFileSync(p, 'utf8')));
+  const read = (): number | null =>
+    pid === undefined ? process.memoryUsage.rss() / 2 ** 20 : rssOfPid(pid, (p) => readFileSync(p, 'utf8'));
   const values: number[] = [];
   const take = () => {
     const v = read();
@@ -77,14 +98,28 @@ export function sampleRss(everyMs: number, pid?: number): RssSampler {
     stop: () => {
       clearInterval(timer);
       take();
-      return { first: values[0] ?? Number.NaN, last: values[values.length - 1] ?? Number.NaN, max: Math.max(...values), samples: values.length };
+      return {
+        first: values[0] ?? Number.NaN,
+        last: values[values.length - 1] ?? Number.NaN,
+        max: Math.max(...values),
+        samples: values.length,
+      };
     },
   };
 }
 
 /** The JSON-RPC body of one stateless `tools/call search`. */
 export function searchCallBody(query: string, args: Record<string, unknown> = {}, id = 1): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search', arguments: { query, top_k: 10, ...args } } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'search', arguments: { query, top_k: 10, ...args } },
+  });
 }
 
-export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+export const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+};

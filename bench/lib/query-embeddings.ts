@@ -20,7 +20,11 @@ export function engineEmbedder(engine: BenchEngine): Promise<Embedder> {
  * `vectorOf` replaces the model's query vectors (a fixture with synthetic document vectors queries
  * with vectors of the same kind); the model's own embedding time is measured either way.
  */
-export async function preEmbedQueries(engine: BenchEngine, queries: readonly string[], vectorOf?: (q: string) => Float32Array): Promise<PreEmbedded> {
+export async function preEmbedQueries(
+  engine: BenchEngine,
+  queries: readonly string[],
+  vectorOf?: (q: string) => Float32Array,
+): Promise<PreEmbedded> {
   const embedder = await engineEmbedder(engine);
   const cache = new Map<string, Float32Array>();
   const embedMs: number[] = [];

@@ -59,7 +59,14 @@ export interface ResultFile extends Partial<BenchOutput> {
   args: string[];
 }
 
-export function target(id: string, description: string, measured: number, op: Op, limit: number, unit = ''): TargetResult {
+export function target(
+  id: string,
+  description: string,
+  measured: number,
+  op: Op,
+  limit: number,
+  unit = '',
+): TargetResult {
   const met = Number.isFinite(measured) && (op === '<=' ? measured <= limit : measured >= limit);
   const ratio = limit === 0 ? Number.NaN : Math.round((measured / limit) * 1000) / 1000;
   return { id, description, measured: Math.round(measured * 10000) / 10000, limit, op, unit, met, ratio };
@@ -82,7 +89,9 @@ export function readResults(dir: string): { results: ResultFile[]; unreadable: s
   const unreadable: string[] = [];
   let names: string[] = [];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     return { results, unreadable };
   }

@@ -24,7 +24,16 @@ export function percentile(values: readonly number[], p: number): number {
 
 export function spread(values: readonly number[]): Spread {
   const n = values.length;
-  if (n === 0) return { n: 0, median: Number.NaN, p50: Number.NaN, p95: Number.NaN, min: Number.NaN, max: Number.NaN, mean: Number.NaN };
+  if (n === 0)
+    return {
+      n: 0,
+      median: Number.NaN,
+      p50: Number.NaN,
+      p95: Number.NaN,
+      min: Number.NaN,
+      max: Number.NaN,
+      mean: Number.NaN,
+    };
   const median = percentile(values, 50);
   return {
     n,

@@ -53,7 +53,9 @@ export class BagOfWordsVectors {
 export async function useSyntheticDocumentVectors(engine: BenchEngine): Promise<BagOfWordsVectors> {
   const embedder = await engine.embedder();
   const bag = new BagOfWordsVectors(embedder.dimensions);
-  const target = embedder as { embedDocuments: (texts: string[], onProgress?: (done: number) => void) => Promise<Float32Array[]> };
+  const target = embedder as {
+    embedDocuments: (texts: string[], onProgress?: (done: number) => void) => Promise<Float32Array[]>;
+  };
   target.embedDocuments = async (texts, onProgress) => {
     const out = texts.map((t) => bag.vector(t));
     onProgress?.(out.length);

@@ -28,7 +28,13 @@ async function index() {
   const r = await store.update();
   const ms = performance.now() - t0;
   await store.close();
-  process.stdout.write(JSON.stringify({ ms, max_rss_mb: process.resourceUsage().maxRSS / 1024, documents: r.indexed + r.updated + r.unchanged }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      ms,
+      max_rss_mb: process.resourceUsage().maxRSS / 1024,
+      documents: r.indexed + r.updated + r.unchanged,
+    }) + '\n',
+  );
 }
 
 /** FTS5 over the same analysed chunk text Cairn's chunk index holds: the physical reference. */

@@ -24,7 +24,13 @@ export function perQuery(qrels: Qrels, run: Run): Map<string, QueryScores> {
   return out;
 }
 
-export function pairedBootstrap(a: Map<string, QueryScores>, b: Map<string, QueryScores>, metric: keyof QueryScores, resamples = 2000, seed = 13): PairedCi {
+export function pairedBootstrap(
+  a: Map<string, QueryScores>,
+  b: Map<string, QueryScores>,
+  metric: keyof QueryScores,
+  resamples = 2000,
+  seed = 13,
+): PairedCi {
   const diffs = [...a.keys()].filter((q) => b.has(q)).map((q) => a.get(q)![metric] - b.get(q)![metric]);
   const n = diffs.length;
   const mean = n ? diffs.reduce((s, d) => s + d, 0) / n : 0;
@@ -37,5 +43,12 @@ export function pairedBootstrap(a: Map<string, QueryScores>, b: Map<string, Quer
   }
   means.sort((x, y) => x - y);
   const at = (p: number) => (means.length ? means[Math.min(means.length - 1, Math.floor(p * means.length))] : 0);
-  return { metric, mean, low: at(0.025), high: at(0.975), p_not_better: means.length ? means.filter((m) => m <= 0).length / means.length : 1, queries: n };
+  return {
+    metric,
+    mean,
+    low: at(0.025),
+    high: at(0.975),
+    p_not_better: means.length ? means.filter((m) => m <= 0).length / means.length : 1,
+    queries: n,
+  };
 }

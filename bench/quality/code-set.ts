@@ -56,7 +56,10 @@ export function firstSentence(doc: string): string | null {
     if (l.startsWith('@') || (l === '' && body.length > 0)) break;
     if (l !== '') body.push(l);
   }
-  const text = body.join(' ').replace(/\{@link\s+([^}]+)\}/g, '$1').replace(/[`*]/g, '');
+  const text = body
+    .join(' ')
+    .replace(/\{@link\s+([^}]+)\}/g, '$1')
+    .replace(/[`*]/g, '');
   const m = /^(.+?[.!?])(\s|$)/.exec(text);
   const s = (m ? m[1] : text).trim();
   return s.split(/\s+/).length >= 3 ? s : null;
@@ -97,7 +100,10 @@ function pythonFunctions(lines: string[]): Found[] {
       if (lines[k].length - lines[k].trimStart().length <= indent) break;
       end = k;
     }
-    const doc = lines.slice(d, e + 1).join('\n').replace(/[rRuU]?("""|''')/g, '');
+    const doc = lines
+      .slice(d, e + 1)
+      .join('\n')
+      .replace(/[rRuU]?("""|''')/g, '');
     out.push({ name: m[2], doc, docLines: [d, e], start: i, end });
   }
   return out;
@@ -116,7 +122,10 @@ function braceEnd(lines: string[], from: number): number {
   let depth = 0;
   let opened = false;
   for (let i = from; i < lines.length; i++) {
-    const code = lines[i].replace(/\/\/.*$/, '').replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""').replace(/\/(?![*/])(?:\\.|[^/\n])+\/[gimsuy]*/g, '""');
+    const code = lines[i]
+      .replace(/\/\/.*$/, '')
+      .replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""')
+      .replace(/\/(?![*/])(?:\\.|[^/\n])+\/[gimsuy]*/g, '""');
     for (const ch of code) {
       if (ch === '{') {
         depth++;
@@ -137,11 +146,22 @@ function jsFunctions(lines: string[]): Found[] {
     let d = e + 1;
     while (d < lines.length && lines[d].trim() === '') d++;
     if (d >= lines.length) break;
-    const name = JS_DEF.map((re) => re.exec(lines[d])?.[1]).find((n) => n && !['if', 'for', 'while', 'switch', 'catch', 'function', 'return'].includes(n));
+    const name = JS_DEF.map((re) => re.exec(lines[d])?.[1]).find(
+      (n) => n && !['if', 'for', 'while', 'switch', 'catch', 'function', 'return'].includes(n),
+    );
     if (!name) continue;
     const end = braceEnd(lines, d);
     if (end < d || end - d > 300) continue;
-    out.push({ name, doc: lines.slice(i, e + 1).join('\n').replace(/^\s*\/\*\*|\*\/\s*$/g, ''), docLines: [i, e], start: d, end });
+    out.push({
+      name,
+      doc: lines
+        .slice(i, e + 1)
+        .join('\n')
+        .replace(/^\s*\/\*\*|\*\/\s*$/g, ''),
+      docLines: [i, e],
+      start: d,
+      end,
+    });
     i = e;
   }
   return out;
@@ -171,7 +191,10 @@ export function buildCodeSet(nodeModules: string): { files: CodeFile[]; queries:
       const rel = `${src.prefix}/${relative(dir, path)}`;
       const lines = readFileSync(path, 'utf8').split('\n');
       const fns = src.lang === 'python' ? pythonFunctions(lines) : jsFunctions(lines);
-      const { text, map } = withoutLines(lines, fns.map((f) => f.docLines));
+      const { text, map } = withoutLines(
+        lines,
+        fns.map((f) => f.docLines),
+      );
       files.push({ rel, text, lang: src.lang });
       for (const f of fns) found.push({ rel, lang: src.lang, f, start: map[f.start] + 1, end: map[f.end] + 1 });
     }
@@ -180,11 +203,13 @@ export function buildCodeSet(nodeModules: string): { files: CodeFile[]; queries:
   // An identifier query has one right answer only if the name is defined once in the whole set
   // (documented or not, any case): `uint32` defined by both Reader and Writer is ambiguous.
   const nameCount = new Map<string, number>();
-  const defRe = /\bdef\s+([A-Za-z_]\w*)\s*\(|\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?function\b|^\s*(?:static\s+|async\s+)*([A-Za-z_$][\w$]*)\s*(?:\([^)]*\)\s*\{|:\s*(?:async\s+)?function\b)/gm;
-  for (const f of files) for (const m of f.text.matchAll(defRe)) {
-    const n = (m[1] ?? m[2] ?? m[3] ?? m[4]).toLowerCase();
-    nameCount.set(n, (nameCount.get(n) ?? 0) + 1);
-  }
+  const defRe =
+    /\bdef\s+([A-Za-z_]\w*)\s*\(|\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?function\b|^\s*(?:static\s+|async\s+)*([A-Za-z_$][\w$]*)\s*(?:\([^)]*\)\s*\{|:\s*(?:async\s+)?function\b)/gm;
+  for (const f of files)
+    for (const m of f.text.matchAll(defRe)) {
+      const n = (m[1] ?? m[2] ?? m[3] ?? m[4]).toLowerCase();
+      nameCount.set(n, (nameCount.get(n) ?? 0) + 1);
+    }
   for (const x of found) if (!nameCount.has(x.f.name.toLowerCase())) nameCount.set(x.f.name.toLowerCase(), 1);
   const queries: CodeQuery[] = [];
   found.forEach((x, n) => {
@@ -193,7 +218,11 @@ export function buildCodeSet(nodeModules: string): { files: CodeFile[]; queries:
     if (sentence) queries.push({ id: `doc-${n}`, kind: 'docstring', text: sentence, ...base });
     if (nameCount.get(x.f.name.toLowerCase()) === 1 && x.f.name.replace(/^_+/, '').length >= 4) {
       queries.push({ id: `id-${n}`, kind: 'identifier', text: x.f.name, ...base });
-      const words = x.f.name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_+/g, ' ').trim().toLowerCase();
+      const words = x.f.name
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .replace(/_+/g, ' ')
+        .trim()
+        .toLowerCase();
       if (words.split(' ').length >= 2) queries.push({ id: `split-${n}`, kind: 'split', text: words, ...base });
     }
   });

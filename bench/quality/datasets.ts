@@ -33,21 +33,28 @@ export function missingSetFiles(datasets: string, name: string): string | null {
 }
 
 function jsonl<T>(text: string): T[] {
-  return text.split(/\r?\n/).filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T);
+  return text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
 }
 
 export function loadSet(datasets: string, name: string): TestSet {
   const dir = join(datasets, name);
   const gz = join(dir, 'corpus.jsonl.gz');
-  const corpusText = existsSync(gz) ? gunzipSync(readFileSync(gz)).toString('utf8') : readFileSync(join(dir, 'corpus.jsonl'), 'utf8');
+  const corpusText = existsSync(gz)
+    ? gunzipSync(readFileSync(gz)).toString('utf8')
+    : readFileSync(join(dir, 'corpus.jsonl'), 'utf8');
   const docs = jsonl<{ _id: string | number; title?: string; text?: string }>(corpusText).map((d) => ({
     id: String(d._id),
     title: d.title ?? '',
     text: d.text ?? '',
   }));
-  const queries = jsonl<{ _id: string | number; text: string }>(readFileSync(join(dir, 'queries.jsonl'), 'utf8')).map((q) => ({
-    id: String(q._id),
-    text: q.text,
-  }));
+  const queries = jsonl<{ _id: string | number; text: string }>(readFileSync(join(dir, 'queries.jsonl'), 'utf8')).map(
+    (q) => ({
+      id: String(q._id),
+      text: q.text,
+    }),
+  );
   return { name, docs, queries, qrels: parseQrels(readFileSync(join(dir, 'qrels.tsv'), 'utf8')) };
 }

@@ -15,21 +15,31 @@ export function qrelsToTsv(qrels: Qrels): string {
 }
 
 /** Returns null when eval.mjs is absent; throws when it disagrees with `ours`. */
-export function checkWithEvalMjs(datasets: string, dir: string, label: string, qrels: Qrels, run: Run, ours: Summary): string | null {
+export function checkWithEvalMjs(
+  datasets: string,
+  dir: string,
+  label: string,
+  qrels: Qrels,
+  run: Run,
+  ours: Summary,
+): string | null {
   const script = join(datasets, 'eval.mjs');
   if (!existsSync(script)) return null;
   const qrelsFile = join(dir, `${label}.qrels.tsv`);
   const runFile = join(dir, `${label}.run.tsv`);
   writeFileSync(qrelsFile, qrelsToTsv(qrels));
   writeFileSync(runFile, runToTsv(run));
-  const out = JSON.parse(execFileSync(process.execPath, [script, qrelsFile, runFile, '--json'], { encoding: 'utf8' })) as Record<string, number>;
+  const out = JSON.parse(
+    execFileSync(process.execPath, [script, qrelsFile, runFile, '--json'], { encoding: 'utf8' }),
+  ) as Record<string, number>;
   const pairs: [string, number, number][] = [
     ['nDCG@10', out['nDCG@10'], ours.ndcg10],
     ['Recall@100', out['Recall@100'], ours.recall100],
     ['MRR@10', out['MRR@10'], ours.mrr10],
   ];
   for (const [name, theirs, mine] of pairs) {
-    if (Math.abs(theirs - mine) > 1e-9) throw new Error(`${label}: eval.mjs says ${name} ${theirs}, the bench's port says ${mine}`);
+    if (Math.abs(theirs - mine) > 1e-9)
+      throw new Error(`${label}: eval.mjs says ${name} ${theirs}, the bench's port says ${mine}`);
   }
   return runFile;
 }

@@ -64,7 +64,13 @@ export function evaluate(qrels: Qrels, run: Run): Summary {
   }
   const n = per.length;
   const mean = (k: keyof QueryScores): number => (n ? per.reduce((s, r) => s + r[k], 0) / n : 0);
-  return { queries_evaluated: n, queries_missing_from_run: missing, ndcg10: mean('ndcg10'), recall100: mean('recall100'), mrr10: mean('mrr10') };
+  return {
+    queries_evaluated: n,
+    queries_missing_from_run: missing,
+    ndcg10: mean('ndcg10'),
+    recall100: mean('recall100'),
+    mrr10: mean('mrr10'),
+  };
 }
 
 /** The run as eval.mjs reads it: `query-id<TAB>doc-id<TAB>rank<TAB>score` with a header. */

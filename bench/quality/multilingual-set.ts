@@ -20,18 +20,62 @@ export interface MlQuery {
 }
 
 export const ML_DOCS: MlDoc[] = [
-  { id: 'de-1', lang: 'de', text: 'Die Katzen schlafen den ganzen Tag auf dem Sofa. Abends jagen sie Mäuse im Garten und kommen erst spät zurück.' },
-  { id: 'de-2', lang: 'de', text: 'Der Bahnhof der Stadt wurde im letzten Jahr renoviert. Die Züge nach Berlin fahren jetzt jede halbe Stunde.' },
-  { id: 'de-3', lang: 'de', text: 'Unsere Kinder lernen in der Schule das Einmaleins. Die Lehrerin erklärt die Aufgaben mit großer Geduld.' },
-  { id: 'de-4', lang: 'de', text: 'Die Donaudampfschifffahrt war früher ein wichtiges Verkehrsmittel. Heute fahren auf dem Fluss vor allem Ausflugsschiffe.' },
-  { id: 'fr-1', lang: 'fr', text: 'Les maisons du village sont construites en pierre. Elles ont des toits rouges et des volets bleus.' },
-  { id: 'fr-2', lang: 'fr', text: 'Le boulanger prépare le pain chaque matin avant le lever du soleil. Les croissants sont vendus dès six heures.' },
-  { id: 'fr-3', lang: 'fr', text: 'Les étudiants ont visité le musée pour étudier la peinture impressionniste et les sculptures anciennes.' },
+  {
+    id: 'de-1',
+    lang: 'de',
+    text: 'Die Katzen schlafen den ganzen Tag auf dem Sofa. Abends jagen sie Mäuse im Garten und kommen erst spät zurück.',
+  },
+  {
+    id: 'de-2',
+    lang: 'de',
+    text: 'Der Bahnhof der Stadt wurde im letzten Jahr renoviert. Die Züge nach Berlin fahren jetzt jede halbe Stunde.',
+  },
+  {
+    id: 'de-3',
+    lang: 'de',
+    text: 'Unsere Kinder lernen in der Schule das Einmaleins. Die Lehrerin erklärt die Aufgaben mit großer Geduld.',
+  },
+  {
+    id: 'de-4',
+    lang: 'de',
+    text: 'Die Donaudampfschifffahrt war früher ein wichtiges Verkehrsmittel. Heute fahren auf dem Fluss vor allem Ausflugsschiffe.',
+  },
+  {
+    id: 'fr-1',
+    lang: 'fr',
+    text: 'Les maisons du village sont construites en pierre. Elles ont des toits rouges et des volets bleus.',
+  },
+  {
+    id: 'fr-2',
+    lang: 'fr',
+    text: 'Le boulanger prépare le pain chaque matin avant le lever du soleil. Les croissants sont vendus dès six heures.',
+  },
+  {
+    id: 'fr-3',
+    lang: 'fr',
+    text: 'Les étudiants ont visité le musée pour étudier la peinture impressionniste et les sculptures anciennes.',
+  },
   { id: 'fr-4', lang: 'fr', text: "L'hôpital de la ville a ouvert un nouveau service pour les enfants malades." },
-  { id: 'es-1', lang: 'es', text: 'Las ciudades de la costa están llenas de turistas durante el verano. Los hoteles suben sus precios.' },
-  { id: 'es-2', lang: 'es', text: 'El agricultor cultiva naranjas y limones en su finca. La cosecha de este año ha sido muy buena.' },
-  { id: 'es-3', lang: 'es', text: 'Los niños juegan al fútbol en el parque después de la escuela. Sus padres los miran desde los bancos.' },
-  { id: 'es-4', lang: 'es', text: 'La biblioteca municipal ofrece libros en varios idiomas y cursos de lectura para adultos.' },
+  {
+    id: 'es-1',
+    lang: 'es',
+    text: 'Las ciudades de la costa están llenas de turistas durante el verano. Los hoteles suben sus precios.',
+  },
+  {
+    id: 'es-2',
+    lang: 'es',
+    text: 'El agricultor cultiva naranjas y limones en su finca. La cosecha de este año ha sido muy buena.',
+  },
+  {
+    id: 'es-3',
+    lang: 'es',
+    text: 'Los niños juegan al fútbol en el parque después de la escuela. Sus padres los miran desde los bancos.',
+  },
+  {
+    id: 'es-4',
+    lang: 'es',
+    text: 'La biblioteca municipal ofrece libros en varios idiomas y cursos de lectura para adultos.',
+  },
   { id: 'ru-1', lang: 'ru', text: 'В бане он парился берёзовыми вениками, а потом прыгал в холодный снег.' },
   { id: 'ru-2', lang: 'ru', text: 'Студенты готовятся к экзаменам в университетской библиотеке до поздней ночи.' },
   { id: 'ru-3', lang: 'ru', text: 'Рыбаки вышли в море на рассвете и вернулись с богатым уловом трески.' },
@@ -52,7 +96,11 @@ export const ML_DOCS: MlDoc[] = [
   { id: 'ar-2', lang: 'ar', text: 'يعمل المهندسون على بناء جسر جديد فوق النهر.' },
   { id: 'ar-3', lang: 'ar', text: 'تزرع العائلة أشجار الزيتون في الحقول القريبة من القرية.' },
   { id: 'ar-4', lang: 'ar', text: 'سافر الطلاب إلى القاهرة لزيارة الأهرامات والمتحف المصري.' },
-  { id: 'de-5', lang: 'de', text: 'Die Krankenversicherung übernimmt die Kosten im Kinderkrankenhaus. Vom Hauptbahnhof fährt ein Bus direkt zur Notaufnahme.' },
+  {
+    id: 'de-5',
+    lang: 'de',
+    text: 'Die Krankenversicherung übernimmt die Kosten im Kinderkrankenhaus. Vom Hauptbahnhof fährt ein Bus direkt zur Notaufnahme.',
+  },
   { id: 'th-1', lang: 'th', text: 'แมวดำนอนอยู่บนโซฟาทั้งวัน ตอนกลางคืนมันออกไปจับหนูในสวน' },
   { id: 'th-2', lang: 'th', text: 'ห้องสมุดประชาชนเปิดให้บริการทุกวันและมีหนังสือภาษาต่างประเทศมากมาย' },
   { id: 'th-3', lang: 'th', text: 'รถไฟฟ้าในกรุงเทพมหานครช่วยให้การเดินทางสะดวกและรวดเร็วขึ้น' },
@@ -60,7 +108,11 @@ export const ML_DOCS: MlDoc[] = [
   // English distractors that share nothing but topics.
   { id: 'en-1', lang: 'en', text: 'Cats sleep most of the day and hunt mice in the garden at night.' },
   { id: 'en-2', lang: 'en', text: 'The giant panda lives in the mountains of Sichuan and eats bamboo.' },
-  { id: 'en-3', lang: 'en', text: 'The public library offers books in several languages and reading courses for adults.' },
+  {
+    id: 'en-3',
+    lang: 'en',
+    text: 'The public library offers books in several languages and reading courses for adults.',
+  },
 ];
 
 export const ML_QUERIES: MlQuery[] = [

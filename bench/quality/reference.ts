@@ -19,9 +19,18 @@ export function referenceRun(datasets: string, tmp: string, set: TestSet): Run |
   if (!existsSync(tool)) return null;
   const dir = join(tmp, `reference-${set.name}`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'corpus.jsonl'), set.docs.map((d) => JSON.stringify({ _id: d.id, title: d.title, text: d.text })).join('\n') + '\n');
-  writeFileSync(join(dir, 'queries.jsonl'), set.queries.map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n') + '\n');
-  const out = execFileSync(process.execPath, [tool, dir, '--top', '100'], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  writeFileSync(
+    join(dir, 'corpus.jsonl'),
+    set.docs.map((d) => JSON.stringify({ _id: d.id, title: d.title, text: d.text })).join('\n') + '\n',
+  );
+  writeFileSync(
+    join(dir, 'queries.jsonl'),
+    set.queries.map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n') + '\n',
+  );
+  const out = execFileSync(process.execPath, [tool, dir, '--top', '100'], {
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
   const run: Run = new Map();
   for (const line of out.split('\n')) {
     const [qid, did, , score] = line.split('\t');

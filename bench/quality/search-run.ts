@@ -30,7 +30,13 @@ export function hitsToEntries(hits: readonly { path: string; score: number }[]):
  * One search per query, one hit per file (`per_file`): Recall@100 is then over 100 documents, as
  * BM25 baselines count it, not over 100 chunks of some 30-50 documents.
  */
-export async function runMode(engine: EngineApi, queries: readonly Query[], folder: string, mode: SearchMode, topK: number): Promise<ModeRun> {
+export async function runMode(
+  engine: EngineApi,
+  queries: readonly Query[],
+  folder: string,
+  mode: SearchMode,
+  topK: number,
+): Promise<ModeRun> {
   const run: Run = new Map();
   const latencies: number[] = [];
   let unordered = 0;

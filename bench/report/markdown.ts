@@ -8,8 +8,15 @@ import type { ResultFile, Table, TargetResult } from '../lib/results.js';
 import { barChartSvg } from './svg.js';
 
 export function mdTable(columns: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  const cell = (v: string | number): string => String(typeof v === 'number' ? fmtNum(v) : v).replace(/\|/g, '\\|').replace(/\n/g, ' ');
-  return [`| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+  const cell = (v: string | number): string =>
+    String(typeof v === 'number' ? fmtNum(v) : v)
+      .replace(/\|/g, '\\|')
+      .replace(/\n/g, ' ');
+  return [
+    `| ${columns.join(' | ')} |`,
+    `| ${columns.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ].join('\n');
 }
 
 export function fmtNum(v: number): string {
@@ -20,7 +27,13 @@ export function fmtNum(v: number): string {
 }
 
 export function targetRows(targets: readonly TargetResult[]): (string | number)[][] {
-  return targets.map((t) => [t.description, `${t.op} ${fmtNum(t.limit)}${t.unit ? ' ' + t.unit : ''}`, `${fmtNum(t.measured)}${t.unit ? ' ' + t.unit : ''}`, fmtNum(t.ratio), t.met ? 'met' : '**missed**']);
+  return targets.map((t) => [
+    t.description,
+    `${t.op} ${fmtNum(t.limit)}${t.unit ? ' ' + t.unit : ''}`,
+    `${fmtNum(t.measured)}${t.unit ? ' ' + t.unit : ''}`,
+    fmtNum(t.ratio),
+    t.met ? 'met' : '**missed**',
+  ]);
 }
 
 function tableMd(t: Table): string {
@@ -28,7 +41,11 @@ function tableMd(t: Table): string {
 }
 
 /** Writes every chart of every result as `<resultsDir>/<bench>-<chart>.svg`; returns the Markdown. */
-export function renderReport(results: readonly ResultFile[], resultsDir: string, unreadable: readonly string[] = []): string {
+export function renderReport(
+  results: readonly ResultFile[],
+  resultsDir: string,
+  unreadable: readonly string[] = [],
+): string {
   const out: string[] = [
     '# Cairn benchmark report',
     '',
@@ -47,14 +64,24 @@ export function renderReport(results: readonly ResultFile[], resultsDir: string,
     '',
     mdTable(
       ['benchmark', 'status', 'quick', 'date', 'commit', 'targets met'],
-      results.map((r) => [r.name, r.status + (r.reason ? `: ${r.reason}` : ''), r.quick ? 'yes' : 'no', r.date.slice(0, 16).replace('T', ' '), r.commit, r.targets?.length ? `${r.targets.filter((t) => t.met).length}/${r.targets.length}` : '–']),
+      results.map((r) => [
+        r.name,
+        r.status + (r.reason ? `: ${r.reason}` : ''),
+        r.quick ? 'yes' : 'no',
+        r.date.slice(0, 16).replace('T', ' '),
+        r.commit,
+        r.targets?.length ? `${r.targets.filter((t) => t.met).length}/${r.targets.length}` : '–',
+      ]),
     ),
   ];
   if (unreadable.length) out.push('', `Unreadable results files: ${unreadable.join(', ')}`);
   for (const r of results) {
     out.push('', `## ${r.name}`, '');
-    out.push(`${r.status}${r.reason ? ` (${r.reason})` : ''}; ${r.quick ? 'quick' : 'full'} run of ${r.date} at ${r.commit} in ${fmtNum(r.duration_s)} s on ${r.machine.cores}× ${r.machine.cpu}, ${r.machine.memory_gb} GB, Node ${r.machine.node}, load ${r.machine.load_1m}.`);
-    if (r.targets?.length) out.push('', '### Targets', '', mdTable(['target', 'limit', 'measured', 'ratio', ''], targetRows(r.targets)));
+    out.push(
+      `${r.status}${r.reason ? ` (${r.reason})` : ''}; ${r.quick ? 'quick' : 'full'} run of ${r.date} at ${r.commit} in ${fmtNum(r.duration_s)} s on ${r.machine.cores}× ${r.machine.cpu}, ${r.machine.memory_gb} GB, Node ${r.machine.node}, load ${r.machine.load_1m}.`,
+    );
+    if (r.targets?.length)
+      out.push('', '### Targets', '', mdTable(['target', 'limit', 'measured', 'ratio', ''], targetRows(r.targets)));
     if (r.tables?.length) out.push('', '### Figures', '', r.tables.map(tableMd).join('\n\n'));
     for (const c of r.charts ?? []) {
       const file = `${r.name}-${c.id}.svg`;

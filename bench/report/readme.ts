@@ -33,7 +33,7 @@ function qualityRowsPerSet(results: readonly ResultFile[]): { set: string; file:
     .map((file) => ({ file, rows: ((file.figures?.runs as QualityRow[] | undefined) ?? []).filter((x) => !x.variant) }))
     .filter((r) => r.rows.length > 0)
     .sort((a, b) => b.file.date.localeCompare(a.file.date));
-  const place = (set: string) => ((QUALITY_SETS as readonly string[]).indexOf(set) + 1 || 99);
+  const place = (set: string) => (QUALITY_SETS as readonly string[]).indexOf(set) + 1 || 99;
   const sets = [...new Set(runs.flatMap((r) => r.rows.map((x) => x.set)))].sort((a, b) => place(a) - place(b));
   return sets.map((set) => {
     const has = runs.filter((r) => r.rows.some((x) => x.set === set));
@@ -46,21 +46,38 @@ export function headlineMarkdown(results: readonly ResultFile[]): string {
   const parts: string[] = [];
   const perSet = qualityRowsPerSet(results);
   if (perSet.length) {
-    const modes = ['vector', 'sparse', 'hybrid', 'tribrid'].filter((m) => perSet.some((p) => p.rows.some((r) => r.mode === m)));
+    const modes = ['vector', 'sparse', 'hybrid', 'tribrid'].filter((m) =>
+      perSet.some((p) => p.rows.some((r) => r.mode === m)),
+    );
     parts.push(
-      'nDCG@10 per mode on the full sets, beside BM25: BEIR\'s published figure for SciFact, and for the other sets the reference BM25 run (k1 0.9, b 0.4) that each set\'s SOURCE.md records (they have no comparable published figure). Each row is one run of `npm run bench:quality`, at the commit it names:',
+      "nDCG@10 per mode on the full sets, beside BM25: BEIR's published figure for SciFact, and for the other sets the reference BM25 run (k1 0.9, b 0.4) that each set's SOURCE.md records (they have no comparable published figure). Each row is one run of `npm run bench:quality`, at the commit it names:",
       '',
       mdTable(
         ['set', 'BM25', ...modes, 'measured at'],
-        perSet.map(({ set, file, rows }) => [set, bm25Reference(set) ?? 'n/a', ...modes.map((m) => rows.find((r) => r.mode === m)?.ndcg10 ?? 'n/a'), `${file.commit} (${file.date.slice(0, 10)})`]),
+        perSet.map(({ set, file, rows }) => [
+          set,
+          bm25Reference(set) ?? 'n/a',
+          ...modes.map((m) => rows.find((r) => r.mode === m)?.ndcg10 ?? 'n/a'),
+          `${file.commit} (${file.date.slice(0, 10)})`,
+        ]),
       ),
       '',
     );
   }
-  const targets = results.flatMap((r) => (r.targets ?? []).map((t) => [r.name, t.description, `${fmtNum(t.measured)} ${t.unit}`.trim(), `${t.op} ${fmtNum(t.limit)} ${t.unit}`.trim(), t.met ? 'met' : 'missed']));
+  const targets = results.flatMap((r) =>
+    (r.targets ?? []).map((t) => [
+      r.name,
+      t.description,
+      `${fmtNum(t.measured)} ${t.unit}`.trim(),
+      `${t.op} ${fmtNum(t.limit)} ${t.unit}`.trim(),
+      t.met ? 'met' : 'missed',
+    ]),
+  );
   if (targets.length) parts.push(mdTable(['benchmark', 'target', 'measured', 'limit', ''], targets), '');
   const cut = (t: string): string => (t.length > 120 ? `${t.slice(0, 117)}…` : t);
-  const skipped = results.filter((r) => r.status !== 'ok').map((r) => `${r.name} (${r.status}${r.reason ? `: ${cut(r.reason)}` : ''})`);
+  const skipped = results
+    .filter((r) => r.status !== 'ok')
+    .map((r) => `${r.name} (${r.status}${r.reason ? `: ${cut(r.reason)}` : ''})`);
   if (skipped.length) parts.push(`Not measured in the latest run: ${skipped.join('; ')}.`, '');
   parts.push('Full report: [bench/REPORT.md](bench/REPORT.md).');
   return parts.join('\n');
@@ -74,7 +91,10 @@ export function replaceBetweenMarkers(text: string, body: string): string | null
   return `${text.slice(0, a + START.length)}\n${body}\n${text.slice(b)}`;
 }
 
-export function updateReadme(readmePath: string, results: readonly ResultFile[]): 'updated' | 'unchanged' | 'no-readme' | 'no-markers' {
+export function updateReadme(
+  readmePath: string,
+  results: readonly ResultFile[],
+): 'updated' | 'unchanged' | 'no-readme' | 'no-markers' {
   if (!existsSync(readmePath)) return 'no-readme';
   const text = readFileSync(readmePath, 'utf8');
   const next = replaceBetweenMarkers(text, headlineMarkdown(results));

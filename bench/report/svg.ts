@@ -1,7 +1,8 @@
 /** Hand-written horizontal bar charts as standalone SVG: no chart library, readable in any viewer. */
 import type { Chart } from '../lib/results.js';
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function fmt(v: number): string {
   if (!Number.isFinite(v)) return 'n/a';

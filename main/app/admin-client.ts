@@ -32,5 +32,8 @@ export async function setIndexingPaused(addr: EngineAddress, paused: boolean): P
  */
 export async function revealableFile(addr: EngineAddress, file: string): Promise<string | null> {
   const status = await engineStatus(addr);
-  return revealablePath(status.folders.map((f) => f.path), file);
+  return revealablePath(
+    status.folders.map((f) => f.path),
+    file,
+  );
 }

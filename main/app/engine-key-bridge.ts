@@ -22,7 +22,11 @@ export interface KeyOwner {
 function isRequest(m: unknown): m is KeyRequest {
   if (typeof m !== 'object' || m === null) return false;
   const r = m as Partial<Record<string, unknown>>;
-  return r.type === 'cairn:api-key:request' && typeof r.id === 'number' && (r.op === 'get' || (r.op === 'set' && typeof r.key === 'string'));
+  return (
+    r.type === 'cairn:api-key:request' &&
+    typeof r.id === 'number' &&
+    (r.op === 'get' || (r.op === 'set' && typeof r.key === 'string'))
+  );
 }
 
 /** Answers one request; a failure (keychain locked, bad key) is a reply, never a silent drop. */
@@ -35,7 +39,12 @@ export function answerKeyRequest(store: KeyOwner, m: unknown): KeyReply | null {
     store.set(m.key);
     return { type: 'cairn:api-key:reply', id: m.id, ok: true, key: m.key };
   } catch (err) {
-    return { type: 'cairn:api-key:reply', id: m.id, ok: false, message: err instanceof Error ? err.message : String(err) };
+    return {
+      type: 'cairn:api-key:reply',
+      id: m.id,
+      ok: false,
+      message: err instanceof Error ? err.message : String(err),
+    };
   }
 }
 

@@ -122,7 +122,10 @@ export class EngineSupervisor extends EventEmitter {
           // An engine that already ran (a `cairn serve`, or one a stdio client started) has its own
           // admin token: the engine child attached to it prints that one in the address line.
           const given = /#token=([^&\s]+)/.exec(new URL(p.workbench).hash);
-          this.addr = { baseUrl: new URL(p.workbench).origin, adminToken: given ? decodeURIComponent(given[1]) : (this.tokenFromFile() ?? this.o.adminToken) };
+          this.addr = {
+            baseUrl: new URL(p.workbench).origin,
+            adminToken: given ? decodeURIComponent(given[1]) : (this.tokenFromFile() ?? this.o.adminToken),
+          };
           this.setState('running');
           this.emit('address', this.addr);
         }

@@ -18,7 +18,10 @@ function trusted(event: IpcMainInvokeEvent): boolean {
   return frame !== null && frame.parent === null && isTrustedSenderUrl(frame.url);
 }
 
-function handle<A extends unknown[], R>(channel: string, fn: (event: IpcMainInvokeEvent, ...args: A) => R | Promise<R>): void {
+function handle<A extends unknown[], R>(
+  channel: string,
+  fn: (event: IpcMainInvokeEvent, ...args: A) => R | Promise<R>,
+): void {
   ipcMain.handle(channel, (event, ...args) => {
     if (!trusted(event)) throw new Error(`refused ${channel} from an untrusted frame`);
     return fn(event, ...(args as A));
@@ -30,7 +33,10 @@ export function registerIpc(deps: IpcDeps): void {
   // no channel hands it the engine's address or token.
   handle(CHANNELS.pickFolder, async (event) => {
     const win = BrowserWindow.fromWebContents(event.sender);
-    const opts = { properties: ['openDirectory' as const, 'createDirectory' as const], title: 'Choose a folder to index' };
+    const opts = {
+      properties: ['openDirectory' as const, 'createDirectory' as const],
+      title: 'Choose a folder to index',
+    };
     const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
     return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
   });

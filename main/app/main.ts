@@ -31,7 +31,12 @@ const STDIO_SWITCH = '--mcp-stdio';
 const BACKGROUND_SWITCH = '--background';
 
 function appLauncher(flag: string): string[] {
-  return launcherCommand(flag, { packaged: app.isPackaged, execPath: process.execPath, appPath: app.getAppPath(), appImage: process.env.APPIMAGE });
+  return launcherCommand(flag, {
+    packaged: app.isPackaged,
+    execPath: process.execPath,
+    appPath: app.getAppPath(),
+    appImage: process.env.APPIMAGE,
+  });
 }
 
 if (process.argv.includes(STDIO_SWITCH)) {
@@ -125,7 +130,13 @@ async function main(): Promise<void> {
     command: app.isPackaged ? [process.env.APPIMAGE || process.execPath] : [process.execPath, app.getAppPath()],
   };
   // The OS's word, not our last write: the user may have changed it in the system settings.
-  const model: TrayModel = { engine: 'idle', folders: 0, indexing: false, paused: false, openAtLogin: isOpenAtLogin(loginItem) };
+  const model: TrayModel = {
+    engine: 'idle',
+    folders: 0,
+    indexing: false,
+    paused: false,
+    openAtLogin: isOpenAtLogin(loginItem),
+  };
   let quitting = false;
   // A pause (from the tray or the workbench) outlives an engine restart: a new engine starts unpaused.
   let wantPaused = false;

@@ -40,6 +40,9 @@ export function shellPaths(appRoot: string, userData: string, resources: string,
  * AppImage (not the executable inside its temporary mount) or the executable when packaged,
  * else the Electron binary with the app folder (a checkout running `electron .`).
  */
-export function launcherCommand(flag: string, o: { packaged: boolean; execPath: string; appPath: string; appImage?: string }): string[] {
+export function launcherCommand(
+  flag: string,
+  o: { packaged: boolean; execPath: string; appPath: string; appImage?: string },
+): string[] {
   return o.packaged ? [o.appImage || o.execPath, flag] : [o.execPath, o.appPath, flag];
 }

@@ -18,7 +18,9 @@ export { WORKBENCH_CSP };
 
 /** Must run before `app.whenReady()`. */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  protocol.registerSchemesAsPrivileged([
+    { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
 }
 
 /** Forwards an admin call; a 502 with no body tells the workbench the engine is away (banner). */
@@ -34,7 +36,10 @@ async function forwardToEngine(request: Request, url: URL, addr: EngineAddress |
       headers,
       body: hasBody ? await request.arrayBuffer() : undefined,
     });
-    return new Response(res.body, { status: res.status, headers: { 'Content-Type': res.headers.get('content-type') ?? 'application/json', 'Cache-Control': 'no-store' } });
+    return new Response(res.body, {
+      status: res.status,
+      headers: { 'Content-Type': res.headers.get('content-type') ?? 'application/json', 'Cache-Control': 'no-store' },
+    });
   } catch {
     return new Response(null, { status: 502 });
   }
@@ -44,7 +49,8 @@ export function handleAppScheme(rendererRoot: string, engineAddress: () => Engin
   protocol.handle('app', async (request) => {
     const url = new URL(request.url);
     if (url.host !== 'workbench') return new Response('not found', { status: 404 });
-    if (url.pathname === '/api' || url.pathname.startsWith('/api/')) return forwardToEngine(request, url, engineAddress());
+    if (url.pathname === '/api' || url.pathname.startsWith('/api/'))
+      return forwardToEngine(request, url, engineAddress());
     return serveStatic(request, rendererRoot);
   });
 }

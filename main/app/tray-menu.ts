@@ -48,7 +48,12 @@ export function trayMenu(m: TrayModel, actions: TrayActions): MenuItemConstructo
       : { label: 'Pause indexing', enabled: running, click: () => actions.setPaused(true) },
     ...(m.engine === 'failed' ? [{ label: 'Restart engine', click: () => actions.restartEngine() }] : []),
     { type: 'separator' },
-    { label: 'Start at login', type: 'checkbox', checked: m.openAtLogin, click: (item) => actions.setOpenAtLogin(item.checked) },
+    {
+      label: 'Start at login',
+      type: 'checkbox',
+      checked: m.openAtLogin,
+      click: (item) => actions.setOpenAtLogin(item.checked),
+    },
     { type: 'separator' },
     { label: 'Quit Cairn', click: () => actions.quit() },
   ];

@@ -10,7 +10,10 @@ export type { TrayActions, TrayModel };
 export class CairnTray {
   private readonly tray: Tray;
 
-  constructor(iconPath: string, private readonly actions: TrayActions) {
+  constructor(
+    iconPath: string,
+    private readonly actions: TrayActions,
+  ) {
     const icon = nativeImage.createFromPath(iconPath);
     this.tray = new Tray(icon.isEmpty() ? nativeImage.createEmpty() : icon.resize({ width: 16, height: 16 }));
     this.tray.setToolTip('Cairn');

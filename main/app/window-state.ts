@@ -53,7 +53,11 @@ export class ShellState {
   }
 
   saveBounds(b: WindowBounds): void {
-    this.store.set('window', { ...b, width: Math.max(400, Math.round(b.width)), height: Math.max(300, Math.round(b.height)) });
+    this.store.set('window', {
+      ...b,
+      width: Math.max(400, Math.round(b.width)),
+      height: Math.max(300, Math.round(b.height)),
+    });
   }
 
   openAtLogin(): boolean {

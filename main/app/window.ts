@@ -7,7 +7,9 @@ import { APP_ORIGIN } from './trusted-sender.js';
 function onSomeDisplay(b: { x?: number; y?: number; width: number; height: number }): boolean {
   if (b.x === undefined || b.y === undefined) return false;
   const { x, y } = b;
-  return screen.getAllDisplays().some(({ workArea: a }) => x < a.x + a.width && x + b.width > a.x && y < a.y + a.height && y + b.height > a.y);
+  return screen
+    .getAllDisplays()
+    .some(({ workArea: a }) => x < a.x + a.width && x + b.width > a.x && y < a.y + a.height && y + b.height > a.y);
 }
 
 export function createWorkbenchWindow(preload: string, state: ShellState): BrowserWindow {

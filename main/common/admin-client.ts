@@ -24,7 +24,15 @@ import type { ReadRequest } from './requests.js';
 import type { ReadResult } from './search.js';
 import { answerErrorBody, isErrorEnvelope, parseAnswer, type ErrorBody } from './errors.js';
 import type { FolderSpec, SettingSpec } from './settings.js';
-import type { EngineStatus, FolderStatus, JobInfo, McpStatus, ModelInfo, ModelSwitchStatus, ProbeResult } from './status.js';
+import type {
+  EngineStatus,
+  FolderStatus,
+  JobInfo,
+  McpStatus,
+  ModelInfo,
+  ModelSwitchStatus,
+  ProbeResult,
+} from './status.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -56,7 +64,8 @@ export function adminClient(call: AdminCall) {
 
     settings: () => at<SettingsResponse>('settings'),
     /** `confirm` is the lockout guard's answer for a new address or port (the person agreed). */
-    updateSettings: (values: Record<string, unknown>, confirm = false) => at<SettingsResponse>('updateSettings', confirm ? { values, confirm } : { values }),
+    updateSettings: (values: Record<string, unknown>, confirm = false) =>
+      at<SettingsResponse>('updateSettings', confirm ? { values, confirm } : { values }),
     /** The settings table the editor is generated from (main/common/settings.ts). */
     settingsSpec: async () => (await at<{ settings: SettingSpec[] }>('settingsSpec')).settings,
     validateSettings: (values: Record<string, unknown>) => at<ValidateResponse>('validateSettings', { values }),
@@ -74,7 +83,8 @@ export function adminClient(call: AdminCall) {
       return at<FolderFilesResponse>('folderFiles', undefined, { signal, query: q.toString() });
     },
     /** Directories below the home folder (the browser's folder picker); no path: the home folder. */
-    browse: (path?: string) => at<BrowseResponse>('browse', undefined, { query: path ? `path=${encodeURIComponent(path)}` : undefined }),
+    browse: (path?: string) =>
+      at<BrowseResponse>('browse', undefined, { query: path ? `path=${encodeURIComponent(path)}` : undefined }),
     indexFolder: (path: string, kind: IndexFolderRequest['kind']) => at<JobInfo>('indexFolder', { path, kind }),
     /** A bare list or `{ jobs: [...] }`: the contract names the item type only. */
     jobs: async (): Promise<JobInfo[]> => {
@@ -92,7 +102,9 @@ export function adminClient(call: AdminCall) {
 
     /** Snippets carry a key placeholder unless `reveal` (then the real key, for copying). */
     clients: async (reveal = false): Promise<ClientConfig[]> => {
-      const body = await at<ClientConfig[] | { clients: ClientConfig[] }>('clients', undefined, { query: reveal ? 'reveal=1' : undefined });
+      const body = await at<ClientConfig[] | { clients: ClientConfig[] }>('clients', undefined, {
+        query: reveal ? 'reveal=1' : undefined,
+      });
       return Array.isArray(body) ? body : body.clients;
     },
     /** `confirm: true` is the engine's guard that a person agreed to have a config file rewritten. */
@@ -106,13 +118,21 @@ export type AdminClient = ReturnType<typeof adminClient>;
  * The call for a process that holds the admin token (the CLI, the desktop shell): `fail` turns a
  * failed answer's typed body into the caller's error, `unreachable` a connection that failed.
  */
-export function bearerCall(base: string, token: string, errors: { fail: (status: number, body: ErrorBody) => Error; unreachable: (err: unknown) => Error }): AdminCall {
+export function bearerCall(
+  base: string,
+  token: string,
+  errors: { fail: (status: number, body: ErrorBody) => Error; unreachable: (err: unknown) => Error },
+): AdminCall {
   return async <T>(method: string, path: string, body?: unknown, opts: CallOptions = {}): Promise<T> => {
     let res: Response;
     try {
       res = await fetch(base + path, {
         method,
-        headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: opts.signal,
       });
@@ -120,7 +140,8 @@ export function bearerCall(base: string, token: string, errors: { fail: (status:
       throw errors.unreachable(err);
     }
     const parsed = parseAnswer(await res.text()) ?? null;
-    if (!res.ok && !(opts.acceptErrorBody && parsed !== null && !isErrorEnvelope(parsed))) throw errors.fail(res.status, answerErrorBody(res.status, parsed, `${method} ${path}`));
+    if (!res.ok && !(opts.acceptErrorBody && parsed !== null && !isErrorEnvelope(parsed)))
+      throw errors.fail(res.status, answerErrorBody(res.status, parsed, `${method} ${path}`));
     return parsed as T;
   };
 }

@@ -20,7 +20,8 @@ const SHAPE = /^[A-Za-z0-9._~-]+$/;
  * secret.
  */
 export function apiKeyProblem(key: string): string | null {
-  if (key.length < API_KEY_MIN_LENGTH) return `An API key must be at least ${API_KEY_MIN_LENGTH} characters (this one has ${key.length}).`;
+  if (key.length < API_KEY_MIN_LENGTH)
+    return `An API key must be at least ${API_KEY_MIN_LENGTH} characters (this one has ${key.length}).`;
   if (key.length > API_KEY_MAX_LENGTH) return `An API key must be at most ${API_KEY_MAX_LENGTH} characters.`;
   if (!SHAPE.test(key)) return `An API key may contain only letters, digits and - . _ ~ (URL-safe, no spaces).`;
   if (new Set(key).size < 8) return 'An API key must not be a short pattern repeated: use a generated key.';
@@ -78,7 +79,9 @@ export interface KeyPort {
 }
 
 /** Engine → owner. `set` carries the new key; the owner answers every request with a reply of the same id. */
-export type KeyRequest = { type: 'cairn:api-key:request'; id: number; op: 'get' } | { type: 'cairn:api-key:request'; id: number; op: 'set'; key: string };
+export type KeyRequest =
+  | { type: 'cairn:api-key:request'; id: number; op: 'get' }
+  | { type: 'cairn:api-key:request'; id: number; op: 'set'; key: string };
 /** Owner → engine. `changed` tells the engine to forget its copy (the key was set outside it). */
 export type KeyReply =
   | { type: 'cairn:api-key:reply'; id: number; ok: true; key: string | null }

@@ -100,7 +100,8 @@ export function errorBodyOf(err: unknown): ErrorBody {
  */
 export function answerErrorBody(status: number, parsed: unknown, what: string): ErrorBody {
   if (isErrorEnvelope(parsed)) return parsed.error;
-  const code: ErrorCode = status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : status === 404 ? 'not_found' : 'internal';
+  const code: ErrorCode =
+    status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : status === 404 ? 'not_found' : 'internal';
   return { code, message: `${what} answered ${status}` };
 }
 

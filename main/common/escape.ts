@@ -10,7 +10,8 @@
 // C0 and C1 controls, DEL, line/paragraph separators, bidi marks, embeddings, overrides and isolates, BOM.
 /* eslint-disable no-control-regex -- matching control characters is the point (a block, so a formatter's line breaks keep it) */
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
-const CONTROLS_BUT_TAB = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const CONTROLS_BUT_TAB =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 /* eslint-enable no-control-regex */
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

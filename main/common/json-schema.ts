@@ -51,8 +51,8 @@ type Scalar<S> = S extends { enum: readonly (infer E)[] }
               : S extends { type: 'object'; additionalProperties: infer A extends object }
                 ? Record<string, FromSchema<A>>
                 : S extends { type: 'object' }
-                ? Record<string, unknown>
-                : unknown;
+                  ? Record<string, unknown>
+                  : unknown;
 
 type ObjectOf<P, R, S> = Simplify<
   { -readonly [K in keyof P as K extends R ? K : never]: FromSchema<P[K]> } & {
@@ -61,21 +61,38 @@ type ObjectOf<P, R, S> = Simplify<
 >;
 
 /** The TypeScript type a schema (declared `as const`) denotes. `type: [T, 'null']` is `T | null`. */
-export type FromSchema<S> = S extends { type: readonly [infer T, 'null'] } ? Scalar<Omit<S, 'type'> & { type: T }> | null : Scalar<S>;
+export type FromSchema<S> = S extends { type: readonly [infer T, 'null'] }
+  ? Scalar<Omit<S, 'type'> & { type: T }> | null
+  : Scalar<S>;
 
 function typeName(t: SchemaType): string {
-  return t === 'integer' ? 'an integer' : t === 'array' ? 'a list' : t === 'object' ? 'an object' : t === 'null' ? 'null' : `a ${t}`;
+  return t === 'integer'
+    ? 'an integer'
+    : t === 'array'
+      ? 'a list'
+      : t === 'object'
+        ? 'an object'
+        : t === 'null'
+          ? 'null'
+          : `a ${t}`;
 }
 
 function isType(t: SchemaType, v: unknown): boolean {
   switch (t) {
-    case 'string': return typeof v === 'string';
-    case 'integer': return typeof v === 'number' && Number.isInteger(v);
-    case 'number': return typeof v === 'number' && Number.isFinite(v);
-    case 'boolean': return typeof v === 'boolean';
-    case 'null': return v === null;
-    case 'array': return Array.isArray(v);
-    case 'object': return typeof v === 'object' && v !== null && !Array.isArray(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'null':
+      return v === null;
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
   }
 }
 
@@ -94,16 +111,23 @@ function range(min: number | undefined, max: number | undefined): string {
 
 /** The rule a schema states, in words, for messages ("an integer from 1 to 100"). */
 export function describeRule(s: Schema): string {
-  if (s.enum) return s.enum.length > 12 ? `one of ${s.enum.slice(0, 10).join(', ')}… (${s.enum.length} values, listed in the schema)` : `one of ${s.enum.join(', ')}`;
+  if (s.enum)
+    return s.enum.length > 12
+      ? `one of ${s.enum.slice(0, 10).join(', ')}… (${s.enum.length} values, listed in the schema)`
+      : `one of ${s.enum.join(', ')}`;
   const types = s.type === undefined ? [] : Array.isArray(s.type) ? s.type : [s.type as SchemaType];
   let rule = types.map(typeName).join(' or ') || 'a value';
   if (s.format === 'date-time') rule = 'an ISO 8601 date-time';
   if (s.minimum !== undefined || s.maximum !== undefined) rule += ` ${range(s.minimum, s.maximum)}`;
   if (s.minLength !== undefined || s.maxLength !== undefined) {
-    rule = s.minLength === 1 && s.maxLength === undefined ? `a non-empty ${rule.replace(/^an? /, '')}` : `${rule} of ${range(s.minLength, s.maxLength)} characters`;
+    rule =
+      s.minLength === 1 && s.maxLength === undefined
+        ? `a non-empty ${rule.replace(/^an? /, '')}`
+        : `${rule} of ${range(s.minLength, s.maxLength)} characters`;
   }
   if (s.items) {
-    const count = s.minItems !== undefined || s.maxItems !== undefined ? ` of ${range(s.minItems, s.maxItems)} items` : '';
+    const count =
+      s.minItems !== undefined || s.maxItems !== undefined ? ` of ${range(s.minItems, s.maxItems)} items` : '';
     rule = `a list${count}, each ${describeRule(s.items)}`;
   }
   return rule;
@@ -136,7 +160,12 @@ export function checkSchema(schema: Schema, value: unknown, key: string): Argume
       }
     }
   }
-  if ((schema.properties || typeof schema.additionalProperties === 'object') && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+  if (
+    (schema.properties || typeof schema.additionalProperties === 'object') &&
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value)
+  ) {
     return checkObject(schema, value as Record<string, unknown>, key);
   }
   return null;
@@ -177,7 +206,11 @@ function acceptsNull(s: Schema): boolean {
  * A command-line value read as the schema's type ("abc" is no integer, "5" is 5), so that a flag
  * is refused with the same rule and message as the same argument anywhere else.
  */
-export function fromText(schema: Schema, raw: string, key: string): { ok: true; value: unknown } | { ok: false; issue: ArgumentIssue } {
+export function fromText(
+  schema: Schema,
+  raw: string,
+  key: string,
+): { ok: true; value: unknown } | { ok: false; issue: ArgumentIssue } {
   const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type as SchemaType];
   let value: unknown = raw;
   if (types.includes('integer') || types.includes('number')) {

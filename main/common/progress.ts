@@ -45,13 +45,21 @@ export function describeProgress(state: JobState, p: JobProgress): ProgressView 
   // A scan learns its total as it walks: no fraction until it has finished finding files.
   const fraction = p.phase === 'done' ? 1 : total > 0 && p.phase !== 'scanning' ? Math.min(1, done / total) : null;
   let counts: string;
-  if (embedding) counts = `${num(p.chunks_done)} of ${num(p.chunks_total)} chunks (${num(p.files_done)} of ${num(p.files_total)} files)`;
+  if (embedding)
+    counts = `${num(p.chunks_done)} of ${num(p.chunks_total)} chunks (${num(p.files_done)} of ${num(p.files_total)} files)`;
   else if (p.phase === 'scanning') counts = `${num(p.files_total)} files found`;
-  else if (p.files_total > 0) counts = `${num(p.files_done)} of ${num(p.files_total)} files${p.chunks_done ? `, ${num(p.chunks_done)} chunks` : ''}`;
+  else if (p.files_total > 0)
+    counts = `${num(p.files_done)} of ${num(p.files_total)} files${p.chunks_done ? `, ${num(p.chunks_done)} chunks` : ''}`;
   else counts = p.files_done ? `${num(p.files_done)} files` : '';
-  const label = state === 'queued' ? 'queued' : state === 'paused' ? `paused (${PHASE_LABEL[p.phase]})` : PHASE_LABEL[p.phase];
+  const label =
+    state === 'queued' ? 'queued' : state === 'paused' ? `paused (${PHASE_LABEL[p.phase]})` : PHASE_LABEL[p.phase];
   const etaText = state === 'running' ? formatEta(p.eta_seconds) : null;
-  return { label, fraction: state === 'queued' ? null : fraction, counts: state === 'queued' ? '' : counts, eta: etaText ? `${etaText} left` : null };
+  return {
+    label,
+    fraction: state === 'queued' ? null : fraction,
+    counts: state === 'queued' ? '' : counts,
+    eta: etaText ? `${etaText} left` : null,
+  };
 }
 
 /** One line: "computing vectors: 1,584 of 30,818 chunks (52 of 425 files), about 4 min left". */

@@ -61,7 +61,11 @@ const maxChars = {
   description: `Bound on the result in characters, text and structured alike (default ${DEFAULTS.maxChars}); hits beyond it are left out and counted.`,
 } as const;
 const query = { type: 'string', minLength: 1, maxLength: LIMITS.queryChars } as const;
-const pathList = { type: 'array', items: { type: 'string', minLength: 1, maxLength: LIMITS.pathChars }, maxItems: LIMITS.paths } as const;
+const pathList = {
+  type: 'array',
+  items: { type: 'string', minLength: 1, maxLength: LIMITS.pathChars },
+  maxItems: LIMITS.paths,
+} as const;
 const globList = {
   type: 'array',
   items: { type: 'string', minLength: 1, maxLength: LIMITS.globChars },
@@ -73,23 +77,44 @@ export const SEARCH_REQUEST_SCHEMA = {
   type: 'object',
   properties: {
     query: { ...query, description: 'What you are looking for, in words. Give `query` or `queries`.' },
-    queries: { type: 'array', items: query, minItems: 1, maxItems: LIMITS.queries, description: 'Several phrasings of one need; their results are fused.' },
-    mode: { enum: SEARCH_MODES, description: 'vector (meaning), sparse (words, BM25), hybrid (both), tribrid (both plus the link/import graph).' },
-    top_k: { type: 'integer', minimum: LIMITS.topK.min, maximum: LIMITS.topK.max, description: `How many hits (${LIMITS.topK.min}..${LIMITS.topK.max}).` },
+    queries: {
+      type: 'array',
+      items: query,
+      minItems: 1,
+      maxItems: LIMITS.queries,
+      description: 'Several phrasings of one need; their results are fused.',
+    },
+    mode: {
+      enum: SEARCH_MODES,
+      description: 'vector (meaning), sparse (words, BM25), hybrid (both), tribrid (both plus the link/import graph).',
+    },
+    top_k: {
+      type: 'integer',
+      minimum: LIMITS.topK.min,
+      maximum: LIMITS.topK.max,
+      description: `How many hits (${LIMITS.topK.min}..${LIMITS.topK.max}).`,
+    },
     folders: { ...pathList, description: 'Absolute folder paths to search (as indexed); default: all.' },
     globs: globList,
     file_types: {
       type: 'array',
       items: { enum: FILE_TYPES },
       maxItems: LIMITS.fileTypes,
-      description: 'Kinds (text, markdown, code, html, pdf, docx, data) or extensions without the dot (md, ts); for any other extension use globs.',
+      description:
+        'Kinds (text, markdown, code, html, pdf, docx, data) or extensions without the dot (md, ts); for any other extension use globs.',
     },
     modified_after: { type: 'string', format: 'date-time', description: 'ISO 8601 date-time.' },
     modified_before: { type: 'string', format: 'date-time', description: 'ISO 8601 date-time.' },
     min_score: { type: 'number', description: 'Drop hits scoring below this.' },
-    freshness: { enum: FRESHNESS_POLICIES, description: `eventual (default) or wait_for_fresh (wait for pending index updates first).` },
+    freshness: {
+      enum: FRESHNESS_POLICIES,
+      description: `eventual (default) or wait_for_fresh (wait for pending index updates first).`,
+    },
     max_chars: maxChars,
-    per_file: { type: 'boolean', description: 'At most one hit per file: its best chunk, with the file\'s other matching ranges in other_ranges.' },
+    per_file: {
+      type: 'boolean',
+      description: "At most one hit per file: its best chunk, with the file's other matching ranges in other_ranges.",
+    },
   },
   additionalProperties: false,
 } as const satisfies Schema;
@@ -97,10 +122,23 @@ export const SEARCH_REQUEST_SCHEMA = {
 export const READ_REQUEST_SCHEMA = {
   type: 'object',
   properties: {
-    path: { type: 'string', minLength: 1, maxLength: LIMITS.pathChars, description: 'Absolute path of a file inside an indexed folder, as search returns it.' },
+    path: {
+      type: 'string',
+      minLength: 1,
+      maxLength: LIMITS.pathChars,
+      description: 'Absolute path of a file inside an indexed folder, as search returns it.',
+    },
     start_line: { type: 'integer', minimum: 1, description: `First line (1-based). Default ${DEFAULTS.startLine}.` },
-    end_line: { type: 'integer', minimum: 1, description: `Last line (inclusive). Default: ${DEFAULTS.readLines} lines from start_line; at most ${LIMITS.readLines} lines are returned.` },
-    page: { type: 'integer', minimum: 1, description: 'For a PDF: the page whose lines to read (search hits carry it). Default 1.' },
+    end_line: {
+      type: 'integer',
+      minimum: 1,
+      description: `Last line (inclusive). Default: ${DEFAULTS.readLines} lines from start_line; at most ${LIMITS.readLines} lines are returned.`,
+    },
+    page: {
+      type: 'integer',
+      minimum: 1,
+      description: 'For a PDF: the page whose lines to read (search hits carry it). Default 1.',
+    },
     max_chars: { ...maxChars, description: `Bound on the returned text (default ${DEFAULTS.maxChars}).` },
   },
   required: ['path'],
@@ -110,12 +148,22 @@ export const READ_REQUEST_SCHEMA = {
 export const GREP_REQUEST_SCHEMA = {
   type: 'object',
   properties: {
-    pattern: { type: 'string', minLength: 1, maxLength: LIMITS.patternChars, description: 'A literal string, or a regular expression with regex: true.' },
+    pattern: {
+      type: 'string',
+      minLength: 1,
+      maxLength: LIMITS.patternChars,
+      description: 'A literal string, or a regular expression with regex: true.',
+    },
     regex: { type: 'boolean', description: `Treat pattern as a regular expression (default ${DEFAULTS.regex}).` },
     case_sensitive: { type: 'boolean', description: `Default ${DEFAULTS.caseSensitive}.` },
     folders: { ...pathList, description: 'Absolute folder paths to search (as indexed); default: all.' },
     globs: globList,
-    max_matches: { type: 'integer', minimum: LIMITS.maxMatches.min, maximum: LIMITS.maxMatches.max, description: `Default ${DEFAULTS.maxMatches}.` },
+    max_matches: {
+      type: 'integer',
+      minimum: LIMITS.maxMatches.min,
+      maximum: LIMITS.maxMatches.max,
+      description: `Default ${DEFAULTS.maxMatches}.`,
+    },
     max_chars: maxChars,
   },
   required: ['pattern'],
@@ -134,7 +182,12 @@ export type ResolvedSearchRequest = Omit<SearchRequest, 'mode' | 'top_k' | 'fres
   max_chars: number;
 };
 export type ResolvedReadRequest = ReadRequest & { start_line: number; end_line: number; max_chars: number };
-export type ResolvedGrepRequest = GrepRequest & { regex: boolean; case_sensitive: boolean; max_matches: number; max_chars: number };
+export type ResolvedGrepRequest = GrepRequest & {
+  regex: boolean;
+  case_sensitive: boolean;
+  max_matches: number;
+  max_chars: number;
+};
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; issue: ArgumentIssue };
 
@@ -166,17 +219,27 @@ export function checkSearchRequest(input: unknown): Parsed<SearchRequest> {
   const req = given(input);
   if (!req) return refuse('request', 'the search request must be an object such as {"query": "…"}');
   // `.MD` and `md` name the same files; the schema lists the canonical spelling.
-  if (Array.isArray(req.file_types)) req.file_types = req.file_types.map((t) => (typeof t === 'string' ? t.replace(/^\./, '').toLowerCase() : t));
-  const unknownType = Array.isArray(req.file_types) ? req.file_types.findIndex((t) => typeof t === 'string' && !FILE_TYPES.includes(t)) : -1;
+  if (Array.isArray(req.file_types))
+    req.file_types = req.file_types.map((t) => (typeof t === 'string' ? t.replace(/^\./, '').toLowerCase() : t));
+  const unknownType = Array.isArray(req.file_types)
+    ? req.file_types.findIndex((t) => typeof t === 'string' && !FILE_TYPES.includes(t))
+    : -1;
   if (unknownType >= 0) {
     const t = (req.file_types as string[])[unknownType];
-    return refuse(`file_types[${unknownType}]`, `unknown file type ${JSON.stringify(t)}: give a kind (${FILE_KINDS.join(', ')}) or a known extension (md, ts, py, pdf…); for any other extension use a glob such as "*.${t.replace(/[^A-Za-z0-9_+-]/g, '')}"`);
+    return refuse(
+      `file_types[${unknownType}]`,
+      `unknown file type ${JSON.stringify(t)}: give a kind (${FILE_KINDS.join(', ')}) or a known extension (md, ts, py, pdf…); for any other extension use a glob such as "*.${t.replace(/[^A-Za-z0-9_+-]/g, '')}"`,
+    );
   }
   const issue = checkSchema(SEARCH_REQUEST_SCHEMA, req, '');
   if (issue) return { ok: false, issue };
   const r = req as SearchRequest;
   if (queriesOf(r).length === 0) return refuse('query', 'give a non-empty query (or queries)');
-  if (r.modified_after !== undefined && r.modified_before !== undefined && Date.parse(r.modified_after) > Date.parse(r.modified_before)) {
+  if (
+    r.modified_after !== undefined &&
+    r.modified_before !== undefined &&
+    Date.parse(r.modified_after) > Date.parse(r.modified_before)
+  ) {
     return refuse('modified_after', 'modified_after is later than modified_before');
   }
   return { ok: true, value: r };
@@ -184,7 +247,9 @@ export function checkSearchRequest(input: unknown): Parsed<SearchRequest> {
 
 /** Every phrasing a search asks for (`query` and `queries`), trimmed, the empty ones dropped. */
 export function queriesOf(r: Pick<SearchRequest, 'query' | 'queries'>): string[] {
-  return [...(r.query !== undefined ? [r.query] : []), ...(r.queries ?? [])].map((q) => q.trim()).filter((q) => q.length > 0);
+  return [...(r.query !== undefined ? [r.query] : []), ...(r.queries ?? [])]
+    .map((q) => q.trim())
+    .filter((q) => q.length > 0);
 }
 
 /** Checks a search request and applies the defaults: the one place they are applied. */

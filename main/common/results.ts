@@ -76,7 +76,12 @@ export const SEARCH_RESULT_SCHEMA = {
     /** Legs that declined rather than answer badly, and why (their ranks are absent, not poor). */
     legs_abstained: {
       type: 'array',
-      items: { type: 'object', properties: { leg: { enum: ['vector', 'sparse', 'graph'] }, reason: { type: 'string' } }, required: ['leg', 'reason'], additionalProperties: false },
+      items: {
+        type: 'object',
+        properties: { leg: { enum: ['vector', 'sparse', 'graph'] }, reason: { type: 'string' } },
+        required: ['leg', 'reason'],
+        additionalProperties: false,
+      },
     },
   },
   required: ['note', 'mode', 'folders', 'hits', 'hits_omitted'],

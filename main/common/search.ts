@@ -35,8 +35,16 @@ export const FRESHNESS_SCHEMA = {
   type: 'object',
   properties: {
     state: { enum: FOLDER_STATES },
-    vector_coverage: { type: 'number', minimum: 0, maximum: 1, description: 'Share of the folder\'s chunks that have vectors (0..1); below 1 while vectors are computed.' },
-    updated_at: { type: ['string', 'null'], description: 'ISO time of the last applied update, or null if never indexed.' },
+    vector_coverage: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description: "Share of the folder's chunks that have vectors (0..1); below 1 while vectors are computed.",
+    },
+    updated_at: {
+      type: ['string', 'null'],
+      description: 'ISO time of the last applied update, or null if never indexed.',
+    },
     pending_changes: { type: 'integer', minimum: 0, description: 'Changes seen but not yet applied.' },
   },
   required: ['state', 'vector_coverage', 'updated_at', 'pending_changes'],
@@ -72,10 +80,29 @@ export const SEARCH_HIT_SCHEMA = {
     language: { type: 'string' },
     modified_at: { type: 'string' },
     freshness: FRESHNESS_SCHEMA,
-    legs_abstained: { type: 'array', items: { enum: RETRIEVAL_LEGS }, description: 'Legs that declined this search; their ranks are absent, not poor.' },
-    other_ranges: { type: 'array', items: LINE_RANGE_SCHEMA, description: 'With per_file: the file\'s other matching chunks, best first (at most 10).' },
+    legs_abstained: {
+      type: 'array',
+      items: { enum: RETRIEVAL_LEGS },
+      description: 'Legs that declined this search; their ranks are absent, not poor.',
+    },
+    other_ranges: {
+      type: 'array',
+      items: LINE_RANGE_SCHEMA,
+      description: "With per_file: the file's other matching chunks, best first (at most 10).",
+    },
   },
-  required: ['path', 'folder', 'start_line', 'end_line', 'snippet', 'score', 'legs', 'kind', 'modified_at', 'freshness'],
+  required: [
+    'path',
+    'folder',
+    'start_line',
+    'end_line',
+    'snippet',
+    'score',
+    'legs',
+    'kind',
+    'modified_at',
+    'freshness',
+  ],
   additionalProperties: false,
 } as const satisfies Schema;
 
@@ -91,9 +118,18 @@ export const SEARCH_RESPONSE_SCHEMA = {
      */
     legs_abstained: {
       type: 'array',
-      items: { type: 'object', properties: { leg: { enum: RETRIEVAL_LEGS }, reason: { type: 'string' } }, required: ['leg', 'reason'], additionalProperties: false },
+      items: {
+        type: 'object',
+        properties: { leg: { enum: RETRIEVAL_LEGS }, reason: { type: 'string' } },
+        required: ['leg', 'reason'],
+        additionalProperties: false,
+      },
     },
-    folders: { type: 'object', additionalProperties: FRESHNESS_SCHEMA, description: 'Per-folder freshness of the folders searched.' },
+    folders: {
+      type: 'object',
+      additionalProperties: FRESHNESS_SCHEMA,
+      description: 'Per-folder freshness of the folders searched.',
+    },
     took_ms: { type: 'number', minimum: 0 },
   },
   required: ['hits', 'mode', 'legs_answered', 'folders', 'took_ms'],

@@ -17,17 +17,29 @@ export const TOOL_DEFAULTS = {
   answerTopK: 8,
 } as const;
 
-const folderPath = { type: 'string', minLength: 1, maxLength: LIMITS.pathChars, description: 'Absolute path of an indexed folder.' } as const;
+const folderPath = {
+  type: 'string',
+  minLength: 1,
+  maxLength: LIMITS.pathChars,
+  description: 'Absolute path of an indexed folder.',
+} as const;
 const topK = { type: 'integer', minimum: LIMITS.topK.min, maximum: LIMITS.topK.max } as const;
 const query = { type: 'string', minLength: 1, maxLength: LIMITS.queryChars } as const;
 
-export const EMPTY_REQUEST_SCHEMA = { type: 'object', properties: {}, additionalProperties: false } as const satisfies Schema;
+export const EMPTY_REQUEST_SCHEMA = {
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+} as const satisfies Schema;
 
 export const INDEX_UPDATE_REQUEST_SCHEMA = {
   type: 'object',
   properties: {
     path: folderPath,
-    kind: { enum: ['create', 'update', 'rebuild'], description: `update (default): apply changes; rebuild: from scratch; create: a folder not yet indexed.` },
+    kind: {
+      enum: ['create', 'update', 'rebuild'],
+      description: `update (default): apply changes; rebuild: from scratch; create: a folder not yet indexed.`,
+    },
   },
   required: ['path'],
   additionalProperties: false,
@@ -37,7 +49,7 @@ export const INDEX_DROP_REQUEST_SCHEMA = {
   type: 'object',
   properties: {
     path: folderPath,
-    confirm: { enum: [true], description: 'Must be true: dropping deletes the folder\'s index (not its files).' },
+    confirm: { enum: [true], description: "Must be true: dropping deletes the folder's index (not its files)." },
   },
   required: ['path', 'confirm'],
   additionalProperties: false,
@@ -50,8 +62,18 @@ export const RETRIEVE_CONTEXT_REQUEST_SCHEMA = {
     filters: {
       type: 'object',
       properties: {
-        source: { type: 'string', minLength: 1, maxLength: LIMITS.pathChars, description: 'An indexed folder (absolute path) or a path glob within the folders.' },
-        tags: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: LIMITS.fileTypes, description: 'File extensions or kinds (md, ts, code, pdf).' },
+        source: {
+          type: 'string',
+          minLength: 1,
+          maxLength: LIMITS.pathChars,
+          description: 'An indexed folder (absolute path) or a path glob within the folders.',
+        },
+        tags: {
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+          maxItems: LIMITS.fileTypes,
+          description: 'File extensions or kinds (md, ts, code, pdf).',
+        },
       },
       additionalProperties: false,
     },
@@ -65,7 +87,12 @@ export const SEMANTIC_SEARCH_REQUEST_SCHEMA = {
   type: 'object',
   properties: {
     vector_query: { ...query, description: 'Natural-language description of the meaning you are after.' },
-    threshold: { type: 'number', minimum: 0, maximum: 1, description: `Minimum similarity (0..1), default ${TOOL_DEFAULTS.semanticThreshold}.` },
+    threshold: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description: `Minimum similarity (0..1), default ${TOOL_DEFAULTS.semanticThreshold}.`,
+    },
     top_k: topK,
   },
   required: ['vector_query'],
@@ -77,7 +104,11 @@ export const ANSWER_REQUEST_SCHEMA = {
   properties: {
     question: query,
     top_k: { ...topK, description: `Passages retrieved for the answer (default ${TOOL_DEFAULTS.answerTopK}).` },
-    folders: { type: 'array', items: { type: 'string', minLength: 1, maxLength: LIMITS.pathChars }, maxItems: LIMITS.paths },
+    folders: {
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: LIMITS.pathChars },
+      maxItems: LIMITS.paths,
+    },
   },
   required: ['question'],
   additionalProperties: false,
@@ -86,7 +117,13 @@ export const ANSWER_REQUEST_SCHEMA = {
 /** Loose objects (no `additionalProperties: false`): these results carry more than the fields an agent must find. */
 export const JOB_RESULT_SCHEMA = {
   type: 'object',
-  properties: { job_id: { type: 'string' }, state: { type: 'string' }, kind: { type: 'string' }, folder: { type: 'string' }, progress: { type: 'object' } },
+  properties: {
+    job_id: { type: 'string' },
+    state: { type: 'string' },
+    kind: { type: 'string' },
+    folder: { type: 'string' },
+    progress: { type: 'object' },
+  },
   required: ['job_id', 'state', 'kind', 'folder'],
 } as const satisfies Schema;
 
@@ -124,7 +161,11 @@ export const INDEX_DROP_RESULT_SCHEMA = {
 
 export const SERVER_STATUS_RESULT_SCHEMA = {
   type: 'object',
-  properties: { version: { type: 'string' }, toolset: { type: 'string' }, tools: { type: 'array', items: { type: 'string' } } },
+  properties: {
+    version: { type: 'string' },
+    toolset: { type: 'string' },
+    tools: { type: 'array', items: { type: 'string' } },
+  },
   required: ['version', 'toolset', 'tools'],
 } as const satisfies Schema;
 
@@ -136,7 +177,12 @@ export const ANSWER_RESULT_SCHEMA = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { n: { type: 'integer' }, path: { type: 'string' }, start_line: { type: 'integer' }, end_line: { type: 'integer' } },
+        properties: {
+          n: { type: 'integer' },
+          path: { type: 'string' },
+          start_line: { type: 'integer' },
+          end_line: { type: 'integer' },
+        },
         required: ['n', 'path', 'start_line', 'end_line'],
       },
     },
@@ -166,7 +212,9 @@ export function parseEmptyRequest(input: unknown): Parsed<Record<string, never>>
   return check(EMPTY_REQUEST_SCHEMA, input, '{}') as Parsed<Record<string, never>>;
 }
 
-export function parseIndexUpdateRequest(input: unknown): Parsed<IndexUpdateRequest & { kind: NonNullable<IndexUpdateRequest['kind']> }> {
+export function parseIndexUpdateRequest(
+  input: unknown,
+): Parsed<IndexUpdateRequest & { kind: NonNullable<IndexUpdateRequest['kind']> }> {
   const r = check(INDEX_UPDATE_REQUEST_SCHEMA, input, '{"path": "/abs/folder"}');
   return r.ok ? { ok: true, value: { ...r.value, kind: r.value.kind ?? TOOL_DEFAULTS.indexKind } } : r;
 }
@@ -182,7 +230,9 @@ export function parseRetrieveContextRequest(input: unknown): Parsed<RetrieveCont
 
 export function parseSemanticSearchRequest(input: unknown): Parsed<SemanticSearchRequest & { threshold: number }> {
   const r = check(SEMANTIC_SEARCH_REQUEST_SCHEMA, input, '{"vector_query": "…"}');
-  return r.ok ? { ok: true, value: { ...r.value, threshold: r.value.threshold ?? TOOL_DEFAULTS.semanticThreshold } } : r;
+  return r.ok
+    ? { ok: true, value: { ...r.value, threshold: r.value.threshold ?? TOOL_DEFAULTS.semanticThreshold } }
+    : r;
 }
 
 export function parseAnswerRequest(input: unknown): Parsed<AnswerRequest & { top_k: number }> {

@@ -1,6 +1,13 @@
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchRequest, SearchResponse } from '../common/search.js';
+import type {
+  GrepRequest,
+  GrepResult,
+  ReadRequest,
+  ReadResult,
+  SearchRequest,
+  SearchResponse,
+} from '../common/search.js';
 import { parseGrepRequest, type SearchDefaults } from '../common/requests.js';
 import type { FolderSpec } from '../common/settings.js';
 import type { EngineStatus, FolderStatus, IndexContract, JobInfo, ModelSwitchStatus } from '../common/status.js';
@@ -104,15 +111,49 @@ export class Engine implements EngineApi {
     this.models = new ModelService({ store, settings, dataDir: paths.root, bundledModelsDir });
     this.filters = new FilterCache(() => this.indexerOptions());
     this.skipLog = new SkipLog(skipLogDir(paths.index));
-    this.indexer = new Indexer(store, () => this.models.embeddings, () => this.indexerOptions(), this.filters, this.skipLog);
-    this.changes = new FolderChanges({ indexDir: paths.index, debounceMs: () => settings.get<number>('watch.debounce_ms'), apply: (f) => this.sync.applyChanges(f) });
-    this.states = new FolderStates(store, queue, this.changes, (folder) => this.indexer.secretsExcluded(folder), (folder) => this.skipLog.summary(folder));
-    this.contract = new ContractGuard({ store, indexDir: paths.index, wanted: () => this.wantedContract(), folders: () => this.registry.specs().map((f) => f.path), keepVectors: () => this.models.embeddings.tableName });
+    this.indexer = new Indexer(
+      store,
+      () => this.models.embeddings,
+      () => this.indexerOptions(),
+      this.filters,
+      this.skipLog,
+    );
+    this.changes = new FolderChanges({
+      indexDir: paths.index,
+      debounceMs: () => settings.get<number>('watch.debounce_ms'),
+      apply: (f) => this.sync.applyChanges(f),
+    });
+    this.states = new FolderStates(
+      store,
+      queue,
+      this.changes,
+      (folder) => this.indexer.secretsExcluded(folder),
+      (folder) => this.skipLog.summary(folder),
+    );
+    this.contract = new ContractGuard({
+      store,
+      indexDir: paths.index,
+      wanted: () => this.wantedContract(),
+      folders: () => this.registry.specs().map((f) => f.path),
+      keepVectors: () => this.models.embeddings.tableName,
+    });
     this.damage = new DamageWatch(store, paths.index, (found) => {
       for (const f of this.registry.specs()) this.states.setFailure(f.path, found.message);
     });
-    this.maintenance = new MaintenanceScheduler(queue, async () => store.maintain(await this.models.embeddings.vectorsName(false), maintenanceOptions));
-    this.sync = new FolderSync({ queue, store, indexer: this.indexer, registry: this.registry, changes: this.changes, states: this.states, contract: this.contract, damage: this.damage, maintenance: this.maintenance });
+    this.maintenance = new MaintenanceScheduler(queue, async () =>
+      store.maintain(await this.models.embeddings.vectorsName(false), maintenanceOptions),
+    );
+    this.sync = new FolderSync({
+      queue,
+      store,
+      indexer: this.indexer,
+      registry: this.registry,
+      changes: this.changes,
+      states: this.states,
+      contract: this.contract,
+      damage: this.damage,
+      maintenance: this.maintenance,
+    });
     this.searcher = new Searcher({
       reads: store.reads,
       graph: store.graph,
@@ -136,7 +177,17 @@ export class Engine implements EngineApi {
           graphWeight: s.get('search.graph_weight'),
         };
       },
-      waitForFresh: (folders, ms) => waitForFresh({ live: () => this.live, queue, changes: this.changes, debounceMs: () => settings.get<number>('watch.debounce_ms') }, folders, ms),
+      waitForFresh: (folders, ms) =>
+        waitForFresh(
+          {
+            live: () => this.live,
+            queue,
+            changes: this.changes,
+            debounceMs: () => settings.get<number>('watch.debounce_ms'),
+          },
+          folders,
+          ms,
+        ),
     });
     settings.onChange((keys) => {
       // A query right after the change already sees the new model and any mismatch.
@@ -155,8 +206,17 @@ export class Engine implements EngineApi {
     const { paths, settings, lock } = folder;
     try {
       const make = (store: IndexStore) => {
-        const engine = new Engine(paths, settings, store, lock, { ...DEFAULT_MAINTENANCE, ...opts.maintenance }, opts.bundledModelsDir ?? (process.env.CAIRN_MODELS_DIR || undefined), opts.folderRetryMs ?? 5000);
-        if (opts.serving && settings.get<boolean>('watch.enabled')) engine.states.requireReconcile(engine.folderSpecs().map((f) => f.path));
+        const engine = new Engine(
+          paths,
+          settings,
+          store,
+          lock,
+          { ...DEFAULT_MAINTENANCE, ...opts.maintenance },
+          opts.bundledModelsDir ?? (process.env.CAIRN_MODELS_DIR || undefined),
+          opts.folderRetryMs ?? 5000,
+        );
+        if (opts.serving && settings.get<boolean>('watch.enabled'))
+          engine.states.requireReconcile(engine.folderSpecs().map((f) => f.path));
         return engine;
       };
       let store: IndexStore | null = null;
@@ -200,7 +260,12 @@ export class Engine implements EngineApi {
 
   private wantedContract(): IndexContract {
     const embeddings = this.models.embeddings;
-    return { embedding_model: embeddings.spec.id, embedding_dimensions: embeddings.dimensions ?? 0, chunker_version: CHUNKER_VERSION, fts: { ...FTS_SETTINGS } };
+    return {
+      embedding_model: embeddings.spec.id,
+      embedding_dimensions: embeddings.dimensions ?? 0,
+      chunker_version: CHUNKER_VERSION,
+      fts: { ...FTS_SETTINGS },
+    };
   }
 
   /** Loads the graph into memory, checks the contract and counts every folder. */
@@ -270,7 +335,13 @@ export class Engine implements EngineApi {
   async grep(req: GrepRequest): Promise<GrepResult> {
     const r = argumentsOf(parseGrepRequest(req));
     const folders = r.folders ? r.folders.map((f) => this.registry.spec(f)) : this.folderSpecs();
-    return grepFolders(r, folders, this.indexerOptions(), undefined, this.settings.get<number>('search.grep_timeout_ms'));
+    return grepFolders(
+      r,
+      folders,
+      this.indexerOptions(),
+      undefined,
+      this.settings.get<number>('search.grep_timeout_ms'),
+    );
   }
 
   async folders(): Promise<FolderStatus[]> {
@@ -292,7 +363,14 @@ export class Engine implements EngineApi {
       secret_excludes: secretExcludePatterns(),
       paused: this.jobsQueue.paused,
       model_switch: this.models.switchStatus(),
-      totals: folders.reduce((t, f) => ({ files: t.files + f.files, chunks: t.chunks + f.chunks, embedded_chunks: t.embedded_chunks + f.embedded_chunks }), { files: 0, chunks: 0, embedded_chunks: 0 }),
+      totals: folders.reduce(
+        (t, f) => ({
+          files: t.files + f.files,
+          chunks: t.chunks + f.chunks,
+          embedded_chunks: t.embedded_chunks + f.embedded_chunks,
+        }),
+        { files: 0, chunks: 0, embedded_chunks: 0 },
+      ),
     };
   }
 
@@ -323,7 +401,8 @@ export class Engine implements EngineApi {
   /** Options that change in place; turning text_only off computes the folder's vectors. */
   async updateFolder(req: UpdateFolderRequest): Promise<FolderStatus> {
     const spec = this.registry.spec(req.path);
-    if (req.text_only !== undefined && typeof req.text_only !== 'boolean') throw new CairnError('invalid_argument', 'text_only must be true or false', { details: { key: 'text_only' } });
+    if (req.text_only !== undefined && typeof req.text_only !== 'boolean')
+      throw new CairnError('invalid_argument', 'text_only must be true or false', { details: { key: 'text_only' } });
     const next: FolderSpec = { ...spec };
     if (req.text_only === true) next.text_only = true;
     else if (req.text_only === false) delete next.text_only;
@@ -338,7 +417,13 @@ export class Engine implements EngineApi {
     const rows = await folderFileRows(this.store, spec.path);
     const summary = this.skipLog.summary(spec.path);
     const { entries, complete } = this.skipLog.list(spec.path);
-    return listFolderFiles(spec.path, query, rows, { entries, complete, byReason: summary?.by_reason ?? {}, total: summary?.total ?? 0 }, spec.text_only === true);
+    return listFolderFiles(
+      spec.path,
+      query,
+      rows,
+      { entries, complete, byReason: summary?.by_reason ?? {}, total: summary?.total ?? 0 },
+      spec.text_only === true,
+    );
   }
 
   async indexFolder(path: string, kind: 'create' | 'update' | 'rebuild'): Promise<JobInfo> {

@@ -7,7 +7,11 @@ export class CairnError extends Error {
   readonly remedy?: string;
   readonly details?: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, opts: { remedy?: string; details?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { remedy?: string; details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'CairnError';
     this.code = code;

@@ -57,7 +57,8 @@ function launcherFromEnv(env: NodeJS.ProcessEnv): string[] | null {
   if (!raw) return null;
   try {
     const parsed = JSON.parse(raw) as unknown;
-    if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((a) => typeof a === 'string' && a !== '')) return parsed as string[];
+    if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((a) => typeof a === 'string' && a !== ''))
+      return parsed as string[];
   } catch {
     // fall through: a malformed value is ignored rather than written into a client's config
   }
@@ -69,7 +70,11 @@ function launcherFromEnv(env: NodeJS.ProcessEnv): string[] | null {
  * clients such as Claude Desktop launch with a minimal PATH. From a checkout or a build, this
  * Node and this `bin/cairn.mjs`; in the desktop app, the app executable (CAIRN_STDIO_LAUNCHER).
  */
-export function stdioCommand(layout: Layout = currentLayout(), env: NodeJS.ProcessEnv = process.env, node = process.execPath): string[] {
+export function stdioCommand(
+  layout: Layout = currentLayout(),
+  env: NodeJS.ProcessEnv = process.env,
+  node = process.execPath,
+): string[] {
   const fromApp = launcherFromEnv(env);
   if (fromApp) return fromApp;
   if (layout.bin) return [node, layout.bin, 'mcp', '--stdio'];
@@ -83,7 +88,11 @@ export function stdioCommand(layout: Layout = currentLayout(), env: NodeJS.Proce
  * --exclusive` (exits 5 rather than attach when another door won the race), or in the desktop
  * app the app itself in the background (CAIRN_BACKGROUND_LAUNCHER, set by main/app/main.ts).
  */
-export function backgroundEngineCommand(layout: Layout = currentLayout(), env: NodeJS.ProcessEnv = process.env, node = process.execPath): string[] {
+export function backgroundEngineCommand(
+  layout: Layout = currentLayout(),
+  env: NodeJS.ProcessEnv = process.env,
+  node = process.execPath,
+): string[] {
   const app = launcherFromEnv({ CAIRN_STDIO_LAUNCHER: env.CAIRN_BACKGROUND_LAUNCHER });
   if (app) return app;
   return [node, layout.bin ?? layout.cliEntry, 'serve', '--exclusive'];

@@ -86,7 +86,10 @@ export async function readLock(file: string): Promise<LockInfo | null> {
  * the user only.
  */
 export class EngineLock {
-  private constructor(private readonly file: string, private info: LockInfo) {}
+  private constructor(
+    private readonly file: string,
+    private info: LockInfo,
+  ) {}
 
   static async acquire(file: string): Promise<EngineLock> {
     const info: LockInfo = { pid: process.pid, started: new Date().toISOString(), ...selfIdentity() };
@@ -100,10 +103,16 @@ export class EngineLock {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         const owner = await readLock(file);
         if (owner) {
-          throw new CairnError('engine_locked', `Another Cairn engine (pid ${owner.pid}, started ${owner.started}) is using this data folder.`, {
-            remedy: owner.url ? `It serves at ${owner.url}; CLI commands go through it.` : 'Stop it first, or set CAIRN_HOME to another folder.',
-            details: { pid: owner.pid },
-          });
+          throw new CairnError(
+            'engine_locked',
+            `Another Cairn engine (pid ${owner.pid}, started ${owner.started}) is using this data folder.`,
+            {
+              remedy: owner.url
+                ? `It serves at ${owner.url}; CLI commands go through it.`
+                : 'Stop it first, or set CAIRN_HOME to another folder.',
+              details: { pid: owner.pid },
+            },
+          );
         }
         await rm(file, { force: true });
       }
@@ -117,7 +126,9 @@ export class EngineLock {
   }
 
   async release(): Promise<void> {
-    const owner = await readFile(this.file, 'utf8').then((t) => JSON.parse(t) as LockInfo).catch(() => null);
+    const owner = await readFile(this.file, 'utf8')
+      .then((t) => JSON.parse(t) as LockInfo)
+      .catch(() => null);
     if (owner?.pid === process.pid) await rm(this.file, { force: true });
   }
 }

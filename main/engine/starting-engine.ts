@@ -8,7 +8,14 @@
 import type { UpdateFolderRequest } from '../common/admin.js';
 import type { FolderFilesRequest, FolderFilesResponse } from '../common/files.js';
 import type { SearchDefaults } from '../common/requests.js';
-import type { GrepRequest, GrepResult, ReadRequest, ReadResult, SearchRequest, SearchResponse } from '../common/search.js';
+import type {
+  GrepRequest,
+  GrepResult,
+  ReadRequest,
+  ReadResult,
+  SearchRequest,
+  SearchResponse,
+} from '../common/search.js';
 import type { FolderSpec } from '../common/settings.js';
 import type { EngineStatus, FolderStatus, JobInfo, ModelSwitchStatus } from '../common/status.js';
 import type { EngineApi } from './api.js';
@@ -22,7 +29,10 @@ export class StartingEngine implements EngineApi {
   private engine: Engine | null = null;
   private closed = false;
 
-  constructor(private readonly folder: DataFolder, private readonly opts: EngineOptions) {
+  constructor(
+    private readonly folder: DataFolder,
+    private readonly opts: EngineOptions,
+  ) {
     this.dataDir = folder.paths.root;
   }
 
@@ -43,7 +53,10 @@ export class StartingEngine implements EngineApi {
           throw err;
         },
       );
-      this.opening.then((e) => (this.engine = e), () => undefined);
+      this.opening.then(
+        (e) => (this.engine = e),
+        () => undefined,
+      );
     }
     return this.opening;
   }
@@ -117,11 +130,18 @@ export class StartingEngine implements EngineApi {
   }
 
   prepareModel(): void {
-    this.ready().then((e) => e.prepareModel(), () => undefined);
+    this.ready().then(
+      (e) => e.prepareModel(),
+      () => undefined,
+    );
   }
 
   switchModel(modelId: string): ModelSwitchStatus {
-    if (!this.engine) throw new CairnError('dependency_unavailable', 'The engine is still opening the index; try the switch again in a moment.');
+    if (!this.engine)
+      throw new CairnError(
+        'dependency_unavailable',
+        'The engine is still opening the index; try the switch again in a moment.',
+      );
     return this.engine.switchModel(modelId);
   }
 
@@ -131,7 +151,11 @@ export class StartingEngine implements EngineApi {
    */
   setPaused(paused: boolean): void {
     if (this.engine) this.engine.setPaused(paused);
-    else this.ready().then((e) => e.setPaused(paused), () => undefined);
+    else
+      this.ready().then(
+        (e) => e.setPaused(paused),
+        () => undefined,
+      );
   }
 
   async idle(): Promise<void> {

@@ -80,7 +80,11 @@ export interface Embedder {
    * `gate` runs before each batch is handed to the workers: a pause waits there and a cancel
    * throws, so only the few batches already in flight finish (a job's whole step used to).
    */
-  embedDocuments(texts: string[], onProgress?: (done: number) => void, gate?: () => Promise<void>): Promise<Float32Array[]>;
+  embedDocuments(
+    texts: string[],
+    onProgress?: (done: number) => void,
+    gate?: () => Promise<void>,
+  ): Promise<Float32Array[]>;
   embedQuery(text: string): Promise<Float32Array>;
   /** Rough token count under this model's tokenizer (for chunk sizing). */
   countTokens(text: string): number;

@@ -12,11 +12,18 @@ export interface WorkerScriptOptions {
  * a .ts file, and Node 20 does not apply the parent's tsx hooks to a worker's entry module even with
  * the inherited execArgv ("Unknown file extension .ts"), so the bootstrap registers tsx first.
  */
-export function workerScript(callerUrl: string, name: string, opts: WorkerScriptOptions = {}): { script: string; eval: true } {
+export function workerScript(
+  callerUrl: string,
+  name: string,
+  opts: WorkerScriptOptions = {},
+): { script: string; eval: true } {
   const ext = callerUrl.endsWith('.ts') ? '.ts' : '.js';
   const url = new URL(`./${name}${ext}`, callerUrl);
   const first = opts.nice === undefined ? '' : lowerPriorityPreamble(opts.nice) + '\n';
   if (ext === '.js') return { script: `${first}import(${JSON.stringify(url.href)});`, eval: true };
   const api = import.meta.resolve('tsx/esm/api');
-  return { script: `${first}import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, eval: true };
+  return {
+    script: `${first}import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`,
+    eval: true,
+  };
 }

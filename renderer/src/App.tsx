@@ -41,13 +41,17 @@ function Workbench() {
       </a>
       <header className="top">
         <h1>Cairn</h1>
-        {link === 'unauthorized' ? <div className="nav-spacer" /> : <nav aria-label="Panels">
-          {NAV.map(([id, label]) => (
-            <a key={id} href={`#${id}`}>
-              {label}
-            </a>
-          ))}
-        </nav>}
+        {link === 'unauthorized' ? (
+          <div className="nav-spacer" />
+        ) : (
+          <nav aria-label="Panels">
+            {NAV.map(([id, label]) => (
+              <a key={id} href={`#${id}`}>
+                {label}
+              </a>
+            ))}
+          </nav>
+        )}
         <ThemeToggle />
       </header>
       <ReconnectBanner />

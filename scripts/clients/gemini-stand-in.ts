@@ -30,7 +30,13 @@ interface GenerateRequest {
 }
 
 /** Covers the side calls' JSON shapes (next speaker, routing) at once; each reads its own fields. */
-const SIDE_CALL_JSON = JSON.stringify({ reasoning: 'stand-in', next_speaker: 'user', model_choice: 'flash', complexity_reasoning: 'stand-in', complexity_score: 10 });
+const SIDE_CALL_JSON = JSON.stringify({
+  reasoning: 'stand-in',
+  next_speaker: 'user',
+  model_choice: 'flash',
+  complexity_reasoning: 'stand-in',
+  complexity_score: 10,
+});
 
 function answer(res: ServerResponse, stream: boolean, parts: Part[]): void {
   const body = {
@@ -60,7 +66,9 @@ export function startGeminiStandIn(input: Record<string, unknown>): Promise<Gemi
         return;
       }
       if (!/:(stream)?[gG]enerateContent/.test(url)) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":404,"message":"stand-in","status":"NOT_FOUND"}}');
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end('{"error":{"code":404,"message":"stand-in","status":"NOT_FOUND"}}');
         return;
       }
       const stream = /:streamGenerateContent/.test(url);
@@ -70,7 +78,8 @@ export function startGeminiStandIn(input: Record<string, unknown>): Promise<Gemi
       if (called && toolResults.length === 0) {
         for (const part of (r.contents ?? []).flatMap((c) => c.parts ?? [])) {
           const fr = part.functionResponse as { name?: string; response?: unknown } | undefined;
-          if (fr && fr.name === called) toolResults.push(typeof fr.response === 'string' ? fr.response : JSON.stringify(fr.response));
+          if (fr && fr.name === called)
+            toolResults.push(typeof fr.response === 'string' ? fr.response : JSON.stringify(fr.response));
         }
       }
       const tool = offered.find((n) => /cairn/i.test(n) && /search$/.test(n));
@@ -86,7 +95,12 @@ export function startGeminiStandIn(input: Record<string, unknown>): Promise<Gemi
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number };
-      resolve({ url: `http://127.0.0.1:${port}`, toolResults, toolsOffered, close: () => new Promise((r) => server.close(() => r())) });
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        toolResults,
+        toolsOffered,
+        close: () => new Promise((r) => server.close(() => r())),
+      });
     });
   });
 }

@@ -35,10 +35,17 @@ export function startOpenAiStandIn(input: Record<string, unknown>): Promise<Open
       const r = (body ? JSON.parse(body) : {}) as { model?: string; tools?: Item[]; input?: Item[] };
       // MCP tools come grouped: {type: "namespace", name: "mcp__cairn", tools: [{name: "search"}]}.
       const offered: { ns?: string; name: string }[] = (r.tools ?? []).flatMap((t) =>
-        t.type === 'namespace' ? ((t.tools as Item[]) ?? []).map((x) => ({ ns: String(t.name), name: toolName(x) })) : [{ name: toolName(t) }]);
+        t.type === 'namespace'
+          ? ((t.tools as Item[]) ?? []).map((x) => ({ ns: String(t.name), name: toolName(x) }))
+          : [{ name: toolName(t) }],
+      );
       for (const t of offered) toolsOffered.add(t.ns ? `${t.ns}__${t.name}` : t.name);
       for (const item of r.input ?? []) {
-        if (item.type === 'function_call_output' && item.call_id === 'call_standin_search' && toolResults.length === 0) {
+        if (
+          item.type === 'function_call_output' &&
+          item.call_id === 'call_standin_search' &&
+          toolResults.length === 0
+        ) {
           toolResults.push(typeof item.output === 'string' ? item.output : JSON.stringify(item.output));
         }
       }
@@ -47,11 +54,38 @@ export function startOpenAiStandIn(input: Record<string, unknown>): Promise<Open
       let output: Item;
       if (!called && tool) {
         called = true;
-        output = { type: 'function_call', id: 'fc_standin', call_id: 'call_standin_search', name: tool.name, ...(tool.ns ? { namespace: tool.ns } : {}), arguments: JSON.stringify(input), status: 'completed' };
+        output = {
+          type: 'function_call',
+          id: 'fc_standin',
+          call_id: 'call_standin_search',
+          name: tool.name,
+          ...(tool.ns ? { namespace: tool.ns } : {}),
+          arguments: JSON.stringify(input),
+          status: 'completed',
+        };
       } else {
-        output = { type: 'message', id: `msg_${id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] };
+        output = {
+          type: 'message',
+          id: `msg_${id}`,
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Done.', annotations: [] }],
+        };
       }
-      const response = { id, object: 'response', status: 'completed', model: r.model ?? 'stand-in', output: [output], usage: { input_tokens: 10, output_tokens: 10, total_tokens: 20, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } };
+      const response = {
+        id,
+        object: 'response',
+        status: 'completed',
+        model: r.model ?? 'stand-in',
+        output: [output],
+        usage: {
+          input_tokens: 10,
+          output_tokens: 10,
+          total_tokens: 20,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: 0 },
+        },
+      };
       const events: Item[] = [
         { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } },
         { type: 'response.output_item.added', output_index: 0, item: output },
@@ -66,7 +100,12 @@ export function startOpenAiStandIn(input: Record<string, unknown>): Promise<Open
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number };
-      resolve({ url: `http://127.0.0.1:${port}/v1`, toolResults, toolsOffered, close: () => new Promise((r) => server.close(() => r())) });
+      resolve({
+        url: `http://127.0.0.1:${port}/v1`,
+        toolResults,
+        toolsOffered,
+        close: () => new Promise((r) => server.close(() => r())),
+      });
     });
   });
 }

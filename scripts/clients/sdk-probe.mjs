@@ -14,9 +14,10 @@ try {
     ({ StdioClientTransport: Stdio } = await import('@modelcontextprotocol/client/stdio'));
   }
   const client = new Client({ name: `cairn-tier-sdk-${sdk}`, version: '1.0.0' });
-  const t = transport === 'http'
-    ? new Http(new URL(target), opts.key ? { requestInit: { headers: { authorization: `Bearer ${opts.key}` } } } : {})
-    : new Stdio({ command: target, args: opts.args, env: { ...process.env, ...opts.env }, stderr: 'ignore' });
+  const t =
+    transport === 'http'
+      ? new Http(new URL(target), opts.key ? { requestInit: { headers: { authorization: `Bearer ${opts.key}` } } } : {})
+      : new Stdio({ command: target, args: opts.args, env: { ...process.env, ...opts.env }, stderr: 'ignore' });
   await client.connect(t);
   const tools = (await client.listTools()).tools.map((x) => x.name);
   const res = await client.callTool({ name: 'search', arguments: { query: opts.query ?? 'exponential backoff' } });

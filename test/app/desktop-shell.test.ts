@@ -29,18 +29,31 @@ test('the renderer gets neither the engine address nor the admin token over IPC'
   assert.deepEqual(handled, ['pickFolder', 'revealFile']);
   assert.doesNotMatch(ipc, /adminToken/);
   // Control: the reader finds a handler written the way ipc.ts writes them.
-  assert.deepEqual([...`handle(CHANNELS.engineAddress, () => x);`.matchAll(/handle\(CHANNELS\.(\w+)/g)].map((m) => m[1]), ['engineAddress']);
+  assert.deepEqual(
+    [...`handle(CHANNELS.engineAddress, () => x);`.matchAll(/handle\(CHANNELS\.(\w+)/g)].map((m) => m[1]),
+    ['engineAddress'],
+  );
 });
 
 test('frame navigation: the main frame within app://workbench only; a subframe never', () => {
   assert.equal(allowFrameNavigation('app://workbench/index.html', true), true, 'control: the workbench itself');
-  for (const url of ['https://evil.example/', 'app://workbench.evil/', 'file:///etc/passwd', 'http://127.0.0.1:58012/', 'javascript:alert(1)', 'data:text/html,x']) {
+  for (const url of [
+    'https://evil.example/',
+    'app://workbench.evil/',
+    'file:///etc/passwd',
+    'http://127.0.0.1:58012/',
+    'javascript:alert(1)',
+    'data:text/html,x',
+  ]) {
     assert.equal(allowFrameNavigation(url, true), false, url);
     assert.equal(allowFrameNavigation(url, false), false, url);
   }
   assert.equal(allowFrameNavigation('app://workbench/index.html', false), false, 'no subframe, even of the workbench');
   const hardening = readFileSync(new URL('../../main/app/hardening.ts', import.meta.url), 'utf8');
-  assert.match(hardening, /on\('will-frame-navigate', \(event\) => \{\s*if \(!allowFrameNavigation\(event\.url, event\.isMainFrame\)\) event\.preventDefault\(\);/);
+  assert.match(
+    hardening,
+    /on\('will-frame-navigate', \(event\) => \{\s*if \(!allowFrameNavigation\(event\.url, event\.isMainFrame\)\) event\.preventDefault\(\);/,
+  );
 });
 
 const cipher = (backend: string | undefined, available = true): SecretCipher => ({
@@ -68,14 +81,30 @@ test('the engine under the shell reports an obfuscated key in its MCP status; an
   const engine = await openEngine({ home: join(root, 'home') });
   const token = randomBytes(24).toString('base64url');
   try {
-    for (const [backend, expectNotice] of [['basic_text', true], ['gnome_libsecret', false]] as const) {
+    for (const [backend, expectNotice] of [
+      ['basic_text', true],
+      ['gnome_libsecret', false],
+    ] as const) {
       const owner = new SafeStorageKeyFile(join(root, `${backend}.bin`), cipher(backend));
       const { port1, port2 } = new MessageChannel();
       serveKeyRequests(port2, owner);
-      const store = new PortApiKeyStore({ postMessage: (m) => port1.postMessage(m), onMessage: (l) => void port1.on('message', l) }, 10_000, owner.storage());
-      const s = await startHttpServer(engine, { host: '127.0.0.1', port: 0, adminToken: token, apiKeyStore: store, stdioCommand: ['cairn'], clientsHome: root });
+      const store = new PortApiKeyStore(
+        { postMessage: (m) => port1.postMessage(m), onMessage: (l) => void port1.on('message', l) },
+        10_000,
+        owner.storage(),
+      );
+      const s = await startHttpServer(engine, {
+        host: '127.0.0.1',
+        port: 0,
+        adminToken: token,
+        apiKeyStore: store,
+        stdioCommand: ['cairn'],
+        clientsHome: root,
+      });
       try {
-        const st = (await (await fetch(`${s.url}/api/mcp/status`, { headers: { authorization: `Bearer ${token}` } })).json()) as { security: { key_storage: { kind: string; notice: string | null } } };
+        const st = (await (
+          await fetch(`${s.url}/api/mcp/status`, { headers: { authorization: `Bearer ${token}` } })
+        ).json()) as { security: { key_storage: { kind: string; notice: string | null } } };
         assert.equal(st.security.key_storage.kind, owner.storage());
         assert.equal(st.security.key_storage.notice !== null, expectNotice, backend);
       } finally {

@@ -14,7 +14,9 @@ const schema = JSON.parse(readFileSync(require.resolve('app-builder-lib/scheme.j
 const config = load(readFileSync(new URL('electron-builder.yml', root), 'utf8')) as Record<string, unknown>;
 
 // ajv is CommonJS; under NodeNext its default export arrives as the module object.
-const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as new (o: object) => {
+const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as new (
+  o: object,
+) => {
   compile(s: object): ((d: unknown) => boolean) & { errors?: unknown[] | null };
 };
 // strict: false because the schema carries electron-builder's own annotation keywords.
@@ -40,7 +42,10 @@ test('targets: AppImage and deb on Linux, dmg on macOS, nsis on Windows', () => 
 test('native modules are unpacked from the asar', () => {
   const unpack = config.asarUnpack as string[];
   for (const mod of ['@lancedb', 'onnxruntime-node', '@parcel/watcher', 'sharp']) {
-    assert.ok(unpack.some((p) => p.startsWith(`node_modules/${mod}/`)), `${mod} missing from asarUnpack`);
+    assert.ok(
+      unpack.some((p) => p.startsWith(`node_modules/${mod}/`)),
+      `${mod} missing from asarUnpack`,
+    );
   }
   assert.ok(unpack.includes('**/*.node'));
 });
@@ -62,5 +67,6 @@ test('fuses: no RunAsNode, no NODE_OPTIONS, asar integrity and asar-only loading
 
 test('the packaged files include what the shell loads: compiled main, preload and the workbench', () => {
   const files = config.files as string[];
-  for (const p of ['dist/main/**', 'dist/preload/**', 'renderer/dist/**', 'package.json']) assert.ok(files.includes(p), p);
+  for (const p of ['dist/main/**', 'dist/preload/**', 'renderer/dist/**', 'package.json'])
+    assert.ok(files.includes(p), p);
 });

@@ -13,7 +13,12 @@ import { join } from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { SafeStorageKeyFile, type SecretCipher } from '../../main/app/api-key-store.js';
 import { importEngineKeyFile, keyChanged, serveKeyRequests } from '../../main/app/engine-key-bridge.js';
-import { apiKeyStoreFor, FileApiKeyStore, PortApiKeyStore, type KeyPort } from '../../main/engine/http/api-key-store.js';
+import {
+  apiKeyStoreFor,
+  FileApiKeyStore,
+  PortApiKeyStore,
+  type KeyPort,
+} from '../../main/engine/http/api-key-store.js';
 import { CairnError } from '../../main/engine/errors.js';
 
 /** Stands in for Electron's safeStorage. `broken` makes it fail as a locked keychain would. */
@@ -69,7 +74,10 @@ test('over a real MessageChannel: get, rotate, set; the key is stored encrypted 
 
   // A keychain that refuses is a typed failure on the engine side, and the old key stays.
   cipher.broken = true;
-  await assert.rejects(store.rotate(), (err: unknown) => isCode('dependency_unavailable')(err) && /keychain locked/.test((err as Error).message));
+  await assert.rejects(
+    store.rotate(),
+    (err: unknown) => isCode('dependency_unavailable')(err) && /keychain locked/.test((err as Error).message),
+  );
   cipher.broken = false;
   assert.equal(new SafeStorageKeyFile(file, fakeCipher()).get(), fromPreload);
   port1.close();
@@ -104,7 +112,13 @@ test('the real engine (cairn serve in a child process with IPC) keeps its MCP ke
   const owner = new SafeStorageKeyFile(join(home, '..', `${home.split('/').pop()}-shell.bin`), fakeCipher());
   const token = randomBytes(24).toString('base64url');
   const child = fork(new URL('../../main/engine/cli/main.ts', import.meta.url).pathname, ['serve', '--port', '0'], {
-    env: { ...process.env, CAIRN_HOME: home, CAIRN_ADMIN_TOKEN: token, CAIRN_API_KEY_STORE: 'parent', LANCEDB_LOG: 'error' },
+    env: {
+      ...process.env,
+      CAIRN_HOME: home,
+      CAIRN_ADMIN_TOKEN: token,
+      CAIRN_API_KEY_STORE: 'parent',
+      LANCEDB_LOG: 'error',
+    },
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -112,7 +126,10 @@ test('the real engine (cairn serve in a child process with IPC) keeps its MCP ke
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   // Electron's UtilityProcess has postMessage; Node's child process, standing in for it, has send.
-  const port = { postMessage: (m: unknown) => void child.send(m as object), on: (e: 'message', l: (m: unknown) => void) => child.on(e, l) };
+  const port = {
+    postMessage: (m: unknown) => void child.send(m as object),
+    on: (e: 'message', l: (m: unknown) => void) => child.on(e, l),
+  };
   serveKeyRequests(port, owner);
   let out = '';
   const origin = await new Promise<string>((resolve, reject) => {
@@ -125,12 +142,25 @@ test('the real engine (cairn serve in a child process with IPC) keeps its MCP ke
     child.once('exit', (code) => reject(new Error(`engine exited ${code}: ${out}`)));
   });
   const admin = (method: string, path: string, body?: unknown) =>
-    fetch(origin + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(origin + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   const mcp = (key: string | null) =>
     fetch(`${origin}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
     });
 
   const generated = (await (await admin('POST', '/api/mcp/api-key', { action: 'generate' })).json()) as { key: string };
@@ -149,7 +179,9 @@ test('the real engine (cairn serve in a child process with IPC) keeps its MCP ke
   assert.equal((await mcp(generated.key)).status, 401);
 
   // Listening on the port does not keep a stopped engine alive.
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
   child.kill('SIGTERM');
   const end = await exited;
   assert.deepEqual(end, { code: 0, signal: null });

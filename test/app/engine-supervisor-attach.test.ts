@@ -38,27 +38,48 @@ test('an engine already runs: the shell attaches to it, then takes over when it 
   const first = start(process.execPath, [BIN, 'serve', '--port', '0'], { CAIRN_HOME: home });
   const appToken = 'app-token-0123456789abcdef';
   const spawn: SpawnEngine = (entry, args, env) => {
-    const child = fork(entry, args, { env: { ...process.env, ...env, LANCEDB_LOG: 'error' }, execArgv: [], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const child = fork(entry, args, {
+      env: { ...process.env, ...env, LANCEDB_LOG: 'error' },
+      execArgv: [],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
     children.push(child);
     return child;
   };
-  const sup = new EngineSupervisor({ spawn, entry: BIN, args: ['serve', '--port', '0'], env: { CAIRN_HOME: home }, adminToken: appToken, initialBackoffMs: 10, tokenFile: join(home, 'admin-token') });
+  const sup = new EngineSupervisor({
+    spawn,
+    entry: BIN,
+    args: ['serve', '--port', '0'],
+    env: { CAIRN_HOME: home },
+    adminToken: appToken,
+    initialBackoffMs: 10,
+    tokenFile: join(home, 'admin-token'),
+  });
   try {
     const running = await servedAt(first);
     const attached = nextAddress(sup, () => true);
     sup.start();
     const a = await attached;
     assert.deepEqual(a, { baseUrl: running.origin, adminToken: running.token });
-    assert.equal((await fetch(`${a.baseUrl}/api/status`, { headers: { authorization: `Bearer ${a.adminToken}` } })).status, 200);
+    assert.equal(
+      (await fetch(`${a.baseUrl}/api/status`, { headers: { authorization: `Bearer ${a.adminToken}` } })).status,
+      200,
+    );
     assert.equal(sup.current, 'running');
 
     const own = nextAddress(sup, (x) => x.adminToken === appToken);
     await first.stop();
     const b = await own;
     assert.notEqual(b.baseUrl, a.baseUrl);
-    assert.equal((await fetch(`${b.baseUrl}/api/status`, { headers: { authorization: `Bearer ${appToken}` } })).status, 200);
+    assert.equal(
+      (await fetch(`${b.baseUrl}/api/status`, { headers: { authorization: `Bearer ${appToken}` } })).status,
+      200,
+    );
     // Control: the first engine's token is not accepted by the new one.
-    assert.equal((await fetch(`${b.baseUrl}/api/status`, { headers: { authorization: `Bearer ${a.adminToken}` } })).status, 401);
+    assert.equal(
+      (await fetch(`${b.baseUrl}/api/status`, { headers: { authorization: `Bearer ${a.adminToken}` } })).status,
+      401,
+    );
   } finally {
     await sup.stop();
     await first.stop();

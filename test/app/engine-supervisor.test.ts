@@ -7,7 +7,12 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EngineSupervisor, parseEngineLine, type SpawnEngine, type SupervisorState } from '../../main/app/engine-supervisor.js';
+import {
+  EngineSupervisor,
+  parseEngineLine,
+  type SpawnEngine,
+  type SupervisorState,
+} from '../../main/app/engine-supervisor.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-sup-'));
 function script(name: string, body: string): string {
@@ -32,7 +37,11 @@ const children: ChildProcess[] = [];
 // SIGTERM a stop sends; the scripts are plain .mjs.
 const spawn: SpawnEngine = (entry, args, env) => {
   spawns += 1;
-  const child = fork(entry, args, { env: { ...process.env, ...env }, execArgv: [], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = fork(entry, args, {
+    env: { ...process.env, ...env },
+    execArgv: [],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   children.push(child);
   return child;
 };
@@ -55,7 +64,9 @@ function waitFor<T>(sup: EngineSupervisor, event: string, pred: (v: T) => boolea
 }
 
 test('parses the lines cairn serve prints', () => {
-  assert.deepEqual(parseEngineLine('Workbench: http://127.0.0.1:1/#token=abc'), { workbench: 'http://127.0.0.1:1/#token=abc' });
+  assert.deepEqual(parseEngineLine('Workbench: http://127.0.0.1:1/#token=abc'), {
+    workbench: 'http://127.0.0.1:1/#token=abc',
+  });
   assert.deepEqual(parseEngineLine('  MCP: http://127.0.0.1:1/mcp'), { mcp: 'http://127.0.0.1:1/mcp' });
   assert.deepEqual(parseEngineLine('indexing /x'), {});
 });
@@ -63,7 +74,15 @@ test('parses the lines cairn serve prints', () => {
 test('learns the address, passes the admin token, and stops cleanly without restarting', async () => {
   spawns = 0;
   const logged: string[] = [];
-  const sup = new EngineSupervisor({ spawn, entry: serving, args: ['serve'], env: {}, adminToken: 'tok-123', initialBackoffMs: 10, log: (l) => logged.push(l) });
+  const sup = new EngineSupervisor({
+    spawn,
+    entry: serving,
+    args: ['serve'],
+    env: {},
+    adminToken: 'tok-123',
+    initialBackoffMs: 10,
+    log: (l) => logged.push(l),
+  });
   const addr = waitFor<{ baseUrl: string; adminToken: string } | null>(sup, 'address', (a) => a !== null);
   sup.start();
   assert.deepEqual(await addr, { baseUrl: 'http://127.0.0.1:45678', adminToken: 'tok-123' });
@@ -83,7 +102,15 @@ test('learns the address, passes the admin token, and stops cleanly without rest
 test('a crashing engine is restarted with growing delays, then given up on', async () => {
   spawns = 0;
   const delays: number[] = [];
-  const sup = new EngineSupervisor({ spawn, entry: crashing, args: [], env: {}, adminToken: 't', initialBackoffMs: 10, maxQuickCrashes: 3 });
+  const sup = new EngineSupervisor({
+    spawn,
+    entry: crashing,
+    args: [],
+    env: {},
+    adminToken: 't',
+    initialBackoffMs: 10,
+    maxQuickCrashes: 3,
+  });
   sup.on('restart-scheduled', (d: number) => delays.push(d));
   const failed = waitFor<SupervisorState>(sup, 'state', (s) => s === 'failed', 10000);
   sup.start();

@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { autostartFile, desktopEntry, isOpenAtLogin, setOpenAtLogin, type LoginItemDeps } from '../../main/app/login-item.js';
+import {
+  autostartFile,
+  desktopEntry,
+  isOpenAtLogin,
+  setOpenAtLogin,
+  type LoginItemDeps,
+} from '../../main/app/login-item.js';
 
 function deps(platform: NodeJS.Platform, calls: boolean[] = []): LoginItemDeps & { env: NodeJS.ProcessEnv } {
   return {
@@ -27,7 +33,11 @@ test('Linux: an XDG autostart entry is written, read back and removed', () => {
   setOpenAtLogin(true, d);
   const text = readFileSync(file, 'utf8');
   assert.match(text, /^\[Desktop Entry\]\nType=Application\nName=Cairn\n/);
-  assert.match(text, /^Exec="\/opt\/My Apps\/Cairn\.AppImage" "--flag=\\\$HOME"$/m, 'paths with spaces and $ are quoted as the spec says');
+  assert.match(
+    text,
+    /^Exec="\/opt\/My Apps\/Cairn\.AppImage" "--flag=\\\$HOME"$/m,
+    'paths with spaces and $ are quoted as the spec says',
+  );
   assert.equal(isOpenAtLogin(d), true);
   setOpenAtLogin(false, d);
   assert.equal(existsSync(file), false);
@@ -35,12 +45,15 @@ test('Linux: an XDG autostart entry is written, read back and removed', () => {
   setOpenAtLogin(false, d);
 
   // An entry the user disabled by hand is reported as off.
-  writeFileSync(file, desktopEntry(['cairn']).replace('X-GNOME-Autostart-enabled=true', 'X-GNOME-Autostart-enabled=false'));
+  writeFileSync(
+    file,
+    desktopEntry(['cairn']).replace('X-GNOME-Autostart-enabled=true', 'X-GNOME-Autostart-enabled=false'),
+  );
   assert.equal(isOpenAtLogin(d), false);
   assert.match(desktopEntry(['/usr/bin/cairn', '50%']), /^Exec=\/usr\/bin\/cairn 50%%$/m, 'a literal % is doubled');
 });
 
-test('macOS and Windows: Electron\'s login-item setting, and no file', () => {
+test("macOS and Windows: Electron's login-item setting, and no file", () => {
   for (const platform of ['darwin', 'win32'] as const) {
     const calls: boolean[] = [];
     const d = deps(platform, calls);

@@ -18,20 +18,44 @@ test('app:// paths stay inside the renderer folder', () => {
   const root = '/opt/cairn/renderer/dist';
   assert.equal(resolveInside(root, '/'), join(root, 'index.html'));
   assert.equal(resolveInside(root, '/assets/index-1.js'), join(root, 'assets/index-1.js'));
-  for (const bad of ['/../secret', '/assets/../../x', '/%2e%2e/%2e%2e/etc/passwd', '/..%2f..%2fetc', '/a%00b', '/%E0%A4%A'])
+  for (const bad of [
+    '/../secret',
+    '/assets/../../x',
+    '/%2e%2e/%2e%2e/etc/passwd',
+    '/..%2f..%2fetc',
+    '/a%00b',
+    '/%E0%A4%A',
+  ])
     assert.equal(resolveInside(root, bad), null, bad);
   assert.equal(resolveInside(root, '/../dist-evil/x'), null);
 });
 
 test('only the workbench frame on app://workbench is a trusted IPC sender', () => {
   assert.equal(isTrustedSenderUrl('app://workbench/index.html'), true);
-  for (const bad of ['https://evil.example/', 'app://workbench.evil/', 'app://other/index.html', 'file:///etc/passwd', 'http://127.0.0.1:58012/', '', null, undefined, 'not a url'])
+  for (const bad of [
+    'https://evil.example/',
+    'app://workbench.evil/',
+    'app://other/index.html',
+    'file:///etc/passwd',
+    'http://127.0.0.1:58012/',
+    '',
+    null,
+    undefined,
+    'not a url',
+  ])
     assert.equal(isTrustedSenderUrl(bad), false, String(bad));
 });
 
 test('external links: https on the allow-list only', () => {
   assert.equal(isAllowedExternal('https://modelcontextprotocol.io/docs'), true);
-  for (const bad of ['http://modelcontextprotocol.io/', 'https://modelcontextprotocol.io.evil.com/', 'https://user@modelcontextprotocol.io/', 'file:///etc/passwd', 'javascript:alert(1)', 'https://evil.example/'])
+  for (const bad of [
+    'http://modelcontextprotocol.io/',
+    'https://modelcontextprotocol.io.evil.com/',
+    'https://user@modelcontextprotocol.io/',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'https://evil.example/',
+  ])
     assert.equal(isAllowedExternal(bad), false, bad);
 });
 
@@ -94,24 +118,53 @@ test('the tray menu: status line, pause/resume all indexing by the engine-wide s
   click(menu, 'Pause indexing');
   menu = trayMenu({ ...model, paused: true }, actions);
   assert.equal(trayStatus({ ...model, paused: true }), 'Engine running: 2 folders, indexing paused');
-  assert.equal(menu.some((i) => i.label === 'Pause indexing'), false);
+  assert.equal(
+    menu.some((i) => i.label === 'Pause indexing'),
+    false,
+  );
   click(menu, 'Resume indexing');
   click(menu, 'Start at login', true);
   assert.deepEqual(calls, ['paused=true', 'paused=false', 'login=true']);
 
   const stopped = trayMenu({ ...model, engine: 'failed' }, actions);
   assert.equal(stopped[0].label, 'Engine keeps failing');
-  assert.equal(stopped.find((i) => i.label === 'Pause indexing')?.enabled, false, 'no pausing an engine that is not running');
+  assert.equal(
+    stopped.find((i) => i.label === 'Pause indexing')?.enabled,
+    false,
+    'no pausing an engine that is not running',
+  );
   click(stopped, 'Restart engine');
   assert.equal(calls.at(-1), 'restart');
 });
 
 test('the app as its own stdio launcher: absolute, the AppImage when there is one, electron + app path in a checkout', async () => {
   const { launcherCommand } = await import('../../main/app/paths.js');
-  assert.deepEqual(launcherCommand('--mcp-stdio', { packaged: true, execPath: '/opt/Cairn/cairn', appPath: '/opt/Cairn/resources/app.asar' }), ['/opt/Cairn/cairn', '--mcp-stdio']);
-  assert.deepEqual(launcherCommand('--mcp-stdio', { packaged: true, execPath: '/tmp/.mount_Cairn/cairn', appPath: '/x', appImage: '/home/u/Cairn.AppImage' }), ['/home/u/Cairn.AppImage', '--mcp-stdio']);
-  assert.deepEqual(launcherCommand('--background', { packaged: false, execPath: '/r/node_modules/electron/dist/electron', appPath: '/r' }), ['/r/node_modules/electron/dist/electron', '/r', '--background']);
+  assert.deepEqual(
+    launcherCommand('--mcp-stdio', {
+      packaged: true,
+      execPath: '/opt/Cairn/cairn',
+      appPath: '/opt/Cairn/resources/app.asar',
+    }),
+    ['/opt/Cairn/cairn', '--mcp-stdio'],
+  );
+  assert.deepEqual(
+    launcherCommand('--mcp-stdio', {
+      packaged: true,
+      execPath: '/tmp/.mount_Cairn/cairn',
+      appPath: '/x',
+      appImage: '/home/u/Cairn.AppImage',
+    }),
+    ['/home/u/Cairn.AppImage', '--mcp-stdio'],
+  );
+  assert.deepEqual(
+    launcherCommand('--background', {
+      packaged: false,
+      execPath: '/r/node_modules/electron/dist/electron',
+      appPath: '/r',
+    }),
+    ['/r/node_modules/electron/dist/electron', '/r', '--background'],
+  );
   // The switch is handled by main/app/main.ts before any window or single-instance lock.
   const main = readFileSync(new URL('../../main/app/main.ts', import.meta.url), 'utf8');
-  assert.ok(main.indexOf("process.argv.includes(STDIO_SWITCH)") < main.indexOf('requestSingleInstanceLock'));
+  assert.ok(main.indexOf('process.argv.includes(STDIO_SWITCH)') < main.indexOf('requestSingleInstanceLock'));
 });

@@ -20,7 +20,10 @@ test('a sweep expands to the cartesian product of its values, typed', () => {
     { 'search.vector_weight': 0.1, 'search.fusion': 'convex' },
     { 'search.vector_weight': 0.1, 'search.fusion': 'weighted_rrf' },
   ]);
-  assert.deepEqual(settingsPatch('search.vector_weight=null,search.rrf_k=20'), { 'search.vector_weight': null, 'search.rrf_k': 20 });
+  assert.deepEqual(settingsPatch('search.vector_weight=null,search.rrf_k=20'), {
+    'search.vector_weight': null,
+    'search.rrf_k': 20,
+  });
   assert.throws(() => sweepVariants('novalue'), /key=v1,v2/);
 });
 

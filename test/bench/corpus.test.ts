@@ -36,7 +36,10 @@ test('the PRNG is seeded and uniform enough', () => {
   const a = createRng(1);
   const b = createRng(1);
   const xs = Array.from({ length: 1000 }, () => a.next());
-  assert.deepEqual(Array.from({ length: 1000 }, () => b.next()), xs);
+  assert.deepEqual(
+    Array.from({ length: 1000 }, () => b.next()),
+    xs,
+  );
   assert.ok(xs.every((x) => x >= 0 && x < 1));
   const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
   assert.ok(Math.abs(mean - 0.5) < 0.05);
@@ -45,7 +48,11 @@ test('the PRNG is seeded and uniform enough', () => {
 
 test('every grep pattern is a valid JavaScript regular expression', async () => {
   const { GREP_PATTERNS } = await import('../../bench/benchmarks/grep.js');
-  for (const p of GREP_PATTERNS) assert.doesNotThrow(() => new RegExp(p.regex ? p.pattern : p.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), p.pattern);
+  for (const p of GREP_PATTERNS)
+    assert.doesNotThrow(
+      () => new RegExp(p.regex ? p.pattern : p.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+      p.pattern,
+    );
   assert.ok(GREP_PATTERNS.some((p) => p.regex) && GREP_PATTERNS.some((p) => !p.regex));
 });
 

@@ -13,8 +13,15 @@ test('document ids survive the trip through a file name', () => {
 });
 
 test('a document is scored by its best chunk', () => {
-  const e = hitsToEntries([{ path: '/d/1.md', score: 0.9 }, { path: '/d/2.md', score: 0.5 }, { path: '/d/1.md', score: 0.3 }]);
-  assert.deepEqual(e, [{ did: '1', score: 0.9 }, { did: '2', score: 0.5 }]);
+  const e = hitsToEntries([
+    { path: '/d/1.md', score: 0.9 },
+    { path: '/d/2.md', score: 0.5 },
+    { path: '/d/1.md', score: 0.3 },
+  ]);
+  assert.deepEqual(e, [
+    { did: '1', score: 0.9 },
+    { did: '2', score: 0.5 },
+  ]);
 });
 
 test('Markdown documents get the title as heading and wrapped lines', () => {
@@ -30,7 +37,10 @@ test('the quick subset keeps every judged document and a seeded sample of the re
   const queries = Array.from({ length: 10 }, (_, i) => ({ id: `q${i}`, text: `query ${i}` }));
   const qrels = new Map(queries.map((q, i) => [q.id, new Map([[String(i * 3), 1]])]));
   const s = subsetOf({ name: 't', docs, queries, qrels }, 4, 20);
-  assert.deepEqual(s.queries.map((q) => q.id), ['q0', 'q1', 'q2', 'q3']);
+  assert.deepEqual(
+    s.queries.map((q) => q.id),
+    ['q0', 'q1', 'q2', 'q3'],
+  );
   assert.equal(s.docs.length, 20);
   for (const id of ['0', '3', '6', '9']) assert.ok(s.docs.some((d) => d.id === id));
   assert.deepEqual(subsetOf({ name: 't', docs, queries, qrels }, 4, 20).docs, s.docs);

@@ -6,8 +6,16 @@ import { evalQuery, evaluate, parseQrels, runToTsv, type Run } from '../../bench
 const close = (a: number, b: number): void => assert.ok(Math.abs(a - b) < 1e-12, `${a} != ${b}`);
 
 test('nDCG@10 uses linear gains and the ideal ordering of every judged document', () => {
-  const judged = new Map([['a', 2], ['b', 1], ['c', 0]]);
-  const s = evalQuery(judged, [{ did: 'b', score: 3 }, { did: 'x', score: 2 }, { did: 'a', score: 1 }]);
+  const judged = new Map([
+    ['a', 2],
+    ['b', 1],
+    ['c', 0],
+  ]);
+  const s = evalQuery(judged, [
+    { did: 'b', score: 3 },
+    { did: 'x', score: 2 },
+    { did: 'a', score: 1 },
+  ]);
   const dcg = 1 / Math.log2(2) + 2 / Math.log2(4);
   const idcg = 2 / Math.log2(2) + 1 / Math.log2(3);
   close(s.ndcg10, dcg / idcg);
@@ -18,8 +26,21 @@ test('nDCG@10 uses linear gains and the ideal ordering of every judged document'
 test('ties are broken by doc id descending, duplicates keep their first line', () => {
   const judged = new Map([['a', 1]]);
   // Same score: 'b' sorts before 'a', so the relevant doc is at rank 2.
-  close(evalQuery(judged, [{ did: 'a', score: 1 }, { did: 'b', score: 1 }]).mrr10, 0.5);
-  close(evalQuery(judged, [{ did: 'b', score: 5 }, { did: 'a', score: 4 }, { did: 'b', score: 0 }]).mrr10, 0.5);
+  close(
+    evalQuery(judged, [
+      { did: 'a', score: 1 },
+      { did: 'b', score: 1 },
+    ]).mrr10,
+    0.5,
+  );
+  close(
+    evalQuery(judged, [
+      { did: 'b', score: 5 },
+      { did: 'a', score: 4 },
+      { did: 'b', score: 0 },
+    ]).mrr10,
+    0.5,
+  );
 });
 
 test('MRR@10 and Recall@100 stop at their cut-offs', () => {
@@ -44,6 +65,16 @@ test('a judged query missing from the run scores 0; a query without relevant doc
 });
 
 test('the run file is in the layout eval.mjs reads', () => {
-  const tsv = runToTsv(new Map([['q1', [{ did: 'a', score: 0.5 }, { did: 'b', score: 0.25 }]]]));
+  const tsv = runToTsv(
+    new Map([
+      [
+        'q1',
+        [
+          { did: 'a', score: 0.5 },
+          { did: 'b', score: 0.25 },
+        ],
+      ],
+    ]),
+  );
   assert.equal(tsv, 'query-id\tdoc-id\trank\tscore\nq1\ta\t1\t0.5\nq1\tb\t2\t0.25\n');
 });

@@ -6,7 +6,14 @@ import { target } from '../../bench/lib/results.js';
 test('percentiles interpolate linearly between order statistics', () => {
   assert.equal(percentile([1, 2, 3, 4, 5], 50), 3);
   assert.equal(percentile([4, 1, 3, 2], 50), 2.5);
-  assert.ok(Math.abs(percentile(Array.from({ length: 101 }, (_, i) => i), 95) - 95) < 1e-9);
+  assert.ok(
+    Math.abs(
+      percentile(
+        Array.from({ length: 101 }, (_, i) => i),
+        95,
+      ) - 95,
+    ) < 1e-9,
+  );
   assert.ok(Number.isNaN(percentile([], 50)));
 });
 
@@ -26,8 +33,23 @@ test('targets record met or missed and the measured ratio', () => {
 
 test('quality targets follow issue 6: sparse vs BM25, fused modes vs sparse', async () => {
   const { qualityTargets } = await import('../../bench/quality/summary.js');
-  const row = (set: string, mode: string, ndcg10: number) => ({ set, mode, variant: '', ndcg10, recall100: 0, mrr10: 0, queries: 1, p50_ms: 0, p95_ms: 0 });
-  const t = qualityTargets([row('scifact', 'sparse', 0.67), row('scifact', 'hybrid', 0.664), row('cranfield', 'sparse', 0.36), row('cranfield', 'hybrid', 0.3596)]);
+  const row = (set: string, mode: string, ndcg10: number) => ({
+    set,
+    mode,
+    variant: '',
+    ndcg10,
+    recall100: 0,
+    mrr10: 0,
+    queries: 1,
+    p50_ms: 0,
+    p95_ms: 0,
+  });
+  const t = qualityTargets([
+    row('scifact', 'sparse', 0.67),
+    row('scifact', 'hybrid', 0.664),
+    row('cranfield', 'sparse', 0.36),
+    row('cranfield', 'hybrid', 0.3596),
+  ]);
   const byId = new Map(t.map((x) => [x.id, x.met]));
   assert.equal(byId.get('scifact-sparse'), true);
   assert.equal(byId.get('scifact-best'), false);

@@ -16,7 +16,11 @@ const mode = (p: string) => statSync(p).mode & 0o777;
 
 async function start(home: string) {
   const server = cairn(['serve', '--port', '0'], home);
-  const m = await eventually('the serve banner', async () => /Workbench: (http:\/\/[^/\s#]+)/.exec(server.stdout()) ?? undefined, 90_000);
+  const m = await eventually(
+    'the serve banner',
+    async () => /Workbench: (http:\/\/[^/\s#]+)/.exec(server.stdout()) ?? undefined,
+    90_000,
+  );
   return { server, origin: m[1] };
 }
 
@@ -40,7 +44,10 @@ test('piped serve: the token is not printed, the 0600 file that holds it is name
     assert.equal(mode(file), 0o600, 'admin-token is 0600');
     assert.equal(mode(home), 0o700, 'the data folder was tightened to 0700');
     assert.equal(mode(join(home, 'config.json')), 0o600, 'config.json was tightened to 0600');
-    assert.ok(!first.server.stdout().includes(token) && !first.server.stderr().includes(token), 'the token is not in the output');
+    assert.ok(
+      !first.server.stdout().includes(token) && !first.server.stderr().includes(token),
+      'the token is not in the output',
+    );
     assert.match(first.server.stdout(), new RegExp(`admin token in ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     const lock = readFileSync(join(home, 'engine.lock'), 'utf8');
     assert.ok(!lock.includes(token), 'engine.lock does not hold the token');
@@ -60,8 +67,15 @@ test('piped serve: the token is not printed, the 0600 file that holds it is name
 
   const second = await start(home);
   try {
-    assert.equal(readFileSync(join(home, 'admin-token'), 'utf8').trim(), token, 'the same token after a restart of the same data folder');
-    assert.equal((await fetch(`${second.origin}/api/status`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+    assert.equal(
+      readFileSync(join(home, 'admin-token'), 'utf8').trim(),
+      token,
+      'the same token after a restart of the same data folder',
+    );
+    assert.equal(
+      (await fetch(`${second.origin}/api/status`, { headers: { authorization: `Bearer ${token}` } })).status,
+      200,
+    );
   } finally {
     await stop(second.server);
   }
@@ -78,26 +92,41 @@ test('a token file others can read is not reused: a new one is written 0600', as
     const now = readFileSync(join(home, 'admin-token'), 'utf8').trim();
     assert.notEqual(now, leaked);
     assert.equal(mode(join(home, 'admin-token')), 0o600);
-    assert.equal((await fetch(`${s.origin}/api/status`, { headers: { authorization: `Bearer ${leaked}` } })).status, 401);
+    assert.equal(
+      (await fetch(`${s.origin}/api/status`, { headers: { authorization: `Bearer ${leaked}` } })).status,
+      401,
+    );
   } finally {
     await stop(s.server);
   }
 });
 
-test('control: on a terminal (a pty from script(1)) the workbench address with the token is printed', { skip: existsSync('/usr/bin/script') ? false : 'no script(1) here' }, async () => {
-  const home = mkdtempSync(join(tmpdir(), 'cairn-token-tty-'));
-  const cmd = `${process.execPath} --import tsx ${join(REPO, 'main/engine/cli/main.ts')} serve --port 0`;
-  const child = spawn('/usr/bin/script', ['-qfec', cmd, '/dev/null'], { cwd: REPO, env: { ...process.env, CAIRN_HOME: home, LANCEDB_LOG: 'error' }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise((r) => child.once('exit', r));
-  try {
-    await eventually('the terminal banner', async () => (/Workbench: \S+#token=/.test(out) ? true : undefined), 90_000);
-    const token = readFileSync(join(home, 'admin-token'), 'utf8').trim();
-    assert.ok(out.includes(`#token=${token}`), 'the terminal shows the address with the token');
-  } finally {
-    const lock = JSON.parse(readFileSync(join(home, 'engine.lock'), 'utf8')) as { pid: number };
-    process.kill(lock.pid, 'SIGTERM');
-    await exited;
-  }
-});
+test(
+  'control: on a terminal (a pty from script(1)) the workbench address with the token is printed',
+  { skip: existsSync('/usr/bin/script') ? false : 'no script(1) here' },
+  async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cairn-token-tty-'));
+    const cmd = `${process.execPath} --import tsx ${join(REPO, 'main/engine/cli/main.ts')} serve --port 0`;
+    const child = spawn('/usr/bin/script', ['-qfec', cmd, '/dev/null'], {
+      cwd: REPO,
+      env: { ...process.env, CAIRN_HOME: home, LANCEDB_LOG: 'error' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      await eventually(
+        'the terminal banner',
+        async () => (/Workbench: \S+#token=/.test(out) ? true : undefined),
+        90_000,
+      );
+      const token = readFileSync(join(home, 'admin-token'), 'utf8').trim();
+      assert.ok(out.includes(`#token=${token}`), 'the terminal shows the address with the token');
+    } finally {
+      const lock = JSON.parse(readFileSync(join(home, 'engine.lock'), 'utf8')) as { pid: number };
+      process.kill(lock.pid, 'SIGTERM');
+      await exited;
+    }
+  },
+);

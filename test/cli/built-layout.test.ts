@@ -46,18 +46,34 @@ test('layoutFor tells the three layouts apart from where the engine modules sit'
   assert.equal(p.rendererDir, join(packed.root, 'renderer', 'dist'));
   assert.ok(existsSync(p.cliEntry), p.cliEntry);
   // Control: a build without the workbench has no renderer dir rather than a wrong one.
-  assert.equal(layoutFor(join(built.root, 'dist', 'main', 'engine'), (f) => !f.endsWith('index.html')).rendererDir, null);
+  assert.equal(
+    layoutFor(join(built.root, 'dist', 'main', 'engine'), (f) => !f.endsWith('index.html')).rendererDir,
+    null,
+  );
 });
 
 test('electron-builder.yml packs the engine entry, the preload and the built workbench, and no sources', () => {
   const files = new Set(packed.files);
-  for (const f of ['package.json', 'dist/main/engine/cli/main.js', 'dist/main/engine/layout.js', 'dist/main/app/main.js', 'dist/preload/index.js', 'renderer/dist/index.html']) {
+  for (const f of [
+    'package.json',
+    'dist/main/engine/cli/main.js',
+    'dist/main/engine/layout.js',
+    'dist/main/app/main.js',
+    'dist/preload/index.js',
+    'renderer/dist/index.html',
+  ]) {
     assert.ok(files.has(f), `${f} is packed`);
   }
-  assert.ok(!packed.files.some((f) => f.endsWith('.ts') || f.endsWith('.map') || f.startsWith('main/') || f.startsWith('bin/')), 'no sources, maps or bin/');
+  assert.ok(
+    !packed.files.some((f) => f.endsWith('.ts') || f.endsWith('.map') || f.startsWith('main/') || f.startsWith('bin/')),
+    'no sources, maps or bin/',
+  );
 });
 
-async function serveFrom(command: string[], env: Record<string, string>): Promise<{ html: string; clients: { id: string; snippet: string }[] }> {
+async function serveFrom(
+  command: string[],
+  env: Record<string, string>,
+): Promise<{ html: string; clients: { id: string; snippet: string }[] }> {
   const proc = start(command[0], [...command.slice(1), 'serve', '--port', '0'], { CAIRN_HOME: home, ...env });
   try {
     const { origin, token } = await servedAt(proc);
@@ -73,9 +89,15 @@ async function serveFrom(command: string[], env: Record<string, string>): Promis
   }
 }
 
-function desktopEntry(clients: { id: string; snippet: string }[]): { command: string; args: string[]; env: Record<string, string> } {
+function desktopEntry(clients: { id: string; snippet: string }[]): {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+} {
   const snippet = clients.find((c) => c.id === 'claude-desktop')!.snippet;
-  return (JSON.parse(snippet) as { mcpServers: { cairn: { command: string; args: string[]; env: Record<string, string> } } }).mcpServers.cairn;
+  return (
+    JSON.parse(snippet) as { mcpServers: { cairn: { command: string; args: string[]; env: Record<string, string> } } }
+  ).mcpServers.cairn;
 }
 
 test('built: bin/cairn.mjs serve serves the workbench; the stdio entry is absolute, exists and names the data folder', async () => {
@@ -89,11 +111,14 @@ test('built: bin/cairn.mjs serve serves the workbench; the stdio entry is absolu
   assert.equal(entry.env.CAIRN_HOME, home);
 });
 
-test('packed file set: the engine entry serves the workbench; the app\'s launcher is what clients get', async () => {
+test("packed file set: the engine entry serves the workbench; the app's launcher is what clients get", async () => {
   const launcher = ['/opt/Cairn/cairn', '--mcp-stdio'];
-  const { html, clients } = await serveFrom([process.execPath, join(packed.root, 'dist', 'main', 'engine', 'cli', 'main.js')], {
-    CAIRN_STDIO_LAUNCHER: JSON.stringify(launcher),
-  });
+  const { html, clients } = await serveFrom(
+    [process.execPath, join(packed.root, 'dist', 'main', 'engine', 'cli', 'main.js')],
+    {
+      CAIRN_STDIO_LAUNCHER: JSON.stringify(launcher),
+    },
+  );
   assert.match(html, /src="[^"]*assets\/[^"]+\.js"/);
   const entry = desktopEntry(clients);
   assert.deepEqual([entry.command, ...entry.args], launcher);

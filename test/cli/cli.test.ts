@@ -33,7 +33,10 @@ test('add, index, search --json in every mode, status', async () => {
   assert.equal(index.code, 0, index.stderr);
   assert.match(index.stdout, /done/);
   for (const mode of ['sparse', 'vector', 'hybrid', 'tribrid']) {
-    const r = await cairn(['search', 'haversine_distance great-circle distance', '--mode', mode, '--top-k', '5', '--json'], env);
+    const r = await cairn(
+      ['search', 'haversine_distance great-circle distance', '--mode', mode, '--top-k', '5', '--json'],
+      env,
+    );
     assert.equal(r.code, 0, r.stderr);
     const res = JSON.parse(r.stdout) as SearchResponse;
     assert.equal(res.mode, mode);
@@ -42,10 +45,14 @@ test('add, index, search --json in every mode, status', async () => {
     assert.ok(geo, `${mode}: ${res.hits.map((h) => h.path).join(', ')}`);
     const sym = fx.symbols.find((s) => s.name === 'haversine_distance');
     assert.ok(sym && geo.start_line >= 1 && geo.end_line >= geo.start_line);
-    for (const k of ['path', 'start_line', 'end_line', 'snippet', 'score', 'legs', 'freshness'] as const) assert.ok(k in geo, `hit lacks ${k}`);
+    for (const k of ['path', 'start_line', 'end_line', 'snippet', 'score', 'legs', 'freshness'] as const)
+      assert.ok(k in geo, `hit lacks ${k}`);
   }
   const excluded = await cairn(['search', 'copper flashing', '--mode', 'sparse', '--json'], env);
-  assert.ok((JSON.parse(excluded.stdout) as SearchResponse).hits.every((h) => !h.path.endsWith('notes.docx')), 'the --exclude glob was ignored');
+  assert.ok(
+    (JSON.parse(excluded.stdout) as SearchResponse).hits.every((h) => !h.path.endsWith('notes.docx')),
+    'the --exclude glob was ignored',
+  );
   const st = await cairn(['status', '--json'], env);
   assert.equal(st.code, 0, st.stderr);
   const status = JSON.parse(st.stdout) as EngineStatus;
@@ -91,8 +98,13 @@ test('a contract mismatch exits 3 with a re-index remedy; sparse still answers',
   const e = { CAIRN_HOME: h.dir };
   await cairn(['add', join(fx.folder, 'py')], e);
   assert.equal((await cairn(['index'], e)).code, 0);
-  const cfg = JSON.parse(await (await import('node:fs/promises')).readFile(join(h.dir, 'config.json'), 'utf8')) as Record<string, unknown>;
-  await writeFile(join(h.dir, 'config.json'), JSON.stringify({ ...cfg, embedding: { model: 'Xenova/all-MiniLM-L6-v2' } }));
+  const cfg = JSON.parse(
+    await (await import('node:fs/promises')).readFile(join(h.dir, 'config.json'), 'utf8'),
+  ) as Record<string, unknown>;
+  await writeFile(
+    join(h.dir, 'config.json'),
+    JSON.stringify({ ...cfg, embedding: { model: 'Xenova/all-MiniLM-L6-v2' } }),
+  );
   const r = await cairn(['search', 'distance', '--mode', 'hybrid', '--json'], e);
   assert.equal(r.code, 3, r.stdout + r.stderr);
   const err = JSON.parse(r.stdout).error;

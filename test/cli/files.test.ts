@@ -52,7 +52,9 @@ test('status counts the skips by reason; files lists them with the reason, as te
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /big\.txt {2}skipped: larger than index\.max_file_bytes \(5000 bytes > 2048\)/);
   assert.match(text.stdout, /image\.png {2}skipped: binary content/);
-  const page = JSON.parse((await cairn(['files', join(me, 'notes'), '--limit', '1', '--json'], env)).stdout) as FolderFilesResponse;
+  const page = JSON.parse(
+    (await cairn(['files', join(me, 'notes'), '--limit', '1', '--json'], env)).stdout,
+  ) as FolderFilesResponse;
   assert.equal(page.total, 3);
   assert.equal(page.items.length, 1);
   const bad = await cairn(['files', join(me, 'notes'), '--limit', 'lots', '--json'], env);

@@ -8,7 +8,11 @@ import { cairn } from '../helpers/cli.js';
 test('cairn search --help prints the help', async () => {
   const h = await tempDir('cli-help');
   try {
-    for (const args of [['search', '--help'], ['index', '-h'], ['add', '--help']]) {
+    for (const args of [
+      ['search', '--help'],
+      ['index', '-h'],
+      ['add', '--help'],
+    ]) {
       const r = await cairn(args, { CAIRN_HOME: h.dir });
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stdout, /Usage:/);

@@ -22,7 +22,10 @@ const cleanups: (() => Promise<void>)[] = [];
 async function admin(method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(origin + path, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -38,10 +41,17 @@ before(async () => {
   // Enough notes that computing their vectors takes a while with the real built-in model.
   await mkdir(join(folder, 'notes'), { recursive: true });
   for (let i = 0; i < 120; i++) {
-    await writeFile(join(folder, 'notes', `note-${i}.md`), `# Note ${i}\n\nThe meeting about invoice ${i} covered rounding, taxes and the quarterly budget.\n\n## Follow-up ${i}\n\nSend the revised totals to the accounting team before Friday, item ${i}.\n`);
+    await writeFile(
+      join(folder, 'notes', `note-${i}.md`),
+      `# Note ${i}\n\nThe meeting about invoice ${i} covered rounding, taxes and the quarterly budget.\n\n## Follow-up ${i}\n\nSend the revised totals to the accounting team before Friday, item ${i}.\n`,
+    );
   }
   env = { CAIRN_HOME: h.dir, CAIRN_ADMIN_TOKEN: token };
-  serve = spawn(process.execPath, [...CLI, 'serve', '--port', '0'], { cwd: REPO, env: { ...process.env, LANCEDB_LOG: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  serve = spawn(process.execPath, [...CLI, 'serve', '--port', '0'], {
+    cwd: REPO,
+    env: { ...process.env, LANCEDB_LOG: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   origin = await new Promise<string>((resolve, reject) => {
     let out = '';
     serve.stdout?.on('data', (d: Buffer) => {
@@ -67,7 +77,11 @@ test('cairn index beside a running serve follows the real job, with numbers that
   await admin('POST', '/api/jobs/paused', { paused: true });
   await admin('POST', '/api/folders', { path: folder });
   const started = Date.now();
-  const child = spawn(process.execPath, [...CLI, 'index', folder], { cwd: REPO, env: { ...process.env, LANCEDB_LOG: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI, 'index', folder], {
+    cwd: REPO,
+    env: { ...process.env, LANCEDB_LOG: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let stdout = '';
   child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -89,7 +103,10 @@ test('cairn index beside a running serve follows the real job, with numbers that
   assert.ok(waiting.length > 0, lines.join('\n'));
   // While it waits it shows the job it waits for, in words, never its own empty "scanning 0/0".
   for (const l of waiting) assert.doesNotMatch(l, /scanning: 0 files, 0 chunks/);
-  assert.ok(lines.some((l) => /reading files into the text index|computing vectors|finding files/.test(l)), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => /reading files into the text index|computing vectors|finding files/.test(l)),
+    lines.join('\n'),
+  );
   for (const l of lines) {
     assert.doesNotMatch(l, /ETA \d+s|\d+ s left/, `an ETA in raw seconds: ${l}`);
     for (const m of l.matchAll(/([\d,]+) of ([\d,]+) (chunks|files)/g)) {
@@ -101,7 +118,10 @@ test('cairn index beside a running serve follows the real job, with numbers that
   const f = status.folders.find((x) => x.path === folder);
   assert.ok(f && f.state === 'fresh', JSON.stringify(f));
   assert.equal(f.embedded_chunks, f.chunks, 'every chunk has its vector once the job is done');
-  assert.ok(f.updated_at && Date.parse(f.updated_at) >= started, `updated_at ${f.updated_at} is the end of the sync, after the CLI started`);
+  assert.ok(
+    f.updated_at && Date.parse(f.updated_at) >= started,
+    `updated_at ${f.updated_at} is the end of the sync, after the CLI started`,
+  );
 
   // Without the serve's job in the way, the human status agrees with the JSON.
   const human = await cairn(['status'], env);

@@ -62,15 +62,25 @@ function stdioClient(env: Record<string, string> = {}): { client: Client; transp
 
 async function httpClient(url: string, key?: string): Promise<Client> {
   const client = new Client({ name: 'doors-http', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), key ? { requestInit: { headers: { authorization: `Bearer ${key}` } } } : {}));
+  await client.connect(
+    new StreamableHTTPClientTransport(
+      new URL(url),
+      key ? { requestInit: { headers: { authorization: `Bearer ${key}` } } } : {},
+    ),
+  );
   opened.push(client);
   return client;
 }
 
 async function searchFinds(client: Client): Promise<void> {
-  const res = (await client.callTool({ name: 'search', arguments: { query: 'exponential backoff' } })) as CallToolResult;
+  const res = (await client.callTool({
+    name: 'search',
+    arguments: { query: 'exponential backoff' },
+  })) as CallToolResult;
   assert.notEqual(res.isError, true, JSON.stringify(res.content));
-  assert.ok((res.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path.endsWith('retry.md'));
+  assert.ok(
+    (res.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path.endsWith('retry.md'),
+  );
 }
 
 function serveProc(): Proc {
@@ -98,7 +108,11 @@ test('stdio first: it starts the engine in the background; a later serve attache
 
   await client.close();
   await searchFinds(http);
-  assert.equal((await readLock(dataPaths(home).lock))?.pid, owner.pid, 'the engine outlives the stdio client that started it');
+  assert.equal(
+    (await readLock(dataPaths(home).lock))?.pid,
+    owner.pid,
+    'the engine outlives the stdio client that started it',
+  );
 
   // The background engine stops: the attached serve becomes the engine.
   process.kill(owner.pid, 'SIGTERM');
@@ -138,9 +152,17 @@ test('the key: stdio gets it from the running engine; a client without it is ref
   opened.push(serve);
   const { token } = await servedAt(serve);
   const owner = await readLock(dataPaths(home).lock);
-  const res = await fetch(`${owner!.url}/api/mcp/api-key`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"action":"generate"}' });
+  const res = await fetch(`${owner!.url}/api/mcp/api-key`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{"action":"generate"}',
+  });
   const key = ((await res.json()) as { key: string }).key;
-  const set = await fetch(`${owner!.url}/api/settings`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ values: { 'mcp.require_api_key': true } }) });
+  const set = await fetch(`${owner!.url}/api/settings`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ values: { 'mcp.require_api_key': true } }),
+  });
   assert.ok(set.ok, await set.text());
   try {
     await assert.rejects(httpClient(owner!.mcp!), /401|Unauthorized/);
@@ -149,7 +171,11 @@ test('the key: stdio gets it from the running engine; a client without it is ref
     await client.connect(transport);
     await searchFinds(client);
   } finally {
-    const off = await fetch(`${owner!.url}/api/settings`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ values: { 'mcp.require_api_key': false } }) });
+    const off = await fetch(`${owner!.url}/api/settings`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ values: { 'mcp.require_api_key': false } }),
+    });
     assert.ok(off.ok);
   }
 });
@@ -157,7 +183,12 @@ test('the key: stdio gets it from the running engine; a client without it is ref
 test('the bridge stops on stdin EOF and on SIGTERM, and leaves the engine serving', async () => {
   const serve = serveProc();
   await serve.waitFor(/Cairn engine serving/);
-  const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const init = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   for (const how of ['eof', 'sigterm'] as const) {
     const bridge = start(process.execPath, [BIN, 'mcp', '--stdio'], { CAIRN_HOME: home }, { stdin: 'pipe' });
     bridge.child.stdin!.write(`${init}\n`);

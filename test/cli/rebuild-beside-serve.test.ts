@@ -30,7 +30,14 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 /** Every index file by path and content hash: what "nothing was written" is checked against. */
 async function snapshot(index: string): Promise<string[]> {
-  return Promise.all((await filesUnder(index)).map(async (f) => `${f.slice(index.length)} ${createHash('sha256').update(await readFile(f)).digest('hex')}`));
+  return Promise.all(
+    (await filesUnder(index)).map(
+      async (f) =>
+        `${f.slice(index.length)} ${createHash('sha256')
+          .update(await readFile(f))
+          .digest('hex')}`,
+    ),
+  );
 }
 
 before(async () => {
@@ -52,45 +59,53 @@ after(async () => {
   await folder?.cleanup();
 });
 
-test('rebuild beside a running serve: through it when intact, refused without a write when damaged, done once serve stops', { timeout: 400_000 }, async () => {
-  serve = start(process.execPath, [join(REPO, 'bin', 'cairn.mjs'), 'serve'], { CAIRN_HOME: home.dir });
-  await serve.waitFor(/MCP: http/);
+test(
+  'rebuild beside a running serve: through it when intact, refused without a write when damaged, done once serve stops',
+  { timeout: 400_000 },
+  async () => {
+    serve = start(process.execPath, [join(REPO, 'bin', 'cairn.mjs'), 'serve'], { CAIRN_HOME: home.dir });
+    await serve.waitFor(/MCP: http/);
 
-  // Control: an intact index is rebuilt through the running engine (a second engine could not take the lock).
-  const ok = cairn(['index', '--rebuild'], home.dir);
-  assert.equal((await ok.exit).code, 0, `${ok.stdout()} ${ok.stderr()}`);
-  assert.equal(serve.child.exitCode, null, 'serve stopped during the rebuild');
+    // Control: an intact index is rebuilt through the running engine (a second engine could not take the lock).
+    const ok = cairn(['index', '--rebuild'], home.dir);
+    assert.equal((await ok.exit).code, 0, `${ok.stdout()} ${ok.stderr()}`);
+    assert.equal(serve.child.exitCode, null, 'serve stopped during the rebuild');
 
-  const index = join(home.dir, 'index');
-  // The serve's own maintenance after that rebuild (debounced, then compaction and pruning) must
-  // be over first, or its writes would be taken for the refused rebuild's.
-  for (let prev = await snapshot(index), i = 0; i < 30; i++) {
-    await sleep(3000);
-    const now = await snapshot(index);
-    if (JSON.stringify(now) === JSON.stringify(prev)) break;
-    prev = now;
-  }
-  for (const f of await filesUnder(join(index, 'chunks.lance', 'data'))) await truncate(f, Math.floor((await stat(f)).size / 2));
-  const damaged = await snapshot(index);
+    const index = join(home.dir, 'index');
+    // The serve's own maintenance after that rebuild (debounced, then compaction and pruning) must
+    // be over first, or its writes would be taken for the refused rebuild's.
+    for (let prev = await snapshot(index), i = 0; i < 30; i++) {
+      await sleep(3000);
+      const now = await snapshot(index);
+      if (JSON.stringify(now) === JSON.stringify(prev)) break;
+      prev = now;
+    }
+    for (const f of await filesUnder(join(index, 'chunks.lance', 'data')))
+      await truncate(f, Math.floor((await stat(f)).size / 2));
+    const damaged = await snapshot(index);
 
-  const refused = cairn(['index', '--rebuild'], home.dir);
-  const code = (await refused.exit).code;
-  assert.equal(code, 3, `rebuild beside serve on damage exited ${code}: ${refused.stdout()} ${refused.stderr()}`);
-  assert.match(refused.stderr() + refused.stdout(), /table chunks/);
-  assert.match(refused.stderr() + refused.stdout(), /nothing was written/);
-  assert.match(refused.stderr() + refused.stdout(), /Stop the running engine/);
-  assert.deepEqual(await snapshot(index), damaged, 'the refused rebuild wrote into the damaged index');
-  assert.ok(!(await readdir(home.dir)).some((n) => n.startsWith('index.corrupt-')));
-  // The running engine names the damage in status too.
-  const st = cairn(['status', '--json'], home.dir);
-  await st.exit;
-  assert.match(st.stdout(), /index_corrupt|damaged/);
+    const refused = cairn(['index', '--rebuild'], home.dir);
+    const code = (await refused.exit).code;
+    assert.equal(code, 3, `rebuild beside serve on damage exited ${code}: ${refused.stdout()} ${refused.stderr()}`);
+    assert.match(refused.stderr() + refused.stdout(), /table chunks/);
+    assert.match(refused.stderr() + refused.stdout(), /nothing was written/);
+    assert.match(refused.stderr() + refused.stdout(), /Stop the running engine/);
+    assert.deepEqual(await snapshot(index), damaged, 'the refused rebuild wrote into the damaged index');
+    assert.ok(!(await readdir(home.dir)).some((n) => n.startsWith('index.corrupt-')));
+    // The running engine names the damage in status too.
+    const st = cairn(['status', '--json'], home.dir);
+    await st.exit;
+    assert.match(st.stdout(), /index_corrupt|damaged/);
 
-  assert.equal(await serve.stop(), 0);
-  serve = null;
-  const rebuilt = cairn(['index', '--rebuild'], home.dir);
-  assert.equal((await rebuilt.exit).code, 0, `${rebuilt.stdout()} ${rebuilt.stderr()}`);
-  assert.ok((await readdir(home.dir)).some((n) => n.startsWith('index.corrupt-')), 'the damaged index was not moved aside');
-  const found = cairn(['search', 'gardening weather', '--mode', 'sparse', '--json'], home.dir);
-  assert.equal((await found.exit).code, 0, found.stdout());
-});
+    assert.equal(await serve.stop(), 0);
+    serve = null;
+    const rebuilt = cairn(['index', '--rebuild'], home.dir);
+    assert.equal((await rebuilt.exit).code, 0, `${rebuilt.stdout()} ${rebuilt.stderr()}`);
+    assert.ok(
+      (await readdir(home.dir)).some((n) => n.startsWith('index.corrupt-')),
+      'the damaged index was not moved aside',
+    );
+    const found = cairn(['search', 'gardening weather', '--mode', 'sparse', '--json'], home.dir);
+    assert.equal((await found.exit).code, 0, found.stdout());
+  },
+);

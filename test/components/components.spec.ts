@@ -12,7 +12,10 @@ test('ErrorNote: a title in words, the message, what to do, and the code last', 
   await expect(note.locator('.error-code')).toHaveText('code: disk_full');
 });
 
-test('ErrorNote: no title when the message already gives the verdict; a generic one for an unmapped code', async ({ page, show }) => {
+test('ErrorNote: no title when the message already gives the verdict; a generic one for an unmapped code', async ({
+  page,
+  show,
+}) => {
   await show('error-with-verdict');
   await expect(page.getByTestId('verdict').locator('p').first()).toHaveText('Not saved: mcp.port must be 1..65535.');
   await expect(page.getByTestId('verdict-remedy')).toHaveCount(0);
@@ -21,7 +24,10 @@ test('ErrorNote: no title when the message already gives the verdict; a generic 
   await expect(page.getByTestId('error').locator('p').first()).toHaveText('Failed. grep ran out of time.');
 });
 
-test('SettingSwitch: shows the asked state while saving, keeps it when saved, snaps back when refused', async ({ page, show }) => {
+test('SettingSwitch: shows the asked state while saving, keeps it when saved, snaps back when refused', async ({
+  page,
+  show,
+}) => {
   await show('switch');
   const box = page.getByTestId('switch');
   await expect(box).not.toBeChecked();

@@ -10,7 +10,10 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
 
 async function serve(): Promise<{ url: string; server: Server }> {
   const server = createServer(async (req, res) => {
-    const rel = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const rel = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    );
     const file = join(HARNESS_OUT, rel === '/' ? 'index.html' : rel);
     try {
       const body = await readFile(file);
@@ -37,7 +40,10 @@ export const test = base.extend<{ show: (scene: string) => Promise<void> }, { ha
   show: async ({ page, harness }, use) => {
     await use(async (scene) => {
       await page.goto(`${harness}?scene=${encodeURIComponent(scene)}`);
-      await page.waitForFunction(() => document.getElementById('root')!.childElementCount > 0 || document.getElementById('root')!.textContent !== '');
+      await page.waitForFunction(
+        () =>
+          document.getElementById('root')!.childElementCount > 0 || document.getElementById('root')!.textContent !== '',
+      );
     });
   },
 });

@@ -16,14 +16,19 @@ test('switching the embedding model shows the contract mismatch and its remedy',
   writeFileSync(join(folder, 'glacier.md'), '# Glaciers\n\nGlaciers carve fjords over thousands of years.\n');
   writeFileSync(join(folder, 'lighthouse.md'), '# Lighthouse\n\nThe lantern room needs copper flashing.\n');
   await engine.api('POST', '/api/folders', { path: folder });
-  await expect.poll(async () => (await engine.api<EngineStatus>('GET', '/api/status')).folders[0]?.state, { timeout: 120_000 }).toBe('fresh');
+  await expect
+    .poll(async () => (await engine.api<EngineStatus>('GET', '/api/status')).folders[0]?.state, { timeout: 120_000 })
+    .toBe('fresh');
 
   await openWorkbench(page, engine);
   await expect(page.getByTestId('contract-mismatch')).toHaveCount(0);
   await engine.stop();
   const file = join(engine.home, 'config.json');
   const config = JSON.parse(readFileSync(file, 'utf8')) as { embedding?: Record<string, unknown> };
-  writeFileSync(file, JSON.stringify({ ...config, embedding: { ...config.embedding, model: 'Xenova/all-MiniLM-L6-v2' } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ ...config, embedding: { ...config.embedding, model: 'Xenova/all-MiniLM-L6-v2' } }),
+  );
   await engine.restart();
   await page.reload();
 

@@ -10,11 +10,17 @@ import { repoRoot } from './engine-process.js';
 function electronBinary(): { path?: string; reason?: string } {
   const dir = join(repoRoot, 'node_modules', 'electron');
   const pathFile = join(dir, 'path.txt');
-  if (!existsSync(pathFile)) return { reason: 'the Electron binary is not installed (node_modules/electron/path.txt missing; it cannot be downloaded here)' };
+  if (!existsSync(pathFile))
+    return {
+      reason:
+        'the Electron binary is not installed (node_modules/electron/path.txt missing; it cannot be downloaded here)',
+    };
   const bin = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
   if (!existsSync(bin)) return { reason: `the Electron binary is missing at ${bin}` };
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return { reason: 'no display (DISPLAY/WAYLAND_DISPLAY unset)' };
-  if (!existsSync(join(repoRoot, 'dist', 'main', 'app', 'main.js'))) return { reason: 'the app is not compiled (run npm run build first)' };
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return { reason: 'no display (DISPLAY/WAYLAND_DISPLAY unset)' };
+  if (!existsSync(join(repoRoot, 'dist', 'main', 'app', 'main.js')))
+    return { reason: 'the app is not compiled (run npm run build first)' };
   return { path: bin };
 }
 
@@ -27,7 +33,11 @@ test.describe('desktop app (Electron)', () => {
 
   test('window is locked down: app:// origin, no Node, named bridge only, the MCP key with the shell, navigation and window.open denied', async () => {
     const userData = mkdtempSync(join(tmpdir(), 'cairn-electron-'));
-    const app = await electron.launch({ executablePath: bin.path, args: [repoRoot, `--user-data-dir=${userData}`], env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' } });
+    const app = await electron.launch({
+      executablePath: bin.path,
+      args: [repoRoot, `--user-data-dir=${userData}`],
+      env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' },
+    });
     try {
       const win = await app.firstWindow();
       await win.waitForLoadState('domcontentloaded');
@@ -45,7 +55,11 @@ test.describe('desktop app (Electron)', () => {
       // The MCP key generated through the admin API is kept by the shell (safeStorage), not in the engine's data folder.
       // The renderer is never handed the admin token; it calls the engine through the app:// proxy.
       const res = await win.evaluate(async () => {
-        const r = await fetch('/api/mcp/api-key', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'generate' }) });
+        const r = await fetch('/api/mcp/api-key', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ action: 'generate' }),
+        });
         return { status: r.status, body: (await r.json()) as { key: string } };
       });
       const generated = res.body;

@@ -31,16 +31,29 @@ export interface RunningEngine {
   dispose(): Promise<void>;
 }
 
-function launch(home: string, token: string, port: number, log: string[], extraEnv: Record<string, string>): Promise<{ child: ChildProcess; workbench: string; mcp: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'main/engine/cli/main.ts'), 'serve', '--port', String(port)], {
-    cwd: repoRoot,
-    env: { ...process.env, CAIRN_HOME: home, CAIRN_ADMIN_TOKEN: token, LANCEDB_LOG: 'error', ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function launch(
+  home: string,
+  token: string,
+  port: number,
+  log: string[],
+  extraEnv: Record<string, string>,
+): Promise<{ child: ChildProcess; workbench: string; mcp: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'main/engine/cli/main.ts'), 'serve', '--port', String(port)],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, CAIRN_HOME: home, CAIRN_ADMIN_TOKEN: token, LANCEDB_LOG: 'error', ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let workbench = '';
     let mcp = '';
-    const timer = setTimeout(() => reject(new Error(`engine did not print its address in 60 s:\n${log.join('')}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`engine did not print its address in 60 s:\n${log.join('')}`)),
+      60_000,
+    );
     const onData = (chunk: Buffer) => {
       log.push(chunk.toString());
       const text = log.join('');
@@ -90,7 +103,10 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Run
     async api<T>(method: string, path: string, body?: unknown): Promise<T> {
       const res = await fetch(origin + path, {
         method,
-        headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();

@@ -67,7 +67,11 @@ test('add-folder refusals say what is wrong and what to do', async ({ page, engi
   await expect(page.getByTestId('folder-row')).toHaveCount(0);
 });
 
-test('first run: 1 add a folder chosen in the browser, 2 wait for it, 3 connect a client', async ({ page, engine, me }) => {
+test('first run: 1 add a folder chosen in the browser, 2 wait for it, 3 connect a client', async ({
+  page,
+  engine,
+  me,
+}) => {
   await engine.api('PATCH', '/api/settings', { values: { 'index.max_file_bytes': 2048 } });
   await open(page, engine);
   const guide = page.getByTestId('getting-started');
@@ -102,7 +106,9 @@ test('first run: 1 add a folder chosen in the browser, 2 wait for it, 3 connect 
   // Browsing again marks the folder as indexed, and its Choose is off.
   await page.getByTestId('browse-folder').click();
   await expect(browser.locator('[data-name="notes"]').getByTestId('browse-mark')).toHaveText('already indexed');
-  await expect(browser.locator('[data-name="notes"]').getByRole('button', { name: 'Choose', exact: true })).toBeDisabled();
+  await expect(
+    browser.locator('[data-name="notes"]').getByRole('button', { name: 'Choose', exact: true }),
+  ).toBeDisabled();
 });
 
 test('the file list shows what was indexed and what was skipped, and why', async ({ page, engine, me }) => {
@@ -114,7 +120,9 @@ test('the file list shows what was indexed and what was skipped, and why', async
   await expect(files.getByTestId('files-tab-skipped')).toHaveAttribute('aria-selected', 'true');
   const rows = files.getByTestId('file-row');
   await expect(rows).toHaveCount(4);
-  await expect(files.locator('[data-testid="file-row"]', { hasText: 'huge.log' })).toContainText('larger than index.max_file_bytes (4800 bytes > 2048)');
+  await expect(files.locator('[data-testid="file-row"]', { hasText: 'huge.log' })).toContainText(
+    'larger than index.max_file_bytes (4800 bytes > 2048)',
+  );
   await expect(files.locator('[data-testid="file-row"]', { hasText: '.env' })).toContainText('a credential file');
   await expect(files.locator('[data-testid="file-row"]', { hasText: 'photo.png' })).toContainText('binary content');
   await expect(files.getByTestId('files-skip-reasons')).toContainText('binary content');
@@ -130,7 +138,10 @@ test('the file list shows what was indexed and what was skipped, and why', async
   await expect(files.getByTestId('viewer-range')).toHaveText('lines 1–4 of 4');
 });
 
-test('a search hit opens in the viewer at its lines; top_k left empty is the server default', async ({ page, engine }) => {
+test('a search hit opens in the viewer at its lines; top_k left empty is the server default', async ({
+  page,
+  engine,
+}) => {
   await open(page, engine);
   const panel = page.getByTestId('panel-search');
   await expect(panel.getByTestId('search-top-k')).toHaveAttribute('placeholder', '20');
@@ -155,10 +166,15 @@ test('a folder made text-only says so; Compute vectors turns it back', async ({ 
   await expect(row.getByTestId('folder-text-only')).toHaveCount(0);
 });
 
-test('settings editor: generated from the table, checked as typed, modified marker and reset', async ({ page, engine }) => {
+test('settings editor: generated from the table, checked as typed, modified marker and reset', async ({
+  page,
+  engine,
+}) => {
   await open(page, engine);
   const panel = page.getByTestId('panel-settings');
-  await expect(panel.getByTestId('setting-row')).toHaveCount((await engine.api<{ settings: unknown[] }>('GET', '/api/settings/spec')).settings.length);
+  await expect(panel.getByTestId('setting-row')).toHaveCount(
+    (await engine.api<{ settings: unknown[] }>('GET', '/api/settings/spec')).settings.length,
+  );
   await panel.getByTestId('settings-filter').fill('debounce');
   const row = panel.locator('[data-key="watch.debounce_ms"]');
   await expect(panel.getByTestId('setting-row')).toHaveCount(1);
@@ -171,13 +187,17 @@ test('settings editor: generated from the table, checked as typed, modified mark
   await expect(row.getByTestId('setting-watch-debounce_ms-issue')).toHaveCount(0);
   await row.getByTestId('setting-watch-debounce_ms-save').click();
   await expect(row.getByTestId('setting-modified')).toBeVisible();
-  expect((await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['watch.debounce_ms']).toBe(400);
+  expect(
+    (await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['watch.debounce_ms'],
+  ).toBe(400);
   await panel.getByTestId('settings-filter').fill('');
   await panel.getByTestId('settings-modified-only').check();
   await shootCommitted(page, 'settings-editor', 'panel-settings');
   await row.getByTestId('setting-watch-debounce_ms-reset').click();
   await expect(row).toHaveCount(0);
-  expect((await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['watch.debounce_ms']).toBe(250);
+  expect(
+    (await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['watch.debounce_ms'],
+  ).toBe(250);
 
   // A setting that moves the server (its port) is saved only once the person confirms.
   await panel.getByTestId('settings-modified-only').uncheck();
@@ -194,11 +214,15 @@ test('settings editor: generated from the table, checked as typed, modified mark
   await port.getByTestId('setting-mcp-port-save').click();
   await expect(port.getByTestId('setting-mcp-port-error')).toBeVisible();
   expect(asked).toContain('Save anyway?');
-  expect((await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['mcp.port']).toBe(58012);
+  expect((await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['mcp.port']).toBe(
+    58012,
+  );
   page.once('dialog', (d) => void d.accept());
   await port.getByTestId('setting-mcp-port-save').click();
   await expect(port.getByTestId('setting-mcp-port-saved')).toContainText('used from the next start');
-  expect((await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['mcp.port']).toBe(58999);
+  expect((await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['mcp.port']).toBe(
+    58999,
+  );
   await engine.api('PATCH', '/api/settings', { values: { 'mcp.port': 58012 }, confirm: true });
 });
 
@@ -219,7 +243,13 @@ test('Copy puts the real API key into the client entry', async ({ page, engine }
 test('the jobs table is bounded, with start times and durations', async ({ page, engine, me }) => {
   for (let i = 0; i < 7; i++) {
     await engine.api('POST', '/api/folders/index', { path: join(me, 'notes'), kind: 'update' });
-    await expect.poll(async () => (await engine.api<{ jobs: { finished_at: string | null }[] }>('GET', '/api/status')).jobs.every((j) => j.finished_at)).toBe(true);
+    await expect
+      .poll(async () =>
+        (await engine.api<{ jobs: { finished_at: string | null }[] }>('GET', '/api/status')).jobs.every(
+          (j) => j.finished_at,
+        ),
+      )
+      .toBe(true);
   }
   await open(page, engine);
   const jobs = page.getByTestId('jobs');

@@ -27,7 +27,8 @@ export const test = base.extend<{ engineLog: void }, WorkerFixtures>({
   engineLog: [
     async ({ engine }, use, info) => {
       await use();
-      if (info.status !== info.expectedStatus) await info.attach('engine-output', { body: engine.output(), contentType: 'text/plain' });
+      if (info.status !== info.expectedStatus)
+        await info.attach('engine-output', { body: engine.output(), contentType: 'text/plain' });
     },
     { auto: true },
   ],

@@ -32,9 +32,13 @@ export async function startHubDouble(folder: string, repo: string, holdFile?: st
     const url = decodeURIComponent((req.url ?? '').split('?')[0]);
     const rel = url.startsWith(prefix) ? normalize(url.slice(prefix.length)) : '';
     const file = join(folder, rel);
-    if (!rel || rel.startsWith('..') || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end('Entry not found');
+    if (!rel || rel.startsWith('..') || !existsSync(file) || !statSync(file).isFile())
+      return void res.writeHead(404).end('Entry not found');
     const body = readFileSync(file);
-    if (req.headers.range === 'bytes=0-0') return void res.writeHead(206, { 'content-length': 1, 'content-range': `bytes 0-0/${body.length}` }).end(body.subarray(0, 1));
+    if (req.headers.range === 'bytes=0-0')
+      return void res
+        .writeHead(206, { 'content-length': 1, 'content-range': `bytes 0-0/${body.length}` })
+        .end(body.subarray(0, 1));
     requested.push(rel);
     res.writeHead(200, { 'content-length': body.length, 'content-type': 'application/octet-stream' });
     if (rel !== holdFile) return void res.end(body);

@@ -37,7 +37,11 @@ test('add with an exclude glob, re-index, remove', async ({ page, engine }) => {
   await expect(page.locator('[data-testid="job-row"]').filter({ hasText: 'rebuild' })).toHaveCount(1);
   expect(asked).toContain('from scratch');
   await expect(row).toHaveAttribute('data-state', 'fresh', { timeout: 120_000 });
-  await expect(page.locator('[data-testid="job-row"]').filter({ hasText: 'rebuild' })).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await expect(page.locator('[data-testid="job-row"]').filter({ hasText: 'rebuild' })).toHaveAttribute(
+    'data-state',
+    'done',
+    { timeout: 60_000 },
+  );
 
   // Dismissing the confirmation keeps the folder; accepting removes it.
   page.once('dialog', (d) => void d.dismiss());

@@ -42,7 +42,8 @@ async function until(pred: (s: EngineStatus) => boolean): Promise<EngineStatus> 
 
 // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a hook asks for from this pattern
 test.afterEach(async ({}, info) => {
-  if (info.status !== info.expectedStatus) await info.attach('engine-output', { body: engine.output(), contentType: 'text/plain' });
+  if (info.status !== info.expectedStatus)
+    await info.attach('engine-output', { body: engine.output(), contentType: 'text/plain' });
 });
 
 test('switch to a hub model: download progress, then re-index every folder with it', async ({ page }, info) => {
@@ -117,5 +118,7 @@ test('a failed download never switches the model, and says why in words', async 
     body: JSON.stringify({ values: { 'embedding.model': 'someone/absent-model' } }),
   });
   expect(patched.status).toBe(400);
-  expect((await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['embedding.model']).toBe('someone/served-model');
+  expect(
+    (await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['embedding.model'],
+  ).toBe('someone/served-model');
 });

@@ -6,9 +6,15 @@ import { expect, openWorkbench, test } from './fixtures.js';
 
 test.use({ engineScope: 'multi-user' });
 
-test('key off on a shared machine: the status card warns, and "Require the API key" fixes it in one click', async ({ page, engine }) => {
+test('key off on a shared machine: the status card warns, and "Require the API key" fixes it in one click', async ({
+  page,
+  engine,
+}) => {
   const before = await engine.api<McpStatus>('GET', '/api/mcp/status');
-  test.skip(before.security.other_login_users.length === 0, 'no other login accounts on this machine, so no notice to show');
+  test.skip(
+    before.security.other_login_users.length === 0,
+    'no other login accounts on this machine, so no notice to show',
+  );
   expect(before.security.key_off_with_other_users).toBe(true);
   await openWorkbench(page, engine);
   const notice = page.getByTestId('multi-user-warning');
@@ -24,7 +30,12 @@ test('key off on a shared machine: the status card warns, and "Require the API k
   const res = await fetch(engine.mcpUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+    }),
   });
   expect(res.status).toBe(401);
 });

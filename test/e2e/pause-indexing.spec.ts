@@ -27,7 +27,10 @@ test('pause all indexing, add a folder that waits, resume it to fresh', async ({
   await page.getByTestId('add-folder').click();
   const row = page.locator(`[data-testid="folder-row"][data-path="${folder}"]`);
   await expect(row).toBeVisible();
-  await expect(page.locator('[data-testid="job-row"]').filter({ hasText: folder })).toHaveAttribute('data-state', 'paused');
+  await expect(page.locator('[data-testid="job-row"]').filter({ hasText: folder })).toHaveAttribute(
+    'data-state',
+    'paused',
+  );
   await expect(row).not.toHaveAttribute('data-state', 'fresh');
   await shootPanel(page, info, 'index');
 

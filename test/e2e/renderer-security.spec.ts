@@ -15,7 +15,10 @@ test('no require, process or module in the page', async ({ page, engine }) => {
   expect(globals).toEqual({ require: 'undefined', process: 'undefined', module: 'undefined', Buffer: 'undefined' });
 });
 
-test('the workbench is served with a strict CSP header, and the built page carries it too', async ({ page, engine }) => {
+test('the workbench is served with a strict CSP header, and the built page carries it too', async ({
+  page,
+  engine,
+}) => {
   const res = await page.goto(engine.workbenchUrl);
   const csp = res?.headers()['content-security-policy'] ?? '';
   expect(csp).toContain("script-src 'self'");
@@ -30,7 +33,9 @@ test('the workbench is served with a strict CSP header, and the built page carri
 test('an injected inline script is blocked by the CSP', async ({ page, engine }) => {
   await openWorkbench(page, engine);
   const outcome = await page.evaluate(async () => {
-    const violated = new Promise<string>((resolve) => document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true }));
+    const violated = new Promise<string>((resolve) =>
+      document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true }),
+    );
     const s = document.createElement('script');
     s.textContent = 'window.__pwned = true';
     document.body.appendChild(s);
@@ -45,7 +50,9 @@ test('the workbench cannot be framed by another page', async ({ page, engine }) 
   await page.setContent(`<iframe id="f" src="${engine.origin}/" width="400" height="300"></iframe>`);
   await page.waitForTimeout(1500);
   const frame = page.frames().find((f) => f !== page.mainFrame());
-  const hasApp = frame ? await frame.evaluate(() => document.getElementById('root') !== null).catch(() => false) : false;
+  const hasApp = frame
+    ? await frame.evaluate(() => document.getElementById('root') !== null).catch(() => false)
+    : false;
   expect(hasApp).toBe(false);
 });
 

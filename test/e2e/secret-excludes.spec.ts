@@ -30,12 +30,16 @@ test('a folder row shows what the secret excludes kept out, and the patterns', a
   await expect(row.getByTestId('folder-secrets-summary')).toHaveText('Credential files left out: 3 files or folders');
   await row.getByTestId('folder-secrets-summary').click();
   const details = row.getByTestId('folder-secrets');
-  for (const pattern of ['.ssh/', '*.pem', '.netrc', 'id_ed25519']) await expect(details.locator('code', { hasText: pattern }).first()).toBeVisible();
+  for (const pattern of ['.ssh/', '*.pem', '.netrc', 'id_ed25519'])
+    await expect(details.locator('code', { hasText: pattern }).first()).toBeVisible();
   await shootPanel(page, info, 'index');
 
   // Control: a folder that opted in says so instead.
   const open = folderWithSecrets('opted-in');
   await engine.api('POST', '/api/folders', { path: open, include_secrets: true });
   const openRow = page.locator(`[data-testid="folder-row"][data-path="${open}"]`);
-  await expect(openRow.getByTestId('folder-secrets-summary')).toHaveText('Credential files are indexed in this folder (include_secrets is on)', { timeout: 30_000 });
+  await expect(openRow.getByTestId('folder-secrets-summary')).toHaveText(
+    'Credential files are indexed in this folder (include_secrets is on)',
+    { timeout: 30_000 },
+  );
 });

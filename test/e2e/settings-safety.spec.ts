@@ -7,7 +7,10 @@ import { expect, openWorkbench, shootCommitted, test } from './fixtures.js';
 test.use({ engineScope: 'settings-safety' });
 test.describe.configure({ mode: 'serial' });
 
-test('an empty or narrowed Host allowlist is refused in words, and the workbench stays reachable', async ({ page, engine }) => {
+test('an empty or narrowed Host allowlist is refused in words, and the workbench stays reachable', async ({
+  page,
+  engine,
+}) => {
   await openWorkbench(page, engine);
   const hosts = page.getByTestId('allowed-hosts');
   const issues = page.getByTestId('panel-security').getByTestId('validation-issues');
@@ -25,7 +28,11 @@ test('an empty or narrowed Host allowlist is refused in words, and the workbench
 
   // Past the editor (a save the page would never send): the engine refuses it too.
   const forced = await page.evaluate(async (token) => {
-    const r = await fetch('/api/settings', { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ values: { 'mcp.allowed_hosts': [] } }) });
+    const r = await fetch('/api/settings', {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ values: { 'mcp.allowed_hosts': [] } }),
+    });
     return r.status;
   }, engine.token);
   expect(forced).toBe(400);
@@ -38,13 +45,23 @@ test('an empty or narrowed Host allowlist is refused in words, and the workbench
   await hosts.fill('127.0.0.1:*');
   await expect(issues).toHaveCount(0);
   await page.getByTestId('save-allowlists').click();
-  await expect.poll(async () => (await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['mcp.allowed_hosts']).toEqual(['127.0.0.1:*']);
+  await expect
+    .poll(
+      async () =>
+        (await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['mcp.allowed_hosts'],
+    )
+    .toEqual(['127.0.0.1:*']);
 
   // Protection off, an empty list saved; turning protection back on is refused with a sentence.
   await page.getByTestId('toggle-rebinding').uncheck();
   await hosts.fill('');
   await page.getByTestId('save-allowlists').click();
-  await expect.poll(async () => (await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['mcp.allowed_hosts']).toEqual([]);
+  await expect
+    .poll(
+      async () =>
+        (await engine.api<{ values: Record<string, unknown> }>('GET', '/api/settings')).values['mcp.allowed_hosts'],
+    )
+    .toEqual([]);
   // click, not check: the refused save puts the box back, which is the point.
   await page.getByTestId('toggle-rebinding').click();
   await expect(page.getByTestId('panel-security').getByTestId('error')).toContainText('would refuse');
@@ -57,10 +74,18 @@ test('an empty or narrowed Host allowlist is refused in words, and the workbench
   await expect(page.getByTestId('mcp-state')).toHaveText('running');
   await page.goto(`http://localhost:${engine.port}/#token=${engine.token}`);
   await expect(page.getByTestId('mcp-state')).toHaveText('running');
-  await engine.api('PATCH', '/api/settings', { values: { 'mcp.allowed_hosts': ['localhost:*', '127.0.0.1:*', '[::1]:*'], 'mcp.enable_dns_rebinding_protection': true } });
+  await engine.api('PATCH', '/api/settings', {
+    values: {
+      'mcp.allowed_hosts': ['localhost:*', '127.0.0.1:*', '[::1]:*'],
+      'mcp.enable_dns_rebinding_protection': true,
+    },
+  });
 });
 
-test('a toolset change says it applies on remount, offers the remount, and the remount serves the new tools', async ({ page, engine }) => {
+test('a toolset change says it applies on remount, offers the remount, and the remount serves the new tools', async ({
+  page,
+  engine,
+}) => {
   await openWorkbench(page, engine);
   await expect(page.getByTestId('toolset')).toContainText('agent (search, read)');
   await page.getByTestId('toolset-select').selectOption('full');
@@ -75,7 +100,10 @@ test('a toolset change says it applies on remount, offers the remount, and the r
   await expect(saved).toContainText('in use by the mounted server');
 });
 
-test('a page without a token shows one sign-in screen that says where the token is, and the token signs in', async ({ page, engine }) => {
+test('a page without a token shows one sign-in screen that says where the token is, and the token signs in', async ({
+  page,
+  engine,
+}) => {
   await page.goto(engine.origin + '/');
   const login = page.getByTestId('login-screen');
   await expect(login).toBeVisible();

@@ -13,7 +13,10 @@ test.use({ engineScope: 'workbench' });
 
 test.describe.configure({ mode: 'serial' });
 
-test('the admin token moves from the URL to sessionStorage; the status card shows the advertised URL', async ({ page, engine }, info) => {
+test('the admin token moves from the URL to sessionStorage; the status card shows the advertised URL', async ({
+  page,
+  engine,
+}, info) => {
   await openWorkbench(page, engine);
   expect(page.url()).not.toContain('token=');
   expect(await page.evaluate(() => sessionStorage.getItem('cairn.adminToken'))).toBe(engine.token);
@@ -67,7 +70,7 @@ test('the probe succeeds over MCP and shows tools, latency and hits', async ({ p
   await shootPanel(page, info, 'probe');
 });
 
-test('the search playground runs any mode and shows each leg\'s rank', async ({ page, engine }, info) => {
+test("the search playground runs any mode and shows each leg's rank", async ({ page, engine }, info) => {
   await openWorkbench(page, engine);
   await page.getByTestId('search-query').fill('parseInvoiceTotals');
   await page.getByTestId('search-mode').selectOption('hybrid');
@@ -82,7 +85,10 @@ test('the search playground runs any mode and shows each leg\'s rank', async ({ 
   await shootPanel(page, info, 'search');
 });
 
-test('changing the default mode raises the restart-pending notice; remounting clears it', async ({ page, engine }, info) => {
+test('changing the default mode raises the restart-pending notice; remounting clears it', async ({
+  page,
+  engine,
+}, info) => {
   await openWorkbench(page, engine);
   await expect(page.getByTestId('restart-pending')).toHaveCount(0);
   await page.getByTestId('default-mode').selectOption('sparse');
@@ -102,7 +108,10 @@ test('changing the default mode raises the restart-pending notice; remounting cl
   expect([status.default_mode, status.default_top_k, status.defaults_restart_pending]).toEqual(['sparse', 7, false]);
 });
 
-test('requiring an API key: generate, require, probe again with the key, snippets carry the header', async ({ page, engine }, info) => {
+test('requiring an API key: generate, require, probe again with the key, snippets carry the header', async ({
+  page,
+  engine,
+}, info) => {
   await openWorkbench(page, engine);
   await expect(page.getByTestId('api-key-state')).toHaveText(/No key is set/);
   await page.getByTestId('api-key-rotate').click();
@@ -112,7 +121,11 @@ test('requiring an API key: generate, require, probe again with the key, snippet
   await page.getByTestId('toggle-require-key').check();
   await expect(page.getByTestId('security-summary')).toContainText('API key required');
   // The MCP endpoint now refuses a request without the key...
-  const bare = await fetch(engine.mcpUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+  const bare = await fetch(engine.mcpUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
   expect(bare.status).toBe(401);
   // ...and the probe, which goes through the same endpoint with the stored key, still succeeds.
   await page.getByTestId('probe-query').fill('invoice');
@@ -126,11 +139,19 @@ test('requiring an API key: generate, require, probe again with the key, snippet
   await shootPanel(page, info, 'security');
 });
 
-test('client snippets match the running server\'s advertised URL', async ({ page, engine }, info) => {
+test("client snippets match the running server's advertised URL", async ({ page, engine }, info) => {
   await openWorkbench(page, engine);
   const status = await engine.api<McpStatus>('GET', '/api/mcp/status');
   const clients = await engine.api<ClientConfig[]>('GET', '/api/clients');
-  expect(clients.map((c) => c.id).sort()).toEqual(['claude-code', 'claude-desktop', 'codex', 'cursor', 'gemini', 'vscode', 'windsurf']);
+  expect(clients.map((c) => c.id).sort()).toEqual([
+    'claude-code',
+    'claude-desktop',
+    'codex',
+    'cursor',
+    'gemini',
+    'vscode',
+    'windsurf',
+  ]);
   for (const c of clients) {
     const card = page.getByTestId(`client-${c.id}`);
     await expect(card.getByTestId('client-snippet')).toHaveText(c.snippet);
@@ -184,7 +205,11 @@ test('keyboard: every control is reachable and focus is visible', async ({ page,
     seen.add(tag);
   }
   const list = [...seen];
-  for (const id of ['folder-path', 'search-query', 'probe-run']) expect(list.some((t) => t.includes(id)), id).toBe(true);
+  for (const id of ['folder-path', 'search-query', 'probe-run'])
+    expect(
+      list.some((t) => t.includes(id)),
+      id,
+    ).toBe(true);
   // No focused element hides its outline.
   expect(list.filter((t) => t.endsWith(':none') && !t.startsWith('BODY'))).toEqual([]);
 });

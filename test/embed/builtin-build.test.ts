@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { CONVERTER_VERSION, STAMP_FILE, builtinModelDir, ensureBuiltinModel, isCurrentBuild } from '../../main/engine/embed/builtin/build.js';
+import {
+  CONVERTER_VERSION,
+  STAMP_FILE,
+  builtinModelDir,
+  ensureBuiltinModel,
+  isCurrentBuild,
+} from '../../main/engine/embed/builtin/build.js';
 import { createEmbedder } from '../../main/engine/embed/embedder.js';
 import { bundleModel } from '../../scripts/bundle-model.js';
 import { tempDataDir } from './helpers.js';
@@ -17,14 +23,22 @@ test('the built-in model is built once into <dataDir>/models/cairn/use-lite with
   const [a, b] = await Promise.all([ensureBuiltinModel(dataDir), ensureBuiltinModel(dataDir)]);
   assert.equal(a, join(dataDir, 'models', 'cairn', 'use-lite'));
   assert.equal(a, b);
-  for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx', STAMP_FILE]) assert.ok(existsSync(join(a, f)), f);
+  for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx', STAMP_FILE])
+    assert.ok(existsSync(join(a, f)), f);
   const config = JSON.parse(readFileSync(join(a, 'config.json'), 'utf8')) as { model_type: string };
   assert.equal(config.model_type, 'bert');
   const tc = JSON.parse(readFileSync(join(a, 'tokenizer_config.json'), 'utf8')) as { model_max_length: number };
   assert.equal(tc.model_max_length, 128);
-  const tok = JSON.parse(readFileSync(join(a, 'tokenizer.json'), 'utf8')) as { model: { type: string; unk_id: number; vocab: [string, number][] }; normalizer: { normalizers: { type: string }[] }; pre_tokenizer: { type: string } };
+  const tok = JSON.parse(readFileSync(join(a, 'tokenizer.json'), 'utf8')) as {
+    model: { type: string; unk_id: number; vocab: [string, number][] };
+    normalizer: { normalizers: { type: string }[] };
+    pre_tokenizer: { type: string };
+  };
   assert.equal(tok.model.type, 'Unigram');
-  assert.deepEqual(tok.model.vocab.slice(0, 3).map((p) => p[0]), ['<unk>', '<s>', '</s>']);
+  assert.deepEqual(
+    tok.model.vocab.slice(0, 3).map((p) => p[0]),
+    ['<unk>', '<s>', '</s>'],
+  );
   assert.equal(tok.model.unk_id, 0);
   assert.equal(tok.normalizer.normalizers[0].type, 'NFKC');
   assert.equal(tok.pre_tokenizer.type, 'Metaspace');
@@ -51,11 +65,17 @@ test('a build with another converter stamp is rebuilt at first use', async (t) =
 
 test('npm run model:build (builtin/cli.ts) writes a loadable folder', (t) => {
   const out = join(tempDataDir(t), 'use-lite');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'main/engine/embed/builtin/cli.ts', out], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'main/engine/embed/builtin/cli.ts', out], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /built in \d+ ms/);
   assert.ok(isCurrentBuild(out));
-  const again = spawnSync(process.execPath, ['--import', 'tsx', 'main/engine/embed/builtin/cli.ts', out], { cwd: root, encoding: 'utf8' });
+  const again = spawnSync(process.execPath, ['--import', 'tsx', 'main/engine/embed/builtin/cli.ts', out], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   assert.match(again.stdout, /already current/);
 });
 
@@ -77,7 +97,15 @@ test('bundle-model ships a model in resources/models/<id>, and the embedder uses
 
 function fakeDownload(t: { after: (fn: () => void) => void }): string {
   const dir = join(tempDataDir(t), 'download');
-  const files = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx', 'onnx/model.onnx', 'onnx/model_fp16.onnx', 'README.md'];
+  const files = [
+    'config.json',
+    'tokenizer.json',
+    'tokenizer_config.json',
+    'onnx/model_quantized.onnx',
+    'onnx/model.onnx',
+    'onnx/model_fp16.onnx',
+    'README.md',
+  ];
   for (const f of files) {
     mkdirSync(dirname(join(dir, f)), { recursive: true });
     writeFileSync(join(dir, f), '{}');

@@ -35,7 +35,10 @@ describe('built-in model cairn/use-lite', () => {
   test('the references come from the TensorFlow.js graph, not from this port', () => {
     assert.match(reference.about, /TensorFlow\.js graph/);
     assert.ok(reference.sentences.length >= 8);
-    assert.ok(reference.sentences.some((s) => s.ids.length > 128), 'a sentence longer than the 128-token window');
+    assert.ok(
+      reference.sentences.some((s) => s.ids.length > 128),
+      'a sentence longer than the 128-token window',
+    );
   });
 
   test('reproduces the reference embeddings (cosine > 0.9999, max abs diff < 1e-5)', async () => {
@@ -43,8 +46,14 @@ describe('built-in model cairn/use-lite', () => {
     reference.sentences.forEach((s, i) => {
       const v = vectors[i];
       assert.equal(v.length, reference.dimensions);
-      assert.ok(cosine(v, s.embedding) > 0.9999, `cosine ${cosine(v, s.embedding)} for ${JSON.stringify(s.text.slice(0, 40))}`);
-      assert.ok(maxAbsDiff(v, s.embedding) < 1e-5, `max abs diff ${maxAbsDiff(v, s.embedding)} for ${JSON.stringify(s.text.slice(0, 40))}`);
+      assert.ok(
+        cosine(v, s.embedding) > 0.9999,
+        `cosine ${cosine(v, s.embedding)} for ${JSON.stringify(s.text.slice(0, 40))}`,
+      );
+      assert.ok(
+        maxAbsDiff(v, s.embedding) < 1e-5,
+        `max abs diff ${maxAbsDiff(v, s.embedding)} for ${JSON.stringify(s.text.slice(0, 40))}`,
+      );
       assert.ok(Math.abs(norm(v) - 1) < 1e-5, 'L2-normalised');
     });
   });
@@ -56,12 +65,18 @@ describe('built-in model cairn/use-lite', () => {
   });
 
   test('a query in capitals finds what the same words in lower case find (shouting is folded)', async () => {
-    const docs = ['measurement of the dielectric constant of liquids with microwaves', 'a budget debate in the city council about road repairs'];
+    const docs = [
+      'measurement of the dielectric constant of liquids with microwaves',
+      'a budget debate in the city council about road repairs',
+    ];
     const [onTopic, offTopic] = await embedder.embedDocuments(docs);
     const shouted = await embedder.embedQuery('MEASUREMENT OF DIELECTRIC CONSTANT OF LIQUIDS');
     const plain = await embedder.embedQuery('measurement of dielectric constant of liquids');
     assert.ok(maxAbsDiff(shouted, plain) < 1e-5, 'the shouted query is embedded as its lower-case form');
-    assert.ok(cosine(shouted, onTopic) > cosine(shouted, offTopic) + 0.1, `on ${cosine(shouted, onTopic)} vs off ${cosine(shouted, offTopic)}`);
+    assert.ok(
+      cosine(shouted, onTopic) > cosine(shouted, offTopic) + 0.1,
+      `on ${cosine(shouted, onTopic)} vs off ${cosine(shouted, offTopic)}`,
+    );
     // An acronym alone is meant as written and stays as it is.
     assert.ok(maxAbsDiff(await embedder.embedQuery('NASA'), await embedder.embedQuery('nasa')) > 1e-3);
   });
@@ -70,7 +85,12 @@ describe('built-in model cairn/use-lite', () => {
     const texts = reference.sentences.map((s) => s.text);
     const together = await embedder.embedDocuments(texts);
     const alone = await Promise.all(texts.map((t) => embedder.embedDocuments([t]).then((v) => v[0])));
-    texts.forEach((t, i) => assert.ok(maxAbsDiff(together[i], alone[i]) < 1e-5, `vector of ${JSON.stringify(t.slice(0, 30))} changed with batching`));
+    texts.forEach((t, i) =>
+      assert.ok(
+        maxAbsDiff(together[i], alone[i]) < 1e-5,
+        `vector of ${JSON.stringify(t.slice(0, 30))} changed with batching`,
+      ),
+    );
   });
 
   test('reports progress and keeps input order across batches', async () => {
@@ -79,7 +99,10 @@ describe('built-in model cairn/use-lite', () => {
     const vectors = await embedder.embedDocuments(texts, (done) => seen.push(done));
     assert.equal(vectors.length, 10);
     assert.deepEqual(seen.at(-1), 10);
-    assert.ok(seen.every((d, i) => i === 0 || d > seen[i - 1]), 'progress increases');
+    assert.ok(
+      seen.every((d, i) => i === 0 || d > seen[i - 1]),
+      'progress increases',
+    );
     const single = await embedder.embedDocuments([texts[7]]);
     assert.ok(maxAbsDiff(vectors[7], single[0]) < 1e-5);
   });
@@ -102,21 +125,33 @@ describe('built-in model cairn/use-lite', () => {
     left.forEach((l, i) => {
       const scores = right.map((r) => cosine(l, r));
       const best = scores.indexOf(Math.max(...scores));
-      assert.equal(best, i, `"${pairs[i][0]}" matched "${pairs[best][1]}" (scores ${scores.map((s) => s.toFixed(3)).join(', ')})`);
+      assert.equal(
+        best,
+        i,
+        `"${pairs[i][0]}" matched "${pairs[best][1]}" (scores ${scores.map((s) => s.toFixed(3)).join(', ')})`,
+      );
     });
   });
 
   test('tokenizer ids equal the independent USE tokenizer and spell the text in vocabulary pieces', async () => {
     const vocab = JSON.parse(readFileSync(join(useLiteSourceDir(), 'vocab.json'), 'utf8')) as [string, number][];
-    const tokenizer = (await AutoTokenizer.from_pretrained(builtinModelDir(dataDir))) as unknown as { encode(t: string): number[] };
+    const tokenizer = (await AutoTokenizer.from_pretrained(builtinModelDir(dataDir))) as unknown as {
+      encode(t: string): number[];
+    };
     for (const s of reference.sentences) {
       assert.deepEqual(tokenizer.encode(s.text), s.ids, `ids of ${JSON.stringify(s.text.slice(0, 30))}`);
       // Chunk sizing counts words (token-counter.ts): never below the tokenizer, a little above at most.
       const counted = embedder.countTokens(s.text);
-      assert.ok(counted >= s.ids.length && counted <= Math.ceil(s.ids.length * 1.3) + 2, `${counted} vs ${s.ids.length}`);
+      assert.ok(
+        counted >= s.ids.length && counted <= Math.ceil(s.ids.length * 1.3) + 2,
+        `${counted} vs ${s.ids.length}`,
+      );
     }
     const ids = tokenizer.encode('Hello world');
-    assert.deepEqual(ids.map((id) => vocab[id][0]), ['▁H', 'ello', '▁world']);
+    assert.deepEqual(
+      ids.map((id) => vocab[id][0]),
+      ['▁H', 'ello', '▁world'],
+    );
     // Reserved pieces are never produced from text, even when the text spells them.
     assert.ok(!tokenizer.encode('<s> x </s>').some((id) => id >= 1 && id <= 5));
     assert.equal(embedder.countTokens('Hello world'), 3);

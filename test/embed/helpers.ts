@@ -40,5 +40,7 @@ export interface ReferenceFixture {
 }
 
 export function loadReference(): ReferenceFixture {
-  return JSON.parse(readFileSync(new URL('../fixtures/embed/reference.json', import.meta.url), 'utf8')) as ReferenceFixture;
+  return JSON.parse(
+    readFileSync(new URL('../fixtures/embed/reference.json', import.meta.url), 'utf8'),
+  ) as ReferenceFixture;
 }

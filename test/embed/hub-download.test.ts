@@ -21,7 +21,10 @@ test('a hub model is downloaded once into <dataDir>/models/<id>, with progress, 
     if (!m || !existsSync(file) || file.includes('..')) return void res.writeHead(404).end();
     const size = statSync(file).size;
     // transformers.js probes a file's size with `Range: bytes=0-0` before fetching it whole.
-    if (req.headers.range === 'bytes=0-0') return void res.writeHead(206, { 'content-length': 1, 'content-range': `bytes 0-0/${size}` }).end(readFileSync(file).subarray(0, 1));
+    if (req.headers.range === 'bytes=0-0')
+      return void res
+        .writeHead(206, { 'content-length': 1, 'content-range': `bytes 0-0/${size}` })
+        .end(readFileSync(file).subarray(0, 1));
     requested.push(m[1]);
     res.writeHead(200, { 'content-length': size }).end(readFileSync(file));
   });
@@ -34,14 +37,25 @@ test('a hub model is downloaded once into <dataDir>/models/<id>, with progress, 
 
   const dataDir = tempDataDir(t);
   const progress: { file: string; loaded: number; total: number }[] = [];
-  const embedder = await createEmbedder({ model: 'someone/served-model', dataDir, threads: 2, remoteHost, onDownloadProgress: (p) => progress.push(p) });
+  const embedder = await createEmbedder({
+    model: 'someone/served-model',
+    dataDir,
+    threads: 2,
+    remoteHost,
+    onDownloadProgress: (p) => progress.push(p),
+  });
   t.after(() => embedder.close());
   const cached = join(dataDir, 'models', 'someone', 'served-model');
-  for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx']) assert.ok(existsSync(join(cached, f)), `${f} cached`);
+  for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'])
+    assert.ok(existsSync(join(cached, f)), `${f} cached`);
   const modelProgress = progress.filter((p) => p.file.endsWith('model_quantized.onnx'));
   assert.ok(modelProgress.length > 0, 'progress reported for the model file');
   assert.equal(modelProgress.at(-1)?.loaded, statSync(join(served, 'onnx', 'model_quantized.onnx')).size);
-  assert.equal(requested.filter((r) => r === 'onnx/model_quantized.onnx').length, 1, 'downloaded once: the second worker loaded it from disk');
+  assert.equal(
+    requested.filter((r) => r === 'onnx/model_quantized.onnx').length,
+    1,
+    'downloaded once: the second worker loaded it from disk',
+  );
   assert.equal(embedder.dimensions, 512);
   const ref = loadReference().sentences[2];
   assert.ok(maxAbsDiff((await embedder.embedDocuments([ref.text]))[0], ref.embedding) < 1e-5);
@@ -50,7 +64,13 @@ test('a hub model is downloaded once into <dataDir>/models/<id>, with progress, 
   // Again, with the hub gone: everything comes from the cache.
   hub.closeAllConnections();
   hub.close();
-  const offline = await createEmbedder({ model: 'someone/served-model', dataDir, threads: 1, remoteHost, hubTimeoutMs: 500 });
+  const offline = await createEmbedder({
+    model: 'someone/served-model',
+    dataDir,
+    threads: 1,
+    remoteHost,
+    hubTimeoutMs: 500,
+  });
   t.after(() => offline.close());
   assert.ok(maxAbsDiff(await offline.embedQuery(ref.text), ref.embedding) < 1e-5);
 });

@@ -39,7 +39,10 @@ test('a hub that accepts connections but never answers is given up on after the 
   });
   const port = (hanging.address() as AddressInfo).port;
   const model = 'Xenova/all-MiniLM-L6-v2';
-  await assert.rejects(createEmbedder({ model, dataDir, hubTimeoutMs: 300, remoteHost: `http://127.0.0.1:${port}/` }), isUnavailable(model));
+  await assert.rejects(
+    createEmbedder({ model, dataDir, hubTimeoutMs: 300, remoteHost: `http://127.0.0.1:${port}/` }),
+    isUnavailable(model),
+  );
 });
 
 test('a hub that does not know the model gives dependency_unavailable, not a crash', async (t) => {
@@ -53,6 +56,9 @@ test('a hub that does not know the model gives dependency_unavailable, not a cra
   t.after(() => notFound.close());
   const port = (notFound.address() as AddressInfo).port;
   const model = 'someone/unknown-model';
-  await assert.rejects(createEmbedder({ model, dataDir, hubTimeoutMs: 2000, remoteHost: `http://127.0.0.1:${port}/` }), isUnavailable(model));
+  await assert.rejects(
+    createEmbedder({ model, dataDir, hubTimeoutMs: 2000, remoteHost: `http://127.0.0.1:${port}/` }),
+    isUnavailable(model),
+  );
   assert.ok(requests > 0, 'the double was asked');
 });

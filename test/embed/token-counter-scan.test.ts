@@ -17,7 +17,33 @@ function reference(text: string, countWord: (w: string) => number): number {
 test('the scanning counter agrees with the regex definition on random whitespace soups', () => {
   const countWord = (w: string) => (w.length % 5) + 1;
   const c = new CachedTokenCounter(countWord);
-  const alphabet = [' ', ' ', '\n', '\t', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff', '\u200b', '\u0085', '\u180e', 'a', 'b', 'é', '😀', '-'];
+  const alphabet = [
+    ' ',
+    ' ',
+    '\n',
+    '\t',
+    '\r',
+    '\v',
+    '\f',
+    '\u00a0',
+    '\u1680',
+    '\u2000',
+    '\u200a',
+    '\u2028',
+    '\u2029',
+    '\u202f',
+    '\u205f',
+    '\u3000',
+    '\ufeff',
+    '\u200b',
+    '\u0085',
+    '\u180e',
+    'a',
+    'b',
+    'é',
+    '😀',
+    '-',
+  ];
   let seed = 1;
   for (let k = 0; k < 20_000; k++) {
     let s = '';

@@ -12,13 +12,26 @@ test('word-sum counts never fall below the built-in tokenizer, and stay close to
   const { dir, cleanup } = await tempDir('tok');
   const e = await createEmbedder({ model: 'cairn/use-lite', dataDir: dir, threads: 1 });
   try {
-    const tokenizer = await AutoTokenizer.from_pretrained(join(dir, 'models', 'cairn', 'use-lite'), { local_files_only: true });
-    const samples = [README_MD, INVOICE_TS, GUIDE_MD, 'Ünïcödé façade — “quotes” and emoji 🎉 ok', '  leading   and\ttabs\n\nblank lines  ', 'a', ''];
+    const tokenizer = await AutoTokenizer.from_pretrained(join(dir, 'models', 'cairn', 'use-lite'), {
+      local_files_only: true,
+    });
+    const samples = [
+      README_MD,
+      INVOICE_TS,
+      GUIDE_MD,
+      'Ünïcödé façade — “quotes” and emoji 🎉 ok',
+      '  leading   and\ttabs\n\nblank lines  ',
+      'a',
+      '',
+    ];
     for (const text of samples) {
       for (const piece of [text, text.slice(0, 200), text.split('\n').slice(2, 9).join('\n')]) {
         const real = tokenizer.encode(piece, { add_special_tokens: false }).length;
         const counted = e.countTokens(piece);
-        assert.ok(counted >= real && counted <= Math.ceil(real * 1.3) + 2, `${counted} vs ${real}: ${JSON.stringify(piece.slice(0, 60))}`);
+        assert.ok(
+          counted >= real && counted <= Math.ceil(real * 1.3) + 2,
+          `${counted} vs ${real}: ${JSON.stringify(piece.slice(0, 60))}`,
+        );
       }
     }
   } finally {

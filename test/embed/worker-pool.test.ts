@@ -46,5 +46,8 @@ test('close() terminates the workers and later calls fail with a typed error', a
   await embedder.close();
   await exited;
   assert.equal(embedder.pool.threads.length, 0);
-  await assert.rejects(embedder.embedQuery('x'), (err: unknown) => err instanceof CairnError && err.code === 'dependency_unavailable');
+  await assert.rejects(
+    embedder.embedQuery('x'),
+    (err: unknown) => err instanceof CairnError && err.code === 'dependency_unavailable',
+  );
 });

@@ -49,7 +49,11 @@ test('refusals say what is wrong and what to do, and save nothing', async () => 
   await refused('notes', /relative path/, new RegExp(`${join(root, 'me', 'notes')}`));
   await refused('~bob/notes', /another user's home folder/, /full path/);
   await refused(join(root, 'me', 'nothere'), /There is no folder at/, /Check the spelling .*exists/);
-  await refused(join(root, 'me', 'file.txt'), /is a file, not a folder/, /Add the folder it is in .*include glob file\.txt/);
+  await refused(
+    join(root, 'me', 'file.txt'),
+    /is a file, not a folder/,
+    /Add the folder it is in .*include glob file\.txt/,
+  );
   await refused(join(root, 'me', 'file.txt', 'x'), /part of that path is a file/);
   execFileSync('mkfifo', [join(root, 'me', 'pipe')]);
   await refused(join(root, 'me', 'pipe'), /is a FIFO \(named pipe\), not a folder/);
@@ -67,11 +71,24 @@ test('an unreadable folder is refused before it is saved (as another user: root 
     await chmod(join(root, 'me'), 0o755);
     let out: string;
     try {
-      out = execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--import', 'tsx', '-e', `
+      out = execFileSync(
+        'setpriv',
+        [
+          '--reuid=65534',
+          '--regid=65534',
+          '--clear-groups',
+          process.execPath,
+          '--import',
+          'tsx',
+          '-e',
+          `
         import('${join(process.cwd(), 'main/engine/folders/check.ts')}').then(async (m) => {
           try { await m.checkNewFolder(${JSON.stringify(locked)}, { home: ${JSON.stringify(join(root, 'me'))} }); console.log('accepted'); }
           catch (e) { console.log(e.message); }
-        });`], { cwd: process.cwd(), encoding: 'utf8', env: { ...process.env, HOME: '/tmp' } });
+        });`,
+        ],
+        { cwd: process.cwd(), encoding: 'utf8', env: { ...process.env, HOME: '/tmp' } },
+      );
     } catch (err) {
       t.skip(`setpriv could not run the check as another user: ${(err as Error).message.split('\n')[0]}`);
       return;

@@ -13,7 +13,12 @@ const meets = (query: string, doc: string) => {
 
 describe('English analysis (Lucene EnglishAnalyzer-like)', () => {
   test('lower case, possessives, stop words and Porter stems', () => {
-    assert.deepEqual(terms(analyzeForIndex("The patient's generalizations of the Running dogs")), ['patient', 'gener', 'run', 'dog']);
+    assert.deepEqual(terms(analyzeForIndex("The patient's generalizations of the Running dogs")), [
+      'patient',
+      'gener',
+      'run',
+      'dog',
+    ]);
     assert.deepEqual(terms(analyzeQuery('the dogs')), ['dog']);
   });
 
@@ -35,7 +40,8 @@ describe('English analysis (Lucene EnglishAnalyzer-like)', () => {
 describe('identifiers', () => {
   test('camelCase and snake_case give their words, and the whole name stays', () => {
     const t = terms(analyzeForIndex('function parseInvoiceTotals(crc32_checksum) { HTTPServer }'));
-    for (const w of ['parseinvoicetot', 'pars', 'invoic', 'total', 'crc32', 'checksum', 'httpserver', 'http', 'server']) assert.ok(t.includes(w), `${w} in ${t.join(' ')}`);
+    for (const w of ['parseinvoicetot', 'pars', 'invoic', 'total', 'crc32', 'checksum', 'httpserver', 'http', 'server'])
+      assert.ok(t.includes(w), `${w} in ${t.join(' ')}`);
     assert.ok(meets('parse invoice totals', 'export function parseInvoiceTotals() {}'));
     assert.ok(meets('parseInvoiceTotals', 'export function parseInvoiceTotals() {}'));
   });
@@ -107,7 +113,10 @@ describe('German compounds (index-side heads and modifiers)', () => {
   });
 
   test('a query word is not split (a part would match far too much)', () => {
-    assert.deepEqual(terms(analyzeQuery('Krankenversicherung')).filter((t) => t.startsWith('versich')), []);
+    assert.deepEqual(
+      terms(analyzeQuery('Krankenversicherung')).filter((t) => t.startsWith('versich')),
+      [],
+    );
   });
 });
 

@@ -8,33 +8,46 @@ import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { indexNow, tempDir, tempEngine } from '../helpers/engine.js';
 
-test('when a bulk ingest ends every row is in the full-text indexes (a term seen twice still matches)', { timeout: 300_000 }, async () => {
-  const folder = await tempDir('bulk-fold');
-  // No vectors needed (as in the freshness tests): a hub model that is not on this computer leaves
-  // them out, and the test quick.
-  const t = await tempEngine({ 'watch.enabled': false, 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
-  try {
-    // Past the first commit's few thousand chunks, so that the file lands in a later batch.
-    for (let i = 0; i < 300; i++) {
-      const body = Array.from({ length: 120 }, (_, p) => `Paragraph ${p} of note ${i} talks about the weather, gardens and ${i % 7} walks.`).join('\n\n');
-      await writeFile(join(folder.dir, `note-${String(i).padStart(3, '0')}.md`), `# Note ${i}\n\n${body}\n`);
+test(
+  'when a bulk ingest ends every row is in the full-text indexes (a term seen twice still matches)',
+  { timeout: 300_000 },
+  async () => {
+    const folder = await tempDir('bulk-fold');
+    // No vectors needed (as in the freshness tests): a hub model that is not on this computer leaves
+    // them out, and the test quick.
+    const t = await tempEngine({ 'watch.enabled': false, 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
+    try {
+      // Past the first commit's few thousand chunks, so that the file lands in a later batch.
+      for (let i = 0; i < 300; i++) {
+        const body = Array.from(
+          { length: 120 },
+          (_, p) => `Paragraph ${p} of note ${i} talks about the weather, gardens and ${i % 7} walks.`,
+        ).join('\n\n');
+        await writeFile(join(folder.dir, `note-${String(i).padStart(3, '0')}.md`), `# Note ${i}\n\n${body}\n`);
+      }
+      await writeFile(join(folder.dir, 'zz-last.md'), '# Tide tables\n\nThe quorvex quorvex tables list the tides.\n');
+      await t.engine.addFolder({ path: folder.dir });
+      await indexNow(t.engine, folder.dir, 'create');
+      // Read at once (background maintenance would fold the rows too, two seconds after the job).
+      const db = await lancedb.connect(join(t.home, 'index'));
+      for (const [table, index] of [
+        ['chunks', 'search_text_idx'],
+        ['docs', 'text_idx'],
+      ]) {
+        const stats = await (await db.openTable(table)).indexStats(index);
+        assert.equal(stats?.numUnindexedRows, 0, `${table}: ${JSON.stringify(stats)}`);
+      }
+      db.close();
+      const [f] = await t.engine.folders();
+      assert.ok(f.chunks > 3000, `only ${f.chunks} chunks: the file may sit in the first batch`);
+      const res = await t.engine.search({ query: 'quorvex', mode: 'sparse' });
+      assert.deepEqual(
+        res.hits.map((h) => h.path),
+        [join(folder.dir, 'zz-last.md')],
+      );
+    } finally {
+      await t.cleanup();
+      await folder.cleanup();
     }
-    await writeFile(join(folder.dir, 'zz-last.md'), '# Tide tables\n\nThe quorvex quorvex tables list the tides.\n');
-    await t.engine.addFolder({ path: folder.dir });
-    await indexNow(t.engine, folder.dir, 'create');
-    // Read at once (background maintenance would fold the rows too, two seconds after the job).
-    const db = await lancedb.connect(join(t.home, 'index'));
-    for (const [table, index] of [['chunks', 'search_text_idx'], ['docs', 'text_idx']]) {
-      const stats = await (await db.openTable(table)).indexStats(index);
-      assert.equal(stats?.numUnindexedRows, 0, `${table}: ${JSON.stringify(stats)}`);
-    }
-    db.close();
-    const [f] = await t.engine.folders();
-    assert.ok(f.chunks > 3000, `only ${f.chunks} chunks: the file may sit in the first batch`);
-    const res = await t.engine.search({ query: 'quorvex', mode: 'sparse' });
-    assert.deepEqual(res.hits.map((h) => h.path), [join(folder.dir, 'zz-last.md')]);
-  } finally {
-    await t.cleanup();
-    await folder.cleanup();
-  }
-});
+  },
+);

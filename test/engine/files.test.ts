@@ -51,7 +51,10 @@ test('read gives a PDF page and DOCX text, the lines hits refer to', async () =>
   const p2 = await engine.read({ path: fx.pdf.rel, page: 2 });
   assert.equal(p2.page, 2);
   for (const line of fx.pdf.pages[1]) assert.ok(p2.content.includes(line), `page 2 lacks ${line}`);
-  await assert.rejects(engine.read({ path: fx.pdf.rel, page: 9 }), (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument');
+  await assert.rejects(
+    engine.read({ path: fx.pdf.rel, page: 9 }),
+    (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument',
+  );
   const docx = await engine.read({ path: fx.docx.rel });
   assert.ok(docx.content.includes(fx.docx.paragraphs[0]));
 });
@@ -70,12 +73,27 @@ test('every path escape is refused', async () => {
 });
 
 test('read bounds: missing file, bad ranges', async () => {
-  await assert.rejects(engine.read({ path: join(fx.folder, 'nope.md') }), (e: unknown) => e instanceof CairnError && e.code === 'not_found');
-  await assert.rejects(engine.read({ path: 'README.md', start_line: 0 }), (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument');
-  await assert.rejects(engine.read({ path: 'README.md', start_line: 5, end_line: 2 }), (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument');
+  await assert.rejects(
+    engine.read({ path: join(fx.folder, 'nope.md') }),
+    (e: unknown) => e instanceof CairnError && e.code === 'not_found',
+  );
+  await assert.rejects(
+    engine.read({ path: 'README.md', start_line: 0 }),
+    (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument',
+  );
+  await assert.rejects(
+    engine.read({ path: 'README.md', start_line: 5, end_line: 2 }),
+    (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument',
+  );
   const capped = await engine.read({ path: 'README.md', start_line: 1, end_line: 100000, max_chars: 1000 });
-  assert.ok(capped.content.length < 1200, 'bounded by max_chars (the fixture README is shorter than the 1,000 minimum, so no truncation is asserted here)');
-  await assert.rejects(engine.read({ path: 'README.md', max_chars: 999 }), (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument' && e.details?.key === 'max_chars');
+  assert.ok(
+    capped.content.length < 1200,
+    'bounded by max_chars (the fixture README is shorter than the 1,000 minimum, so no truncation is asserted here)',
+  );
+  await assert.rejects(
+    engine.read({ path: 'README.md', max_chars: 999 }),
+    (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument' && e.details?.key === 'max_chars',
+  );
 });
 
 test('grep finds literal and regex matches exhaustively, never in excluded or outside files', async () => {
@@ -85,13 +103,19 @@ test('grep finds literal and regex matches exhaustively, never in excluded or ou
   const re = await engine.grep({ pattern: 'def \\w+_distance\\(', regex: true });
   assert.ok(re.matches.length >= 1 && re.matches.every((m) => /def \w+_distance\(/.test(m.text)));
   const anchored = await engine.grep({ pattern: '^def haversine_distance', regex: true });
-  assert.ok(anchored.matches.some((m) => m.path.endsWith('py/geo.py')), 'a ^-anchored pattern must match lines past the first');
+  assert.ok(
+    anchored.matches.some((m) => m.path.endsWith('py/geo.py')),
+    'a ^-anchored pattern must match lines past the first',
+  );
   const secret = await engine.grep({ pattern: fx.secretText });
   assert.deepEqual(secret.matches, []);
   const capped = await engine.grep({ pattern: 'e', max_matches: 3 });
   assert.equal(capped.matches.length, 3);
   assert.equal(capped.truncated, true);
-  await assert.rejects(engine.grep({ pattern: '(', regex: true }), (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument');
+  await assert.rejects(
+    engine.grep({ pattern: '(', regex: true }),
+    (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument',
+  );
   const globbed = await engine.grep({ pattern: 'distance', globs: ['py/**'] });
   assert.ok(globbed.matches.length > 0 && globbed.matches.every((m) => m.path.includes('/py/')));
 });

@@ -4,13 +4,29 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { convexMix, legWeight, weightedRrf, type LegResult } from '../../main/engine/search/fusion.js';
 
-const sparse: LegResult = { leg: 'sparse', weight: 1, ids: ['c1', 'c2', 'p1', 'p2'], scores: [4, 3, 2, 1], kinds: ['code', 'code', 'markdown', 'markdown'] };
+const sparse: LegResult = {
+  leg: 'sparse',
+  weight: 1,
+  ids: ['c1', 'c2', 'p1', 'p2'],
+  scores: [4, 3, 2, 1],
+  kinds: ['code', 'code', 'markdown', 'markdown'],
+};
 // The vector leg prefers c2 over c1, p2 over p1, and alone finds c3.
-const vector = (weightByKind?: Record<string, number>): LegResult => ({ leg: 'vector', weight: 1, weightByKind, ids: ['c3', 'c2', 'p2', 'c1', 'p1'], scores: [0.9, 0.8, 0.7, 0.2, 0.1], kinds: ['code', 'code', 'markdown', 'code', 'markdown'] });
+const vector = (weightByKind?: Record<string, number>): LegResult => ({
+  leg: 'vector',
+  weight: 1,
+  weightByKind,
+  ids: ['c3', 'c2', 'p2', 'c1', 'p1'],
+  scores: [0.9, 0.8, 0.7, 0.2, 0.1],
+  kinds: ['code', 'code', 'markdown', 'code', 'markdown'],
+});
 
 const order = (xs: { id: string }[]) => xs.map((x) => x.id);
 
-for (const [name, fuse] of [['convex', (l: LegResult[]) => convexMix(l)], ['weighted rrf', (l: LegResult[]) => weightedRrf(l, 1)]] as const) {
+for (const [name, fuse] of [
+  ['convex', (l: LegResult[]) => convexMix(l)],
+  ['weighted rrf', (l: LegResult[]) => weightedRrf(l, 1)],
+] as const) {
   describe(`${name}: dense weight by kind`, () => {
     test('with weight 0 on code, code chunks keep the sparse order and a vector-only code chunk is not added', () => {
       const fused = fuse([sparse, vector({ code: 0 })]);

@@ -19,7 +19,9 @@ const pool = new GrepPool(1);
 
 before(async () => {
   ({ dir: root, cleanup } = await tempDir('cairn-grep-deadline-'));
-  await writeTree(join(root, 'prose'), { 'a.md': Array.from({ length: 20 }, (_, i) => `${words} ${words} ${i}!`).join('\n') + '\n' });
+  await writeTree(join(root, 'prose'), {
+    'a.md': Array.from({ length: 20 }, (_, i) => `${words} ${words} ${i}!`).join('\n') + '\n',
+  });
   await writeTree(join(root, 'notes'), { 'retry.md': 'The client retries with exponential backoff.\n' });
 });
 
@@ -28,23 +30,37 @@ after(async () => {
   await cleanup();
 });
 
-test('an ordinary grep queued behind two hostile ones on the only worker answers; each hostile one gets `timeout`', { timeout: 120_000 }, async () => {
-  const settled: string[] = [];
-  const hostile = (ms: number) => grepFolders({ pattern: '^(\\w+\\s?)*$', regex: true }, [{ path: join(root, 'prose') }], walk, pool, ms).then(
-    () => settled.push(`hostile ${ms} finished`),
-    (err: unknown) => {
-      assert.ok(err instanceof CairnError && err.code === 'timeout', String(err));
-      settled.push(`hostile ${ms} timeout`);
-    },
-  );
-  const first = hostile(1500);
-  const second = hostile(3000);
-  const ordinary = grepFolders({ pattern: 'exponential backoff' }, [{ path: join(root, 'notes') }], walk, pool, 60_000).then((r) => {
-    settled.push('ordinary answered');
-    return r;
-  });
-  const [, , result] = await Promise.all([first, second, ordinary]);
-  assert.deepEqual(result.matches.map((m) => [m.path.endsWith('retry.md'), m.line]), [[true, 1]]);
-  // Control: the ordinary batch really waited behind both kills (one worker, messages in order).
-  assert.deepEqual(settled, ['hostile 1500 timeout', 'hostile 3000 timeout', 'ordinary answered']);
-});
+test(
+  'an ordinary grep queued behind two hostile ones on the only worker answers; each hostile one gets `timeout`',
+  { timeout: 120_000 },
+  async () => {
+    const settled: string[] = [];
+    const hostile = (ms: number) =>
+      grepFolders({ pattern: '^(\\w+\\s?)*$', regex: true }, [{ path: join(root, 'prose') }], walk, pool, ms).then(
+        () => settled.push(`hostile ${ms} finished`),
+        (err: unknown) => {
+          assert.ok(err instanceof CairnError && err.code === 'timeout', String(err));
+          settled.push(`hostile ${ms} timeout`);
+        },
+      );
+    const first = hostile(1500);
+    const second = hostile(3000);
+    const ordinary = grepFolders(
+      { pattern: 'exponential backoff' },
+      [{ path: join(root, 'notes') }],
+      walk,
+      pool,
+      60_000,
+    ).then((r) => {
+      settled.push('ordinary answered');
+      return r;
+    });
+    const [, , result] = await Promise.all([first, second, ordinary]);
+    assert.deepEqual(
+      result.matches.map((m) => [m.path.endsWith('retry.md'), m.line]),
+      [[true, 1]],
+    );
+    // Control: the ordinary batch really waited behind both kills (one worker, messages in order).
+    assert.deepEqual(settled, ['hostile 1500 timeout', 'hostile 3000 timeout', 'ordinary answered']);
+  },
+);

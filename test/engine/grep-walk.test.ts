@@ -66,7 +66,11 @@ after(async () => {
 });
 
 /** What grep sees of a folder: the names walk, each file read (and checked) by grep's reader. Bytes copied: the reader reuses one buffer. */
-async function walkAndRead(spec: FolderSpec, opts: WalkOptions, want: ((rel: string) => boolean) | null): Promise<{ path: string; rel: string; bytes: Buffer }[]> {
+async function walkAndRead(
+  spec: FolderSpec,
+  opts: WalkOptions,
+  want: ((rel: string) => boolean) | null,
+): Promise<{ path: string; rel: string; bytes: Buffer }[]> {
   const reader = new FileReader();
   const access = { spec, opts: accessOptions(opts), epoch: 0 };
   const out: { path: string; rel: string; bytes: Buffer }[] = [];
@@ -82,7 +86,10 @@ const base: WalkOptions = { maxFileBytes: 16384, respectGitignore: true, extraEx
 async function compare(spec: FolderSpec, opts: WalkOptions): Promise<string[]> {
   const expected = (await collect(spec, opts)).flatMap((i) => ('file' in i ? [i.file] : []));
   const got = await walkAndRead(spec, opts, null);
-  assert.deepEqual(got.map((f) => [f.path, f.rel]), expected.map((f) => [f.path, f.rel]));
+  assert.deepEqual(
+    got.map((f) => [f.path, f.rel]),
+    expected.map((f) => [f.path, f.rel]),
+  );
   for (const f of got) assert.ok(f.bytes.equals(await readFile(f.path)), `bytes of ${f.rel}`);
   return got.map((f) => f.rel);
 }
@@ -90,8 +97,35 @@ async function compare(spec: FolderSpec, opts: WalkOptions): Promise<string[]> {
 test('grep walks the files the index walks, in its order, by every rule', async () => {
   const rels = await compare({ path: folder }, base);
   // The fixture exercises what it claims to: a few files each rule keeps or drops.
-  for (const kept of ['keep.log', 'sub/other.log', 'other/local.txt', 'doc.pdf', 'late-nul.txt', 'edge.txt', 'empty.txt', 'alias.md', 'deep-link/a/b/c/d.ts', 'émigré.md']) assert.ok(rels.includes(kept), kept);
-  for (const dropped of ['a.log', 'sub/local.txt', 'build-output/x.txt', 'node_modules/m/index.js', 'package-lock.json', 'app.min.js', 'image.png', 'nul.txt', 'big.txt', 'huge.txt', 'leak.txt', 'broken.md', 'pipe.txt']) assert.ok(!rels.includes(dropped), dropped);
+  for (const kept of [
+    'keep.log',
+    'sub/other.log',
+    'other/local.txt',
+    'doc.pdf',
+    'late-nul.txt',
+    'edge.txt',
+    'empty.txt',
+    'alias.md',
+    'deep-link/a/b/c/d.ts',
+    'émigré.md',
+  ])
+    assert.ok(rels.includes(kept), kept);
+  for (const dropped of [
+    'a.log',
+    'sub/local.txt',
+    'build-output/x.txt',
+    'node_modules/m/index.js',
+    'package-lock.json',
+    'app.min.js',
+    'image.png',
+    'nul.txt',
+    'big.txt',
+    'huge.txt',
+    'leak.txt',
+    'broken.md',
+    'pipe.txt',
+  ])
+    assert.ok(!rels.includes(dropped), dropped);
   assert.ok(!rels.some((r) => r.startsWith('leakdir/') || r.includes('/loop/')));
   assert.ok(rels.indexOf('Zeta.md') < rels.indexOf('alpha.md'));
 });
@@ -108,7 +142,9 @@ test('grep walk reads nothing of a missing folder or a file path, and honours it
   assert.deepEqual(await walkAndRead({ path: join(root, 'nope') }, base, null), []);
   assert.deepEqual(await walkAndRead({ path: join(folder, 'alpha.md') }, base, null), []);
   const seen: string[] = [];
-  const only = (await walkAndRead({ path: folder }, base, (rel) => (seen.push(rel), rel.endsWith('.md')))).map((f) => f.rel);
+  const only = (await walkAndRead({ path: folder }, base, (rel) => (seen.push(rel), rel.endsWith('.md')))).map(
+    (f) => f.rel,
+  );
   assert.ok(only.length > 3 && only.every((r) => r.endsWith('.md')));
   assert.ok(seen.includes('edge.txt'));
 });

@@ -30,7 +30,36 @@ function rng(seed: number): (n: number) => number {
   };
 }
 
-const WORDS = ['retry the', 'Retry The', 'RETRY THE', 'TODO: Fix', 'TODO: later', 'FIXME', 'fixme', 'func FlushAll7(', 'func Flush(', 'limit=493)', 'limit=4x)', '## Rotate the', 'encrypted ledger', 'café', 'CAFÉ', '日本語', 'naïve', '😀', 'colour', 'color', 'the', 'a\tb', 'x', 'ſ', 'K', 'Kelvin', '[link](../../payments/x.md)', 'e'];
+const WORDS = [
+  'retry the',
+  'Retry The',
+  'RETRY THE',
+  'TODO: Fix',
+  'TODO: later',
+  'FIXME',
+  'fixme',
+  'func FlushAll7(',
+  'func Flush(',
+  'limit=493)',
+  'limit=4x)',
+  '## Rotate the',
+  'encrypted ledger',
+  'café',
+  'CAFÉ',
+  '日本語',
+  'naïve',
+  '😀',
+  'colour',
+  'color',
+  'the',
+  'a\tb',
+  'x',
+  'ſ',
+  'K',
+  'Kelvin',
+  '[link](../../payments/x.md)',
+  'e',
+];
 
 function line(pick: (n: number) => number, portable: boolean): string {
   // Long s and the Kelvin sign fold to ASCII letters in ripgrep's case folding, not in JavaScript's.
@@ -60,8 +89,15 @@ function tree(seed: number, count: number, portable: boolean): Record<string, st
       const kind = pick(8);
       // A UTF-8 BOM; Windows-1252 text (not UTF-8, so decoded differently); a NUL past the sniff.
       if (kind === 0) content = `\uFEFF${content}`;
-      else if (kind === 1) content = Buffer.from([...content].map((ch) => (ch.charCodeAt(0) > 0xff ? '?' : ch)).join(''), 'latin1');
-      else if (kind === 2) content = Buffer.concat([Buffer.from(content), Buffer.alloc(9000, 32), Buffer.from([0, 10]), Buffer.from('retry the\n')]);
+      else if (kind === 1)
+        content = Buffer.from([...content].map((ch) => (ch.charCodeAt(0) > 0xff ? '?' : ch)).join(''), 'latin1');
+      else if (kind === 2)
+        content = Buffer.concat([
+          Buffer.from(content),
+          Buffer.alloc(9000, 32),
+          Buffer.from([0, 10]),
+          Buffer.from('retry the\n'),
+        ]);
     }
     files[`${dir}f${String(i).padStart(3, '0')}.${ext}`] = content;
   }
@@ -69,7 +105,10 @@ function tree(seed: number, count: number, portable: boolean): Record<string, st
 }
 
 /** The plain algorithm grep had before its fast paths, kept as the reference. */
-async function oracle(req: GrepRequest, spec: FolderSpec): Promise<{ matches: GrepMatch[]; files_searched: number; truncated: boolean }> {
+async function oracle(
+  req: GrepRequest,
+  spec: FolderSpec,
+): Promise<{ matches: GrepMatch[]; files_searched: number; truncated: boolean }> {
   const source = req.regex ? req.pattern : req.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const re = new RegExp(source, req.case_sensitive === false ? 'i' : '');
   const keep = globMatcher(req.globs ?? []);
@@ -84,14 +123,52 @@ async function oracle(req: GrepRequest, spec: FolderSpec): Promise<{ matches: Gr
     for (let i = 0; i < lines.length; i++) {
       if (!re.test(lines[i])) continue;
       if (out.matches.length >= max) return { ...out, truncated: true };
-      out.matches.push({ path: item.file.path, line: i + 1, text: lines[i].length > 400 ? `${lines[i].slice(0, 400)}…` : lines[i] });
+      out.matches.push({
+        path: item.file.path,
+        line: i + 1,
+        text: lines[i].length > 400 ? `${lines[i].slice(0, 400)}…` : lines[i],
+      });
     }
   }
   return out;
 }
 
-const LITERALS = ['retry the', 'TODO: ', 'FIXME', 'café', 'CAFÉ', '日本', '😀', 'a\tb', 'e', 'ſ', 'K', '\uFEFFretry', 'é', 'x\ny', 'the\r', '[link]'];
-const REGEXES = ['func Flush[A-Za-z]+[0-9]\\(', '(TODO|FIXME): [A-Z]', '^## Rotate the', 'the$', 'the\\r$', '^$', 'colou?r', 'caf.$', 'limit=49[0-9]\\)', '\\bretry\\b', 'é+', '[^\\x00-\\x7f]{2}', 'retry the.*z{400}', '\\]\\(\\.\\./\\.\\./payments', '^(retry|TODO)', 'Rotate the$'];
+const LITERALS = [
+  'retry the',
+  'TODO: ',
+  'FIXME',
+  'café',
+  'CAFÉ',
+  '日本',
+  '😀',
+  'a\tb',
+  'e',
+  'ſ',
+  'K',
+  '\uFEFFretry',
+  'é',
+  'x\ny',
+  'the\r',
+  '[link]',
+];
+const REGEXES = [
+  'func Flush[A-Za-z]+[0-9]\\(',
+  '(TODO|FIXME): [A-Z]',
+  '^## Rotate the',
+  'the$',
+  'the\\r$',
+  '^$',
+  'colou?r',
+  'caf.$',
+  'limit=49[0-9]\\)',
+  '\\bretry\\b',
+  'é+',
+  '[^\\x00-\\x7f]{2}',
+  'retry the.*z{400}',
+  '\\]\\(\\.\\./\\.\\./payments',
+  '^(retry|TODO)',
+  'Rotate the$',
+];
 
 before(async () => {
   const t = await tempDir('grep');
@@ -174,30 +251,73 @@ function rgVersion(): string | null {
   }
 }
 
-test('grep counts the same matching lines per file as ripgrep', { skip: rgVersion() === null && 'ripgrep (rg) is not installed' }, async () => {
-  const dir = join(root, 'portable');
-  const spec = { path: dir };
-  // Patterns both dialects read alike on this text (no \b or case folding beyond ASCII, no `.` over
-  // astral characters); empty lines count alike: no phantom one after a final newline or in an empty file.
-  const cases: { pattern: string; regex: boolean; ci: boolean }[] = [
-    ...['retry the', 'TODO: ', 'FIXME', 'café', 'the', '[link](../', 'a\tb'].map((pattern) => ({ pattern, regex: false, ci: false })),
-    ...['retry the', 'fixme', 'Limit='].map((pattern) => ({ pattern, regex: false, ci: true })),
-    ...['func Flush[A-Za-z]+[0-9]\\(', '(TODO|FIXME): [A-Z]', '^## Rotate the', 'the$', 'the\\r$', '^T', '^$', '^\\s*$', 'colou?r', 'caf.', 'limit=49[0-9]\\)', 'z{400}'].map((pattern) => ({ pattern, regex: true, ci: false })),
-    ...['^retry', 'todo: [a-z]'].map((pattern) => ({ pattern, regex: true, ci: true })),
-  ];
-  let total = 0;
-  for (const c of cases) {
-    const args = ['--count', '--with-filename', '--color', 'never', c.ci ? '--ignore-case' : '--case-sensitive', ...(c.regex ? [] : ['--fixed-strings']), '-e', c.pattern, dir];
-    const r = spawnSync('rg', args, { encoding: 'utf8' });
-    assert.ok(r.status === 0 || r.status === 1, r.stderr);
-    const want = new Map(r.stdout.split('\n').filter(Boolean).map((l) => {
-      const at = l.lastIndexOf(':');
-      return [l.slice(0, at), Number(l.slice(at + 1))] as const;
-    }));
-    const got = new Map<string, number>();
-    for (const m of (await grepFolders({ pattern: c.pattern, regex: c.regex, case_sensitive: !c.ci, max_matches: 5000 }, [spec], walk)).matches) got.set(m.path, (got.get(m.path) ?? 0) + 1);
-    assert.deepEqual(new Map([...got].sort()), new Map([...want].sort()), JSON.stringify(c));
-    total += [...want.values()].reduce((s, n) => s + n, 0);
-  }
-  assert.ok(total > 500, `only ${total} matches`);
-});
+test(
+  'grep counts the same matching lines per file as ripgrep',
+  { skip: rgVersion() === null && 'ripgrep (rg) is not installed' },
+  async () => {
+    const dir = join(root, 'portable');
+    const spec = { path: dir };
+    // Patterns both dialects read alike on this text (no \b or case folding beyond ASCII, no `.` over
+    // astral characters); empty lines count alike: no phantom one after a final newline or in an empty file.
+    const cases: { pattern: string; regex: boolean; ci: boolean }[] = [
+      ...['retry the', 'TODO: ', 'FIXME', 'café', 'the', '[link](../', 'a\tb'].map((pattern) => ({
+        pattern,
+        regex: false,
+        ci: false,
+      })),
+      ...['retry the', 'fixme', 'Limit='].map((pattern) => ({ pattern, regex: false, ci: true })),
+      ...[
+        'func Flush[A-Za-z]+[0-9]\\(',
+        '(TODO|FIXME): [A-Z]',
+        '^## Rotate the',
+        'the$',
+        'the\\r$',
+        '^T',
+        '^$',
+        '^\\s*$',
+        'colou?r',
+        'caf.',
+        'limit=49[0-9]\\)',
+        'z{400}',
+      ].map((pattern) => ({ pattern, regex: true, ci: false })),
+      ...['^retry', 'todo: [a-z]'].map((pattern) => ({ pattern, regex: true, ci: true })),
+    ];
+    let total = 0;
+    for (const c of cases) {
+      const args = [
+        '--count',
+        '--with-filename',
+        '--color',
+        'never',
+        c.ci ? '--ignore-case' : '--case-sensitive',
+        ...(c.regex ? [] : ['--fixed-strings']),
+        '-e',
+        c.pattern,
+        dir,
+      ];
+      const r = spawnSync('rg', args, { encoding: 'utf8' });
+      assert.ok(r.status === 0 || r.status === 1, r.stderr);
+      const want = new Map(
+        r.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => {
+            const at = l.lastIndexOf(':');
+            return [l.slice(0, at), Number(l.slice(at + 1))] as const;
+          }),
+      );
+      const got = new Map<string, number>();
+      for (const m of (
+        await grepFolders(
+          { pattern: c.pattern, regex: c.regex, case_sensitive: !c.ci, max_matches: 5000 },
+          [spec],
+          walk,
+        )
+      ).matches)
+        got.set(m.path, (got.get(m.path) ?? 0) + 1);
+      assert.deepEqual(new Map([...got].sort()), new Map([...want].sort()), JSON.stringify(c));
+      total += [...want.values()].reduce((s, n) => s + n, 0);
+    }
+    assert.ok(total > 500, `only ${total} matches`);
+  },
+);

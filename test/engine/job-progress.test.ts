@@ -49,7 +49,27 @@ test('ETA as a phrase', () => {
   assert.equal(formatEta(42), 'less than a minute');
   assert.equal(formatEta(250), 'about 4 min');
   assert.equal(formatEta(4800), 'about 1 h 20 min');
-  const line = progressText('running', { phase: 'embedding', files_done: 52, files_total: 425, chunks_done: 1584, chunks_total: 30818, throughput: 30, eta_seconds: 250 });
+  const line = progressText('running', {
+    phase: 'embedding',
+    files_done: 52,
+    files_total: 425,
+    chunks_done: 1584,
+    chunks_total: 30818,
+    throughput: 30,
+    eta_seconds: 250,
+  });
   assert.equal(line, 'computing vectors: 1,584 of 30,818 chunks (52 of 425 files), about 4 min left');
-  assert.equal(describeProgress('paused', { phase: 'parsing', files_done: 1, files_total: 2, chunks_done: 0, chunks_total: 0, throughput: 0, eta_seconds: 9 }).eta, null, 'no ETA while paused');
+  assert.equal(
+    describeProgress('paused', {
+      phase: 'parsing',
+      files_done: 1,
+      files_total: 2,
+      chunks_done: 0,
+      chunks_total: 0,
+      throughput: 0,
+      eta_seconds: 9,
+    }).eta,
+    null,
+    'no ETA while paused',
+  );
 });

@@ -14,39 +14,58 @@ function sleeper(): { pid: number; stop: () => void } {
   return { pid: child.pid!, stop: () => child.kill('SIGKILL') };
 }
 
-test('a lock whose pid is alive but not the engine that wrote it is taken over', { skip: process.platform !== 'linux' && 'needs /proc' }, async () => {
-  const dir = await tempDir('lock');
-  const other = sleeper();
-  try {
-    const file = join(dir.dir, 'engine.lock');
-    const me = selfIdentity();
-    assert.ok(me.proc_start && me.boot, 'this process has no identity to record');
-    // The pid now belongs to `sleep`, which started at another time than the recorded engine.
-    await writeFile(file, JSON.stringify({ pid: other.pid, started: new Date(0).toISOString(), boot: me.boot, proc_start: '1' }));
-    const lock = await EngineLock.acquire(file);
-    assert.equal((JSON.parse(await readFile(file, 'utf8')) as { pid: number }).pid, process.pid);
-    await lock.release();
-    // A lock from after a reboot (another boot id) is stale whatever the pid is.
-    await writeFile(file, JSON.stringify({ pid: other.pid, started: new Date(0).toISOString(), boot: 'another-boot', proc_start: '1' }));
-    await (await EngineLock.acquire(file)).release();
-    // An old-format lock (no identity) held by a process that cannot be an engine.
-    await writeFile(file, JSON.stringify({ pid: other.pid, started: new Date(0).toISOString() }));
-    await (await EngineLock.acquire(file)).release();
-  } finally {
-    other.stop();
-    await dir.cleanup();
-  }
-});
+test(
+  'a lock whose pid is alive but not the engine that wrote it is taken over',
+  { skip: process.platform !== 'linux' && 'needs /proc' },
+  async () => {
+    const dir = await tempDir('lock');
+    const other = sleeper();
+    try {
+      const file = join(dir.dir, 'engine.lock');
+      const me = selfIdentity();
+      assert.ok(me.proc_start && me.boot, 'this process has no identity to record');
+      // The pid now belongs to `sleep`, which started at another time than the recorded engine.
+      await writeFile(
+        file,
+        JSON.stringify({ pid: other.pid, started: new Date(0).toISOString(), boot: me.boot, proc_start: '1' }),
+      );
+      const lock = await EngineLock.acquire(file);
+      assert.equal((JSON.parse(await readFile(file, 'utf8')) as { pid: number }).pid, process.pid);
+      await lock.release();
+      // A lock from after a reboot (another boot id) is stale whatever the pid is.
+      await writeFile(
+        file,
+        JSON.stringify({ pid: other.pid, started: new Date(0).toISOString(), boot: 'another-boot', proc_start: '1' }),
+      );
+      await (await EngineLock.acquire(file)).release();
+      // An old-format lock (no identity) held by a process that cannot be an engine.
+      await writeFile(file, JSON.stringify({ pid: other.pid, started: new Date(0).toISOString() }));
+      await (await EngineLock.acquire(file)).release();
+    } finally {
+      other.stop();
+      await dir.cleanup();
+    }
+  },
+);
 
 test('control: a lock held by a live engine process is kept (engine_locked)', async () => {
   const dir = await tempDir('lock-live');
   const file = join(dir.dir, 'engine.lock');
-  const holder = spawn(process.execPath, ['--import', 'tsx', '-e', `
+  const holder = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `
     const { EngineLock } = await import(${JSON.stringify(join(REPO, 'main/engine/lock.ts'))});
     await EngineLock.acquire(${JSON.stringify(file)});
     process.stdout.write('held\\n');
     setInterval(() => {}, 1000);
-  `], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  `,
+    ],
+    { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       holder.stdout!.on('data', (d: Buffer) => d.toString().includes('held') && resolve());

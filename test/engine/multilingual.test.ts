@@ -46,7 +46,14 @@ const first = async (query: string, mode: 'sparse' | 'hybrid' = 'sparse') => {
 
 describe('sparse leg across languages', () => {
   test('CJK words inside longer runs, inflected Russian and German', async () => {
-    for (const [query, file] of [['熊猫', 'panda-zh.md'], ['竹子', 'panda-zh.md'], ['東京', 'tower-ja.md'], ['도서관', 'library-ko.md'], ['веник', 'bath-ru.md'], ['Katze', 'cats-de.md']]) {
+    for (const [query, file] of [
+      ['熊猫', 'panda-zh.md'],
+      ['竹子', 'panda-zh.md'],
+      ['東京', 'tower-ja.md'],
+      ['도서관', 'library-ko.md'],
+      ['веник', 'bath-ru.md'],
+      ['Katze', 'cats-de.md'],
+    ]) {
       assert.equal((await first(query)).top, file, query);
     }
     // Control: a word no document has finds nothing.

@@ -22,8 +22,13 @@ function comparable(r: FileRows | 'unchanged'): unknown {
 async function writeFixtures(dir: string): Promise<ParseTask[]> {
   const long = `${'wordy '.repeat(4000)}\n${'x'.repeat(9000)}\n`;
   const files: Record<string, string> = {
-    'README.md': README_MD, 'guide.md': GUIDE_MD, 'invoice.ts': INVOICE_TS, 'geo.py': GEO_PY, 'lib.rs': LIB_RS,
-    'long-lines.txt': long, 'odd-space.txt': 'tabs\tand\u00a0nbsp\u3000ideographic  runs \n\n\n end ',
+    'README.md': README_MD,
+    'guide.md': GUIDE_MD,
+    'invoice.ts': INVOICE_TS,
+    'geo.py': GEO_PY,
+    'lib.rs': LIB_RS,
+    'long-lines.txt': long,
+    'odd-space.txt': 'tabs\tand\u00a0nbsp\u3000ideographic  runs \n\n\n end ',
     'page.html': '<html><body><h1>Title</h1><p>Some <b>bold</b> text &amp; more</p></body></html>',
   };
   const tasks: ParseTask[] = [];
@@ -31,35 +36,55 @@ async function writeFixtures(dir: string): Promise<ParseTask[]> {
     const path = join(dir, rel);
     await writeFile(path, text);
     const st = await stat(path);
-    tasks.push({ folder: dir, src: { path, rel, size: st.size, mtimeMs: st.mtimeMs }, rebuild: false, access: { spec: { path: dir }, opts: { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] }, epoch: 0 } });
+    tasks.push({
+      folder: dir,
+      src: { path, rel, size: st.size, mtimeMs: st.mtimeMs },
+      rebuild: false,
+      access: {
+        spec: { path: dir },
+        opts: { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] },
+        epoch: 0,
+      },
+    });
   }
   return tasks;
 }
 
-test('workers make the same rows as the main thread, with the model counting (own tokenizer.json and asking)', { timeout: 300_000 }, async () => {
-  const { dir, cleanup } = await tempDir('parse-pool');
-  const e = await createEmbedder({ model: 'cairn/use-lite', dataDir: dir, threads: 1 });
-  const pool = new ParsePool(2);
-  try {
-    const tasks = await writeFixtures(dir);
-    const budget = { maxTokens: e.maxTokens - 16, countTokens: (t: string) => e.countTokens(t) };
-    const asked: string[] = [];
-    const modelDir = join(dir, 'models', 'cairn', 'use-lite');
-    const own = { spec: { key: 'own', model: true, tokenizerDir: modelDir }, countWord: (w: string) => (asked.push(w), e.countTokens(w)) };
-    // No tokenizer folder: every word's count comes from this thread.
-    const remote = { spec: { key: 'remote', model: true }, countWord: (w: string) => e.countTokens(w) };
-    for (const task of tasks) {
-      const inline = comparable(await readAndParse(task, budget));
-      assert.deepEqual(comparable(await pool.parse(task, budget.maxTokens, own, () => false)), inline, task.src.rel);
-      assert.deepEqual(comparable(await pool.parse(task, budget.maxTokens, remote, () => false)), inline, task.src.rel);
+test(
+  'workers make the same rows as the main thread, with the model counting (own tokenizer.json and asking)',
+  { timeout: 300_000 },
+  async () => {
+    const { dir, cleanup } = await tempDir('parse-pool');
+    const e = await createEmbedder({ model: 'cairn/use-lite', dataDir: dir, threads: 1 });
+    const pool = new ParsePool(2);
+    try {
+      const tasks = await writeFixtures(dir);
+      const budget = { maxTokens: e.maxTokens - 16, countTokens: (t: string) => e.countTokens(t) };
+      const asked: string[] = [];
+      const modelDir = join(dir, 'models', 'cairn', 'use-lite');
+      const own = {
+        spec: { key: 'own', model: true, tokenizerDir: modelDir },
+        countWord: (w: string) => (asked.push(w), e.countTokens(w)),
+      };
+      // No tokenizer folder: every word's count comes from this thread.
+      const remote = { spec: { key: 'remote', model: true }, countWord: (w: string) => e.countTokens(w) };
+      for (const task of tasks) {
+        const inline = comparable(await readAndParse(task, budget));
+        assert.deepEqual(comparable(await pool.parse(task, budget.maxTokens, own, () => false)), inline, task.src.rel);
+        assert.deepEqual(
+          comparable(await pool.parse(task, budget.maxTokens, remote, () => false)),
+          inline,
+          task.src.rel,
+        );
+      }
+      assert.deepEqual(asked, [], 'a worker with the tokenizer.json counts on its own thread');
+    } finally {
+      await pool.close();
+      await e.close();
+      await cleanup();
     }
-    assert.deepEqual(asked, [], 'a worker with the tokenizer.json counts on its own thread');
-  } finally {
-    await pool.close();
-    await e.close();
-    await cleanup();
-  }
-});
+  },
+);
 
 test('without a model, workers chunk with the pessimistic count; unchanged files are reported unchanged', async () => {
   const { dir, cleanup } = await tempDir('parse-pool-nomodel');
@@ -69,7 +94,11 @@ test('without a model, workers chunk with the pessimistic count; unchanged files
     const counter = { spec: { key: '', model: false } };
     for (const task of tasks) {
       const rows = await pool.parse(task, 112, counter, () => false);
-      assert.deepEqual(comparable(rows), comparable(await readAndParse(task, { maxTokens: 112, countTokens: fallbackCount })), task.src.rel);
+      assert.deepEqual(
+        comparable(rows),
+        comparable(await readAndParse(task, { maxTokens: 112, countTokens: fallbackCount })),
+        task.src.rel,
+      );
       assert.ok(rows !== 'unchanged' && rows.chunks.length > 0, task.src.rel);
       const prev = { hash: rows.file.hash, error_code: '', mtime: task.src.mtimeMs };
       assert.equal(await pool.parse({ ...task, prev }, 112, counter, () => false), 'unchanged');
@@ -79,39 +108,67 @@ test('without a model, workers chunk with the pessimistic count; unchanged files
     const rows = await pool.parse(gone, 112, counter, () => false);
     assert.ok(rows !== 'unchanged' && rows.file.error_code === 'not_found', JSON.stringify(rows));
     // Tasks dropped before they run (a cancelled ingest) are never parsed.
-    await assert.rejects(pool.parse(tasks[1], 112, counter, () => true), /dropped/);
+    await assert.rejects(
+      pool.parse(tasks[1], 112, counter, () => true),
+      /dropped/,
+    );
   } finally {
     await pool.close();
     await cleanup();
   }
 });
 
-test('the unigram word counter agrees with transformers.js on every word it is given', { timeout: 300_000 }, async () => {
-  const { dir, cleanup } = await tempDir('unigram');
-  const e = await createEmbedder({ model: 'cairn/use-lite', dataDir: dir, threads: 1 });
-  try {
-    const modelDir = join(dir, 'models', 'cairn', 'use-lite');
-    const json = async (name: string) => JSON.parse(await readFile(join(modelDir, name), 'utf8')) as unknown;
-    const fast = unigramWordCounter(await json('tokenizer.json'), await json('tokenizer_config.json'));
-    assert.ok(fast, 'the built-in tokenizer is one the fast counter reproduces');
-    const tokenizer = await AutoTokenizer.from_pretrained(modelDir, { local_files_only: true });
-    const words = new Set([README_MD, GUIDE_MD, INVOICE_TS, GEO_PY, LIB_RS].flatMap((t) => t.split(/\s+/)).filter(Boolean));
-    // Unknown characters (fused runs), compatibility forms NFKC rewrites (some into spaces), pieces
-    // of the vocabulary's control tokens, astral characters.
-    for (const w of ['<unk>', '<s>x</s>', '\u2581', '¨', 'x¨y', 'ﬁnance', '½™', '😀😀a', '中文日本語', '\u0301e', 'a\u200bb', 'wordy'.repeat(40)]) words.add(w);
-    let seed = 7;
-    const chars = 'aZ09_-.,;:()[]{}<>/\\\'"`~!@#$%^&*+=|?é©¨ﬁ½™中文😀\u0301\u200b\u00ad▁';
-    for (let k = 0; k < 3000; k++) {
-      let w = '';
-      for (let j = 0; j < 1 + (k % 12); j++) w += [...chars][(seed = (seed * 1103515245 + 12345) % 2 ** 31) % [...chars].length];
-      words.add(w);
+test(
+  'the unigram word counter agrees with transformers.js on every word it is given',
+  { timeout: 300_000 },
+  async () => {
+    const { dir, cleanup } = await tempDir('unigram');
+    const e = await createEmbedder({ model: 'cairn/use-lite', dataDir: dir, threads: 1 });
+    try {
+      const modelDir = join(dir, 'models', 'cairn', 'use-lite');
+      const json = async (name: string) => JSON.parse(await readFile(join(modelDir, name), 'utf8')) as unknown;
+      const fast = unigramWordCounter(await json('tokenizer.json'), await json('tokenizer_config.json'));
+      assert.ok(fast, 'the built-in tokenizer is one the fast counter reproduces');
+      const tokenizer = await AutoTokenizer.from_pretrained(modelDir, { local_files_only: true });
+      const words = new Set(
+        [README_MD, GUIDE_MD, INVOICE_TS, GEO_PY, LIB_RS].flatMap((t) => t.split(/\s+/)).filter(Boolean),
+      );
+      // Unknown characters (fused runs), compatibility forms NFKC rewrites (some into spaces), pieces
+      // of the vocabulary's control tokens, astral characters.
+      for (const w of [
+        '<unk>',
+        '<s>x</s>',
+        '\u2581',
+        '¨',
+        'x¨y',
+        'ﬁnance',
+        '½™',
+        '😀😀a',
+        '中文日本語',
+        '\u0301e',
+        'a\u200bb',
+        'wordy'.repeat(40),
+      ])
+        words.add(w);
+      let seed = 7;
+      const chars = 'aZ09_-.,;:()[]{}<>/\\\'"`~!@#$%^&*+=|?é©¨ﬁ½™中文😀\u0301\u200b\u00ad▁';
+      for (let k = 0; k < 3000; k++) {
+        let w = '';
+        for (let j = 0; j < 1 + (k % 12); j++)
+          w += [...chars][(seed = (seed * 1103515245 + 12345) % 2 ** 31) % [...chars].length];
+        words.add(w);
+      }
+      for (const w of words)
+        assert.equal(fast(w), tokenizer.encode(w, { add_special_tokens: false }).length, JSON.stringify(w));
+      // A tokenizer it cannot reproduce exactly is refused, not approximated.
+      const other = {
+        ...((await json('tokenizer.json')) as Record<string, unknown>),
+        pre_tokenizer: { type: 'Whitespace' },
+      };
+      assert.equal(unigramWordCounter(other), null);
+    } finally {
+      await e.close();
+      await cleanup();
     }
-    for (const w of words) assert.equal(fast(w), tokenizer.encode(w, { add_special_tokens: false }).length, JSON.stringify(w));
-    // A tokenizer it cannot reproduce exactly is refused, not approximated.
-    const other = { ...((await json('tokenizer.json')) as Record<string, unknown>), pre_tokenizer: { type: 'Whitespace' } };
-    assert.equal(unigramWordCounter(other), null);
-  } finally {
-    await e.close();
-    await cleanup();
-  }
-});
+  },
+);

@@ -24,10 +24,16 @@ async function writeCorpus(dir: string): Promise<void> {
   for (const t of TOPICS) {
     for (const v of VERBS) {
       n++;
-      const sections = [0, 1, 2].map((s) => `## Part ${s + 1}\n\n${v} the ${t} ${s + 1} times; the ${TOPICS[(n + s) % TOPICS.length]} team kept notes on ${VERBS[(n + s) % VERBS.length]} work.\n`);
+      const sections = [0, 1, 2].map(
+        (s) =>
+          `## Part ${s + 1}\n\n${v} the ${t} ${s + 1} times; the ${TOPICS[(n + s) % TOPICS.length]} team kept notes on ${VERBS[(n + s) % VERBS.length]} work.\n`,
+      );
       await writeFile(join(dir, 'notes', `${t}-${v}.md`), `# ${v} the ${t}\n\n${sections.join('\n')}`);
     }
-    await writeFile(join(dir, 'src', `${t}.ts`), `/** Reports on the ${t}. */\nexport function report${t[0].toUpperCase()}${t.slice(1)}(depth: number): string {\n  return '${t} ' + depth;\n}\n`);
+    await writeFile(
+      join(dir, 'src', `${t}.ts`),
+      `/** Reports on the ${t}. */\nexport function report${t[0].toUpperCase()}${t.slice(1)}(depth: number): string {\n  return '${t} ' + depth;\n}\n`,
+    );
   }
 }
 
@@ -49,14 +55,22 @@ after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-const QUERIES = ['measuring the river', 'glacier team notes', 'lighthouse restoring work', 'reportCanyon', 'volcano', 'photographing a meadow orchard'];
+const QUERIES = [
+  'measuring the river',
+  'glacier team notes',
+  'lighthouse restoring work',
+  'reportCanyon',
+  'volcano',
+  'photographing a meadow orchard',
+];
 
 describe('top_k prefix property', () => {
   for (const mode of SEARCH_MODES) {
     for (const perFile of [false, true]) {
       test(`${mode}${perFile ? ' per_file' : ''}: the first k hits equal the hits at top_k k`, async () => {
         for (const query of QUERIES) {
-          const full = (await engine.search({ query, mode, top_k: TOP_K_MAX, folders: [folder], per_file: perFile })).hits;
+          const full = (await engine.search({ query, mode, top_k: TOP_K_MAX, folders: [folder], per_file: perFile }))
+            .hits;
           // Not vacuous: every query has a long list to take prefixes of.
           assert.ok(full.length >= 20, `${mode} "${query}": only ${full.length} hits`);
           for (const k of [1, 2, 3, 5, 10, 20, 40]) {
@@ -72,8 +86,11 @@ describe('top_k prefix property', () => {
 describe('per_file', () => {
   test('one hit per file, at the rank of its best chunk, with the other matching ranges', async () => {
     for (const mode of SEARCH_MODES) {
-      const chunks = (await engine.search({ query: 'glacier team notes', mode, top_k: TOP_K_MAX, folders: [folder] })).hits;
-      const files = (await engine.search({ query: 'glacier team notes', mode, top_k: TOP_K_MAX, folders: [folder], per_file: true })).hits;
+      const chunks = (await engine.search({ query: 'glacier team notes', mode, top_k: TOP_K_MAX, folders: [folder] }))
+        .hits;
+      const files = (
+        await engine.search({ query: 'glacier team notes', mode, top_k: TOP_K_MAX, folders: [folder], per_file: true })
+      ).hits;
       // Control: without per_file a file does come back more than once.
       assert.ok(new Set(chunks.map((h) => h.path)).size < chunks.length, `${mode}: chunk hits should repeat files`);
       assert.equal(new Set(files.map((h) => h.path)).size, files.length, `${mode}: per_file repeated a file`);
@@ -81,7 +98,10 @@ describe('per_file', () => {
       assert.deepEqual(files.slice(0, 10).map(key), firstPerPath.slice(0, 10).map(key), `${mode}: per_file order`);
       // The best file's other ranges are its other chunks in the chunk ranking, in that order.
       const best = files[0];
-      const rest = chunks.filter((h) => h.path === best.path).slice(1, 11).map((h) => ({ start_line: h.start_line, end_line: h.end_line }));
+      const rest = chunks
+        .filter((h) => h.path === best.path)
+        .slice(1, 11)
+        .map((h) => ({ start_line: h.start_line, end_line: h.end_line }));
       assert.ok(rest.length > 0, `${mode}: the best file should match in more than one chunk`);
       assert.deepEqual(best.other_ranges?.slice(0, rest.length), rest, `${mode}: other_ranges of ${best.path}`);
       assert.equal(chunks[0].other_ranges, undefined);
@@ -89,21 +109,41 @@ describe('per_file', () => {
   });
 
   test('per_file must be a boolean', async () => {
-    await assert.rejects(engine.search({ query: 'river', per_file: 'yes' as unknown as boolean }), (err: Error & { code?: string }) => err.code === 'invalid_argument');
+    await assert.rejects(
+      engine.search({ query: 'river', per_file: 'yes' as unknown as boolean }),
+      (err: Error & { code?: string }) => err.code === 'invalid_argument',
+    );
   });
 });
 
 describe('dense weight by kind of file', () => {
-  const codeOrder = async (mode: 'sparse' | 'hybrid') => (await engine.search({ query: 'reports on the canyon depth', mode, top_k: TOP_K_MAX, folders: [folder], globs: ['src/**'] })).hits;
+  const codeOrder = async (mode: 'sparse' | 'hybrid') =>
+    (
+      await engine.search({
+        query: 'reports on the canyon depth',
+        mode,
+        top_k: TOP_K_MAX,
+        folders: [folder],
+        globs: ['src/**'],
+      })
+    ).hits;
 
   test('the built-in model has no say on code: hybrid ranks code files as sparse does', async () => {
     const sparse = await codeOrder('sparse');
     const hybrid = await codeOrder('hybrid');
     assert.ok(sparse.length >= 3, 'the query should match several code files');
-    assert.deepEqual(hybrid.map((h) => h.path), sparse.map((h) => h.path));
+    assert.deepEqual(
+      hybrid.map((h) => h.path),
+      sparse.map((h) => h.path),
+    );
     assert.ok(hybrid.every((h) => h.legs.vector === undefined));
     // In the whole folder the vector leg still ranks the prose files.
-    const all = await engine.search({ query: 'reports on the canyon depth', mode: 'hybrid', top_k: TOP_K_MAX, folders: [folder] });
+    const all = await engine.search({
+      query: 'reports on the canyon depth',
+      mode: 'hybrid',
+      top_k: TOP_K_MAX,
+      folders: [folder],
+    });
     assert.ok(all.hits.some((h) => h.kind === 'markdown' && h.legs.vector !== undefined));
     assert.ok(all.legs_answered.includes('vector'));
   });

@@ -14,15 +14,25 @@ test('rows of a folder that is no longer indexed are never served, in any mode',
   const kept = await tempDir('scope-kept');
   const gone = await tempDir('scope-gone');
   try {
-    await writeFile(join(kept.dir, 'kept.md'), '# Harbour pilots\n\nThe harbour pilot boards the ship quellbrook at dawn.\n');
-    await writeFile(join(gone.dir, 'gone.md'), '# Harbour pilots\n\nThe removed folder also names quellbrook and the harbour pilot.\n');
+    await writeFile(
+      join(kept.dir, 'kept.md'),
+      '# Harbour pilots\n\nThe harbour pilot boards the ship quellbrook at dawn.\n',
+    );
+    await writeFile(
+      join(gone.dir, 'gone.md'),
+      '# Harbour pilots\n\nThe removed folder also names quellbrook and the harbour pilot.\n',
+    );
     let engine = await openEngine({ home: home.dir });
     for (const f of [kept.dir, gone.dir]) {
       await engine.addFolder({ path: f });
       await indexNow(engine, f, 'create');
     }
     const both = await engine.search({ query: 'quellbrook harbour pilot', mode: 'sparse' });
-    assert.deepEqual(new Set(both.hits.map((h) => h.folder)), new Set([kept.dir, gone.dir]), 'both folders answer while indexed');
+    assert.deepEqual(
+      new Set(both.hits.map((h) => h.folder)),
+      new Set([kept.dir, gone.dir]),
+      'both folders answer while indexed',
+    );
     await engine.close();
 
     // The folder leaves the settings while its rows stay in the index.
@@ -36,7 +46,8 @@ test('rows of a folder that is no longer indexed are never served, in any mode',
         for (const folders of [undefined, [kept.dir]]) {
           const res = await engine.search({ query: 'quellbrook harbour pilot', mode, folders });
           assert.ok(res.hits.length > 0, `${mode}: no hits`);
-          for (const h of res.hits) assert.ok(h.path.startsWith(`${kept.dir}/`) && h.folder === kept.dir, `${mode}: served ${h.path}`);
+          for (const h of res.hits)
+            assert.ok(h.path.startsWith(`${kept.dir}/`) && h.folder === kept.dir, `${mode}: served ${h.path}`);
         }
       }
     } finally {

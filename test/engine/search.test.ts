@@ -86,7 +86,10 @@ describe('search', () => {
     const hit = res.hits[0];
     assert.equal(relOf(hit), sym.rel);
     // A long function is split into windows that keep its symbol; the hit must lie within the definition.
-    assert.ok(hit.start_line >= sym.startLine && hit.start_line <= sym.endLine, `${hit.start_line}-${hit.end_line} vs ${sym.startLine}-${sym.endLine}`);
+    assert.ok(
+      hit.start_line >= sym.startLine && hit.start_line <= sym.endLine,
+      `${hit.start_line}-${hit.end_line} vs ${sym.startLine}-${sym.endLine}`,
+    );
     assert.equal(hit.symbol, 'parseInvoiceTotals');
     assert.match(hit.snippet, new RegExp(`^\\s*${hit.start_line}│ `));
     assert.ok(hit.legs.sparse !== undefined);
@@ -96,7 +99,10 @@ describe('search', () => {
 
   test('vector mode answers a paraphrase with no shared words', async () => {
     const res = await engine.search({ query: 'how far apart are two places on the planet', mode: 'vector', top_k: 5 });
-    assert.ok(res.hits.some((h) => relOf(h) === 'py/geo.py'), res.hits.map(relOf).join(', '));
+    assert.ok(
+      res.hits.some((h) => relOf(h) === 'py/geo.py'),
+      res.hits.map(relOf).join(', '),
+    );
     assert.deepEqual(Object.keys(res.hits[0].legs), ['vector']);
   });
 
@@ -108,7 +114,10 @@ describe('search', () => {
 
   test('the graph leg reaches a definition the text legs rank low', async () => {
     const res = await engine.search({ query: 'parseInvoiceTotals', mode: 'tribrid', top_k: 10 });
-    assert.ok(res.hits.some((h) => h.legs.graph !== undefined), JSON.stringify(res.hits.map((h) => h.legs)));
+    assert.ok(
+      res.hits.some((h) => h.legs.graph !== undefined),
+      JSON.stringify(res.hits.map((h) => h.legs)),
+    );
     assert.deepEqual(res.legs_answered, ['sparse', 'vector', 'graph']);
   });
 
@@ -127,10 +136,21 @@ describe('search', () => {
 describe('filters', () => {
   test('globs are ordered and ! negates', async () => {
     const only = await engine.search({ query: 'distance', mode: 'sparse', top_k: 20, globs: ['py/**'] });
-    assert.ok(only.hits.length > 0 && only.hits.every((h) => relOf(h).startsWith('py/')), only.hits.map(relOf).join(', '));
+    assert.ok(
+      only.hits.length > 0 && only.hits.every((h) => relOf(h).startsWith('py/')),
+      only.hits.map(relOf).join(', '),
+    );
     const not = await engine.search({ query: 'distance', mode: 'sparse', top_k: 20, globs: ['!py/**'] });
-    assert.ok(not.hits.every((h) => !relOf(h).startsWith('py/')), not.hits.map(relOf).join(', '));
-    const reinclude = await engine.search({ query: 'distance', mode: 'sparse', top_k: 20, globs: ['**', '!py/**', 'py/geo.py'] });
+    assert.ok(
+      not.hits.every((h) => !relOf(h).startsWith('py/')),
+      not.hits.map(relOf).join(', '),
+    );
+    const reinclude = await engine.search({
+      query: 'distance',
+      mode: 'sparse',
+      top_k: 20,
+      globs: ['**', '!py/**', 'py/geo.py'],
+    });
     assert.ok(reinclude.hits.some((h) => relOf(h) === 'py/geo.py'));
   });
 
@@ -138,16 +158,32 @@ describe('filters', () => {
     const md = await engine.search({ query: 'invoice', mode: 'hybrid', top_k: 20, file_types: ['md'] });
     assert.ok(md.hits.length > 0 && md.hits.every((h) => h.path.endsWith('.md')), md.hits.map(relOf).join(', '));
     const code = await engine.search({ query: 'invoice', mode: 'tribrid', top_k: 20, file_types: ['code'] });
-    assert.ok(code.hits.length > 0 && code.hits.every((h) => h.kind === 'code'), code.hits.map((h) => h.kind).join(', '));
+    assert.ok(
+      code.hits.length > 0 && code.hits.every((h) => h.kind === 'code'),
+      code.hits.map((h) => h.kind).join(', '),
+    );
   });
 
   test('modified after/before', async () => {
     const old = new Date('2020-01-02T00:00:00Z');
     await utimes(join(fx.folder, 'py', 'geo.py'), old, old);
     await indexNow(engine, fx.folder);
-    const before2021 = await engine.search({ query: 'distance', mode: 'sparse', top_k: 20, modified_before: '2021-01-01T00:00:00Z' });
-    assert.ok(before2021.hits.length > 0 && before2021.hits.every((h) => relOf(h) === 'py/geo.py'), before2021.hits.map(relOf).join(', '));
-    const after2021 = await engine.search({ query: 'distance', mode: 'sparse', top_k: 20, modified_after: '2021-01-01T00:00:00Z' });
+    const before2021 = await engine.search({
+      query: 'distance',
+      mode: 'sparse',
+      top_k: 20,
+      modified_before: '2021-01-01T00:00:00Z',
+    });
+    assert.ok(
+      before2021.hits.length > 0 && before2021.hits.every((h) => relOf(h) === 'py/geo.py'),
+      before2021.hits.map(relOf).join(', '),
+    );
+    const after2021 = await engine.search({
+      query: 'distance',
+      mode: 'sparse',
+      top_k: 20,
+      modified_after: '2021-01-01T00:00:00Z',
+    });
     assert.ok(after2021.hits.every((h) => relOf(h) !== 'py/geo.py'));
   });
 
@@ -208,7 +244,10 @@ describe('a model that cannot load', () => {
       const sparse = await t.engine.search({ query: 'glacier survey', mode: 'sparse' });
       assert.equal(sparse.hits.length, 1);
       assert.equal(sparse.hits[0].freshness.vector_coverage, 0);
-      const err = await rejectsWith(t.engine.search({ query: 'glacier survey', mode: 'hybrid' }), 'required_retrieval_leg_failed');
+      const err = await rejectsWith(
+        t.engine.search({ query: 'glacier survey', mode: 'hybrid' }),
+        'required_retrieval_leg_failed',
+      );
       assert.equal((err.details as { leg: string }).leg, 'vector');
       assert.equal((await t.engine.status()).model.state, 'error');
     } finally {

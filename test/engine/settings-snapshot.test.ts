@@ -44,7 +44,10 @@ test('a snapshot is frozen, keeps its values across writes and is renewed when c
     await rename(`${path}.new`, path);
     assert.equal(store.snapshot().get('search.rrf_k'), 45);
 
-    assert.throws(() => b.get('no.such'), (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument');
+    assert.throws(
+      () => b.get('no.such'),
+      (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument',
+    );
   } finally {
     await home.cleanup();
   }
@@ -68,13 +71,23 @@ test('one MCP search over HTTP reads config.json at most twice', { timeout: 300_
     assert.equal(looks, 3, 'the counter does not see the settings store');
 
     for (const mode of ['sparse', 'tribrid']) {
-      const call = (id: number) => fetch(fx.mcpUrl, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify(toolCall(id, 'search', { query: 'upload queue', mode })) });
+      const call = (id: number) =>
+        fetch(fx.mcpUrl, {
+          method: 'POST',
+          headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
+          body: JSON.stringify(toolCall(id, 'search', { query: 'upload queue', mode })),
+        });
       await (await call(1)).text();
       looks = 0;
       const res = await call(2);
-      const body = (await res.json()) as { result?: { isError?: boolean; structuredContent?: { result?: { hits?: unknown[] } } } };
+      const body = (await res.json()) as {
+        result?: { isError?: boolean; structuredContent?: { result?: { hits?: unknown[] } } };
+      };
       assert.equal(res.status, 200);
-      assert.ok(body.result && !body.result.isError && (body.result.structuredContent?.result?.hits?.length ?? 0) > 0, `${mode}: the search answered with hits`);
+      assert.ok(
+        body.result && !body.result.isError && (body.result.structuredContent?.result?.hits?.length ?? 0) > 0,
+        `${mode}: the search answered with hits`,
+      );
       assert.ok(looks <= 2, `${mode}: config.json looked at ${looks} times for one search`);
       assert.ok(looks >= 1, `${mode}: settings were not read at all (the counter is broken)`);
     }

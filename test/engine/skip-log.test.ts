@@ -11,10 +11,30 @@ import { SKIP_REASONS } from '../../main/common/files.js';
 import { collect, writeTree } from '../sources/walk-helpers.js';
 
 test('every reason the walk gives has its own code (no fallback used)', () => {
-  const walkReasons = ['binary', 'minified', 'secret', 'ignored', 'excluded', 'not included', 'default exclude', 'data folder', 'symlink outside the folder', 'symlink to a path the rules leave out', 'symlink loop', 'broken symlink', 'not a regular file'];
+  const walkReasons = [
+    'binary',
+    'minified',
+    'secret',
+    'ignored',
+    'excluded',
+    'not included',
+    'default exclude',
+    'data folder',
+    'symlink outside the folder',
+    'symlink to a path the rules leave out',
+    'symlink loop',
+    'broken symlink',
+    'not a regular file',
+  ];
   const codes = walkReasons.map((r) => skipReasonOf(r));
-  assert.ok(codes.every((c) => c.detail === undefined), 'none fell through to the fallback');
-  assert.deepEqual(new Set([...codes.map((c) => c.reason), skipReasonOf('too large (5 bytes > 2)').reason]), new Set(Object.keys(SKIP_REASONS)));
+  assert.ok(
+    codes.every((c) => c.detail === undefined),
+    'none fell through to the fallback',
+  );
+  assert.deepEqual(
+    new Set([...codes.map((c) => c.reason), skipReasonOf('too large (5 bytes > 2)').reason]),
+    new Set(Object.keys(SKIP_REASONS)),
+  );
   assert.deepEqual(skipReasonOf('too large (5000 bytes > 2048)'), { reason: 'too_large', detail: '5000 bytes > 2048' });
   // Control: an unknown reason is kept as detail, not lost.
   assert.deepEqual(skipReasonOf('something new'), { reason: 'not_regular', detail: 'something new' });
@@ -23,11 +43,22 @@ test('every reason the walk gives has its own code (no fallback used)', () => {
 test('rule skips are yielded only with reportRuleSkips; a skipped directory is one entry', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'cairn-skiprules-'));
   try {
-    await writeTree(dir, { '.gitignore': 'out.log\n', 'out.log': 'x\n', 'a.md': '# a\n', 'node_modules/p/i.js': '1\n', 'node_modules/p/j.js': '2\n' });
+    await writeTree(dir, {
+      '.gitignore': 'out.log\n',
+      'out.log': 'x\n',
+      'a.md': '# a\n',
+      'node_modules/p/i.js': '1\n',
+      'node_modules/p/j.js': '2\n',
+    });
     const quiet = (await collect({ path: dir })).filter((i) => 'skipped' in i);
     assert.deepEqual(quiet, [], 'other walkers see no rule skips');
-    const loud = (await collect({ path: dir }, { reportRuleSkips: true })).flatMap((i) => ('skipped' in i ? [[i.skipped.path.slice(dir.length + 1), i.skipped.reason, i.skipped.dir === true]] : []));
-    assert.deepEqual(loud, [['node_modules', 'default exclude', true], ['out.log', 'ignored', false]]);
+    const loud = (await collect({ path: dir }, { reportRuleSkips: true })).flatMap((i) =>
+      'skipped' in i ? [[i.skipped.path.slice(dir.length + 1), i.skipped.reason, i.skipped.dir === true]] : [],
+    );
+    assert.deepEqual(loud, [
+      ['node_modules', 'default exclude', true],
+      ['out.log', 'ignored', false],
+    ]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

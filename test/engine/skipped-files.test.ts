@@ -58,7 +58,8 @@ async function applyWatcherChange(path: string): Promise<void> {
   await engine.idle();
 }
 
-const files = (req: Partial<Parameters<Engine['folderFiles']>[0]> = {}): Promise<FolderFilesResponse> => engine.folderFiles({ path: folder, ...req });
+const files = (req: Partial<Parameters<Engine['folderFiles']>[0]> = {}): Promise<FolderFilesResponse> =>
+  engine.folderFiles({ path: folder, ...req });
 
 test('status counts every skip by reason; a control: indexed files are not among them', async () => {
   const [st] = await engine.folders();
@@ -76,7 +77,16 @@ test('status counts every skip by reason; a control: indexed files are not among
   assert.equal(st.files, 3, 'notes.md, code.ts and .gitignore are indexed');
   const skipped = await files({ show: 'skipped' });
   const rels = skipped.items.map((e) => e.rel);
-  assert.deepEqual(rels, ['.env', 'big.txt', 'blob.dat', 'drafts/', 'ignored.log', 'link-out.txt', 'node_modules/', 'photo.png']);
+  assert.deepEqual(rels, [
+    '.env',
+    'big.txt',
+    'blob.dat',
+    'drafts/',
+    'ignored.log',
+    'link-out.txt',
+    'node_modules/',
+    'photo.png',
+  ]);
   assert.ok(!rels.includes('notes.md'));
   const big = skipped.items.find((e) => e.rel === 'big.txt')!;
   assert.equal(big.reason, 'too_large');
@@ -90,18 +100,36 @@ test('the listing pages add up to the total, sorted by path; show and q filter i
   assert.equal(all.total, 11);
   assert.deepEqual(all.counts, { indexed: 3, embedding: all.counts.embedding, errors: 0, skipped: 8 });
   const paged: string[] = [];
-  for (let offset = 0; offset < all.total; offset += 3) paged.push(...(await files({ limit: 3, offset })).items.map((e) => e.rel));
-  assert.deepEqual(paged, all.items.map((e) => e.rel));
-  assert.deepEqual([...paged].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), paged);
+  for (let offset = 0; offset < all.total; offset += 3)
+    paged.push(...(await files({ limit: 3, offset })).items.map((e) => e.rel));
+  assert.deepEqual(
+    paged,
+    all.items.map((e) => e.rel),
+  );
+  assert.deepEqual(
+    [...paged].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    paged,
+  );
   const indexed = await files({ show: 'indexed' });
-  assert.deepEqual(indexed.items.map((e) => e.rel), ['.gitignore', 'code.ts', 'notes.md']);
+  assert.deepEqual(
+    indexed.items.map((e) => e.rel),
+    ['.gitignore', 'code.ts', 'notes.md'],
+  );
   assert.ok(indexed.items.every((e) => (e.chunks ?? 0) > 0 || e.rel === '.gitignore'));
-  assert.deepEqual((await files({ q: 'NOTE' })).items.map((e) => e.rel), ['notes.md']);
+  assert.deepEqual(
+    (await files({ q: 'NOTE' })).items.map((e) => e.rel),
+    ['notes.md'],
+  );
 });
 
 test('bad listing arguments are typed errors naming the argument', async () => {
   const refused = async (req: Record<string, unknown>, key: string, code = 'invalid_argument') =>
-    assert.rejects(engine.folderFiles({ path: folder, ...req } as never), (err: unknown) => err instanceof CairnError && err.code === code && (code !== 'invalid_argument' || err.details?.key === key), JSON.stringify(req));
+    assert.rejects(
+      engine.folderFiles({ path: folder, ...req } as never),
+      (err: unknown) =>
+        err instanceof CairnError && err.code === code && (code !== 'invalid_argument' || err.details?.key === key),
+      JSON.stringify(req),
+    );
   await refused({ limit: 0 }, 'limit');
   await refused({ limit: 501 }, 'limit');
   await refused({ offset: -1 }, 'offset');

@@ -12,7 +12,24 @@ import { IndexStore } from '../../main/engine/index/store.js';
 import { isFileEntry, resolveFileEntries, sparseLeg } from '../../main/engine/search/legs.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
 
-const WORDS = ['harbour', 'pilot', 'tide', 'anchor', 'lantern', 'ledger', 'quarry', 'meadow', 'signal', 'furnace', 'orchard', 'compass', 'glacier', 'beacon', 'kettle', 'saddle'];
+const WORDS = [
+  'harbour',
+  'pilot',
+  'tide',
+  'anchor',
+  'lantern',
+  'ledger',
+  'quarry',
+  'meadow',
+  'signal',
+  'furnace',
+  'orchard',
+  'compass',
+  'glacier',
+  'beacon',
+  'kettle',
+  'saddle',
+];
 
 /** Files whose words are spread over many sections: many match as a whole with no chunk among the best. */
 function fileText(i: number): string {
@@ -25,72 +42,105 @@ function fileText(i: number): string {
   return out.join('\n');
 }
 
-const QUERIES = ['harbour pilot', 'tide anchor lantern', 'ledger quarry', 'meadow signal furnace', 'orchard', 'compass glacier beacon kettle', 'saddle harbour', 'pilot furnace quarry'];
+const QUERIES = [
+  'harbour pilot',
+  'tide anchor lantern',
+  'ledger quarry',
+  'meadow signal furnace',
+  'orchard',
+  'compass glacier beacon kettle',
+  'saddle harbour',
+  'pilot furnace quarry',
+];
 
-test('a lone sparse query gives the eager leg\'s list once its file entries are resolved; cached places stay exact', { timeout: 300_000 }, async () => {
-  const home = await tempDir('sparse-home');
-  const data = await tempDir('sparse-data');
-  try {
-    await mkdir(join(data.dir, 'notes'), { recursive: true });
-    for (let i = 0; i < 40; i++) await writeFile(join(data.dir, 'notes', `n${i}.md`), fileText(i));
-    const engine = await openEngine({ home: home.dir });
-    engine.settings.set({ 'watch.enabled': false });
-    await engine.addFolder({ path: data.dir });
-    await indexNow(engine, data.dir, 'create');
-    await engine.close();
-
-    const store = await IndexStore.open(join(home.dir, 'index'));
+test(
+  "a lone sparse query gives the eager leg's list once its file entries are resolved; cached places stay exact",
+  { timeout: 300_000 },
+  async () => {
+    const home = await tempDir('sparse-home');
+    const data = await tempDir('sparse-data');
     try {
-      let entries = 0;
-      // A small depth makes most matching files miss the chunk list (the case the entries stand for).
-      for (const depth of [5, 10, 40]) {
-        for (const q of QUERIES) {
-          const eager = await sparseLeg(store.reads, q, undefined, depth, 1, 1, false);
-          const lazy = await sparseLeg(store.reads, q, undefined, depth, 1, 1, true);
-          assert.ok(eager.ids.length > 0, `${q}: no match at all`);
-          const fileIds = lazy.ids.filter(isFileEntry);
-          entries += fileIds.length;
-          assert.equal(eager.ids.some(isFileEntry), false, 'the eager leg holds chunks only');
-          const chosen = fileIds.length > 0 && lazy.fileSearch ? await resolveFileEntries(store.reads, lazy.fileSearch, fileIds) : new Map();
-          const resolved = lazy.ids.map((id) => (isFileEntry(id) ? chosen.get(id)?.id : id));
-          assert.deepEqual(new Set(resolved), new Set(eager.ids), `${q} at depth ${depth}: other chunks`);
-          // Entry for entry: the same chunk, score and file at every rank.
-          assert.deepEqual(resolved, eager.ids, `${q} at depth ${depth}: the order`);
-          assert.deepEqual(lazy.scores, eager.scores, `${q}: the scores`);
-          assert.deepEqual(lazy.paths, eager.paths, `${q}: the files`);
-          assert.deepEqual(lazy.rels, eager.rels, `${q}: the relative paths`);
-        }
-      }
-      // A control: the entries were there to resolve (with no file entry the check above proves nothing).
-      assert.ok(entries > 20, `only ${entries} file entries over all queries`);
+      await mkdir(join(data.dir, 'notes'), { recursive: true });
+      for (let i = 0; i < 40; i++) await writeFile(join(data.dir, 'notes', `n${i}.md`), fileText(i));
+      const engine = await openEngine({ home: home.dir });
+      engine.settings.set({ 'watch.enabled': false });
+      await engine.addFolder({ path: data.dir });
+      await indexNow(engine, data.dir, 'create');
+      await engine.close();
 
-      // Places: what LanceDB holds, the same read again by a new process (the cache is memory only).
-      const leg = await sparseLeg(store.reads, 'harbour pilot', undefined, 20, 1, 1, false);
-      const some = leg.ids.slice(0, 5);
-      const places = await store.reads.placesOf(some);
-      assert.equal(places.size, some.length, 'every live chunk has its place');
-      const fresh = await IndexStore.open(join(home.dir, 'index'));
+      const store = await IndexStore.open(join(home.dir, 'index'));
       try {
-        assert.deepEqual(await fresh.reads.placesOf(some), places);
-      } finally {
-        await fresh.close();
-      }
-      // A write of the file (here: to no chunks) drops its cached places; the other file's stay.
-      const gone = places.get(some[0]);
-      assert.ok(gone);
-      const kept = [...places.values()].find((p) => p.path !== gone.path);
-      const file = { path: gone.path, folder: gone.folder, rel: gone.rel, hash: 'x', size: 0, mtime: 0, chunks: 0, embedded: true, error_code: '', error_message: '', indexed_at: Date.now(), ctime: 0, ino: 0 };
-      await store.writeFiles([{ file, chunks: [], nodes: [], edges: [] }], null);
-      const after = await store.reads.placesOf(some);
-      assert.equal(after.has(some[0]), false, 'a chunk of the rewritten file is still served from the cache');
-      if (kept) assert.deepEqual(after.get(kept.id), kept, 'a place of another file was lost');
-      assert.equal((await store.reads.chunksOf([gone.path])).length, 0, 'control: LanceDB holds no chunk of the file any more');
-    } finally {
-      await store.close();
-    }
+        let entries = 0;
+        // A small depth makes most matching files miss the chunk list (the case the entries stand for).
+        for (const depth of [5, 10, 40]) {
+          for (const q of QUERIES) {
+            const eager = await sparseLeg(store.reads, q, undefined, depth, 1, 1, false);
+            const lazy = await sparseLeg(store.reads, q, undefined, depth, 1, 1, true);
+            assert.ok(eager.ids.length > 0, `${q}: no match at all`);
+            const fileIds = lazy.ids.filter(isFileEntry);
+            entries += fileIds.length;
+            assert.equal(eager.ids.some(isFileEntry), false, 'the eager leg holds chunks only');
+            const chosen =
+              fileIds.length > 0 && lazy.fileSearch
+                ? await resolveFileEntries(store.reads, lazy.fileSearch, fileIds)
+                : new Map();
+            const resolved = lazy.ids.map((id) => (isFileEntry(id) ? chosen.get(id)?.id : id));
+            assert.deepEqual(new Set(resolved), new Set(eager.ids), `${q} at depth ${depth}: other chunks`);
+            // Entry for entry: the same chunk, score and file at every rank.
+            assert.deepEqual(resolved, eager.ids, `${q} at depth ${depth}: the order`);
+            assert.deepEqual(lazy.scores, eager.scores, `${q}: the scores`);
+            assert.deepEqual(lazy.paths, eager.paths, `${q}: the files`);
+            assert.deepEqual(lazy.rels, eager.rels, `${q}: the relative paths`);
+          }
+        }
+        // A control: the entries were there to resolve (with no file entry the check above proves nothing).
+        assert.ok(entries > 20, `only ${entries} file entries over all queries`);
 
-  } finally {
-    await home.cleanup();
-    await data.cleanup();
-  }
-});
+        // Places: what LanceDB holds, the same read again by a new process (the cache is memory only).
+        const leg = await sparseLeg(store.reads, 'harbour pilot', undefined, 20, 1, 1, false);
+        const some = leg.ids.slice(0, 5);
+        const places = await store.reads.placesOf(some);
+        assert.equal(places.size, some.length, 'every live chunk has its place');
+        const fresh = await IndexStore.open(join(home.dir, 'index'));
+        try {
+          assert.deepEqual(await fresh.reads.placesOf(some), places);
+        } finally {
+          await fresh.close();
+        }
+        // A write of the file (here: to no chunks) drops its cached places; the other file's stay.
+        const gone = places.get(some[0]);
+        assert.ok(gone);
+        const kept = [...places.values()].find((p) => p.path !== gone.path);
+        const file = {
+          path: gone.path,
+          folder: gone.folder,
+          rel: gone.rel,
+          hash: 'x',
+          size: 0,
+          mtime: 0,
+          chunks: 0,
+          embedded: true,
+          error_code: '',
+          error_message: '',
+          indexed_at: Date.now(),
+          ctime: 0,
+          ino: 0,
+        };
+        await store.writeFiles([{ file, chunks: [], nodes: [], edges: [] }], null);
+        const after = await store.reads.placesOf(some);
+        assert.equal(after.has(some[0]), false, 'a chunk of the rewritten file is still served from the cache');
+        if (kept) assert.deepEqual(after.get(kept.id), kept, 'a place of another file was lost');
+        assert.equal(
+          (await store.reads.chunksOf([gone.path])).length,
+          0,
+          'control: LanceDB holds no chunk of the file any more',
+        );
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await home.cleanup();
+      await data.cleanup();
+    }
+  },
+);

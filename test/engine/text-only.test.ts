@@ -22,7 +22,10 @@ before(async () => {
   await mkdir(plain, { recursive: true });
   await mkdir(textOnly, { recursive: true });
   await writeFile(join(plain, 'meetings.md'), '# Meetings\n\nThe weekly sync is on Tuesdays at ten.\n');
-  await writeFile(join(textOnly, 'invoices.md'), '# Invoices\n\nTotals are rounded half up to the cent before tax is added.\n');
+  await writeFile(
+    join(textOnly, 'invoices.md'),
+    '# Invoices\n\nTotals are rounded half up to the cent before tax is added.\n',
+  );
   engine = await openEngine({ home: join(t.dir, 'home') });
   await engine.addFolder({ path: plain });
   await engine.addFolder({ path: textOnly, text_only: true });
@@ -48,12 +51,15 @@ test('a text-only folder has text and no vectors; the plain one beside it has bo
   assert.ok(hits.hits.length > 0, 'sparse search finds its text');
   const listing = await engine.folderFiles({ path: textOnly });
   assert.equal(listing.text_only, true);
-  assert.deepEqual(listing.items.map((e) => e.status), ['text_only']);
+  assert.deepEqual(
+    listing.items.map((e) => e.status),
+    ['text_only'],
+  );
   assert.equal(listing.counts.embedding, 0, 'not "waiting for vectors": none will come');
   assert.match(formatStatus(await engine.status()), /text only: no vectors are computed/);
 });
 
-test('turning text-only off computes the folder\'s vectors', async () => {
+test("turning text-only off computes the folder's vectors", async () => {
   const st = await engine.updateFolder({ path: textOnly, text_only: false });
   assert.equal(st.text_only, false);
   await engine.idle();

@@ -19,14 +19,18 @@ function niceOf(opts: { nice?: number }): Promise<number> {
   });
 }
 
-test('a worker asked to run at nice 5 does, from its start; one not asked keeps the caller\'s priority', { skip: process.platform !== 'linux' && 'niceness per thread is read from /proc (Linux)' }, async () => {
-  const own = (await import('node:os')).getPriority();
-  assert.equal(await niceOf({ nice: 5 }), Math.max(5, own));
-  // Control: the same worker without the option runs at the caller's niceness.
-  assert.equal(await niceOf({}), own);
-  // The main thread itself is untouched.
-  assert.equal((await import('node:os')).getPriority(), own);
-});
+test(
+  "a worker asked to run at nice 5 does, from its start; one not asked keeps the caller's priority",
+  { skip: process.platform !== 'linux' && 'niceness per thread is read from /proc (Linux)' },
+  async () => {
+    const own = (await import('node:os')).getPriority();
+    assert.equal(await niceOf({ nice: 5 }), Math.max(5, own));
+    // Control: the same worker without the option runs at the caller's niceness.
+    assert.equal(await niceOf({}), own);
+    // The main thread itself is untouched.
+    assert.equal((await import('node:os')).getPriority(), own);
+  },
+);
 
 test('the preamble refuses a niceness outside 0..19', () => {
   assert.throws(() => lowerPriorityPreamble(-5), RangeError);

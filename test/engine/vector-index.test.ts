@@ -27,15 +27,37 @@ test('HNSW index recall@10 against exact search is at least 0.95', async () => {
     const data = vectors(4000, dim, 7);
     const table = await store.vectors('vectors__test_64', dim, true);
     assert.ok(table);
-    await table.add(data.map((v, i) => ({ id: `c${i}`, folder: '/f', path: `/f/${i}.md`, rel: `${i}.md`, ext: 'md', kind: 'markdown', mtime: 0, text_hash: `h${i}`, vector: Array.from(v) })));
+    await table.add(
+      data.map((v, i) => ({
+        id: `c${i}`,
+        folder: '/f',
+        path: `/f/${i}.md`,
+        rel: `${i}.md`,
+        ext: 'md',
+        kind: 'markdown',
+        mtime: 0,
+        text_hash: `h${i}`,
+        vector: Array.from(v),
+      })),
+    );
     await maintain([], table, { vectorIndexThreshold: 1000, keepVersionsMs: 0 });
     const indices = await table.listIndices();
-    assert.ok(indices.some((i) => i.columns.includes('vector')), 'the vector index was not built above the threshold');
+    assert.ok(
+      indices.some((i) => i.columns.includes('vector')),
+      'the vector index was not built above the threshold',
+    );
     const queries = vectors(50, dim, 99);
     let found = 0;
     for (const q of queries) {
       const ann = await vectorLeg(table, q, undefined, 10, 1);
-      const exact = (await table.query().nearestTo(q).distanceType('cosine').bypassVectorIndex().select(['id', '_distance']).limit(10).toArray()) as { id: string }[];
+      const exact = (await table
+        .query()
+        .nearestTo(q)
+        .distanceType('cosine')
+        .bypassVectorIndex()
+        .select(['id', '_distance'])
+        .limit(10)
+        .toArray()) as { id: string }[];
       const truth = new Set(exact.map((r) => r.id));
       found += ann.ids.filter((id) => truth.has(id)).length;
     }

@@ -19,25 +19,36 @@ function utf16(text: string, be: boolean): Buffer {
   return out;
 }
 
-test('UTF-16 files with a byte order mark are indexed; NUL-filled files without one are not', { timeout: 300_000 }, async () => {
-  const home = await tempDir('bad-home');
-  const folder = await tempDir('bad-folder');
-  const engine = await openEngine({ home: home.dir });
-  try {
-    engine.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
-    await writeFile(join(folder.dir, 'le.txt'), utf16('Notes from PowerShell: utfsixteenlek and more words.\r\n', false));
-    await writeFile(join(folder.dir, 'be.md'), utf16('# Heading\n\nutfsixteenbek in a big-endian file.\n', true));
-    await writeFile(join(folder.dir, 'nul.txt'), Buffer.concat([Buffer.from('nulbytefilek '), Buffer.alloc(64), Buffer.from(' tail')]));
-    await engine.addFolder({ path: folder.dir });
-    await indexNow(engine, folder.dir, 'create');
-    const find = async (q: string) => (await engine.search({ query: q, mode: 'sparse', top_k: 5 })).hits.map((h) => h.path);
-    assert.deepEqual(await find('utfsixteenlek'), [join(folder.dir, 'le.txt')]);
-    assert.deepEqual(await find('utfsixteenbek'), [join(folder.dir, 'be.md')]);
-    // Control: the binary sniff still keeps NUL-filled files out.
-    assert.deepEqual(await find('nulbytefilek'), []);
-  } finally {
-    await engine.close();
-    await home.cleanup();
-    await folder.cleanup();
-  }
-});
+test(
+  'UTF-16 files with a byte order mark are indexed; NUL-filled files without one are not',
+  { timeout: 300_000 },
+  async () => {
+    const home = await tempDir('bad-home');
+    const folder = await tempDir('bad-folder');
+    const engine = await openEngine({ home: home.dir });
+    try {
+      engine.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
+      await writeFile(
+        join(folder.dir, 'le.txt'),
+        utf16('Notes from PowerShell: utfsixteenlek and more words.\r\n', false),
+      );
+      await writeFile(join(folder.dir, 'be.md'), utf16('# Heading\n\nutfsixteenbek in a big-endian file.\n', true));
+      await writeFile(
+        join(folder.dir, 'nul.txt'),
+        Buffer.concat([Buffer.from('nulbytefilek '), Buffer.alloc(64), Buffer.from(' tail')]),
+      );
+      await engine.addFolder({ path: folder.dir });
+      await indexNow(engine, folder.dir, 'create');
+      const find = async (q: string) =>
+        (await engine.search({ query: q, mode: 'sparse', top_k: 5 })).hits.map((h) => h.path);
+      assert.deepEqual(await find('utfsixteenlek'), [join(folder.dir, 'le.txt')]);
+      assert.deepEqual(await find('utfsixteenbek'), [join(folder.dir, 'be.md')]);
+      // Control: the binary sniff still keeps NUL-filled files out.
+      assert.deepEqual(await find('nulbytefilek'), []);
+    } finally {
+      await engine.close();
+      await home.cleanup();
+      await folder.cleanup();
+    }
+  },
+);

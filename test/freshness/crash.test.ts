@@ -135,7 +135,9 @@ function tokensOf(text: string): string[] {
 
 /** After a kill: the index opens (taking the dead child's lock over) at some committed state. */
 async function checkAfterKill(pid: number, round: string): Promise<void> {
-  const lock = await readFile(join(home.dir, 'engine.lock'), 'utf8').then((t) => JSON.parse(t) as { pid: number }).catch(() => null);
+  const lock = await readFile(join(home.dir, 'engine.lock'), 'utf8')
+    .then((t) => JSON.parse(t) as { pid: number })
+    .catch(() => null);
   if (lock && pid > 0) assert.equal(lock.pid, pid, `${round}: the lock should name the killed child`);
   const engine = await openEngine({ home: home.dir });
   try {
@@ -149,11 +151,15 @@ async function checkAfterKill(pid: number, round: string): Promise<void> {
       const allowed = committed.get(rel);
       assert.ok(allowed, `${round}: a hit names ${rel}, which never existed since the last sync`);
       const text = snippetText(h.snippet);
-      assert.ok([...allowed].some((c) => c.includes(text)), `${round}: ${rel} served text that no committed version of it has:\n${text}`);
+      assert.ok(
+        [...allowed].some((c) => c.includes(text)),
+        `${round}: ${rel} served text that no committed version of it has:\n${text}`,
+      );
       for (const t of tokensOf(text)) found.set(rel, (found.get(rel) ?? new Set()).add(t));
     }
     // A file's old and new chunks are never served together.
-    for (const [rel, versions] of found) assert.ok(versions.size <= 1, `${round}: ${rel} serves two versions at once: ${[...versions].join(', ')}`);
+    for (const [rel, versions] of found)
+      assert.ok(versions.size <= 1, `${round}: ${rel} serves two versions at once: ${[...versions].join(', ')}`);
     // A file untouched since the last complete sync must not be lost by a crash.
     for (const [rel, content] of baseline) {
       if (!model.files.has(rel) || model.content(rel) !== content) continue;
@@ -189,7 +195,10 @@ async function checkComplete(round: string): Promise<void> {
     }
     for (const [tok, rel] of current) assert.deepEqual([...(where.get(tok) ?? [])], [rel], `${round}: ${rel} (${tok})`);
     const vec = await engine.search({ query: 'notes about gardening and the weather', mode: 'vector', top_k: 5 });
-    assert.ok(vec.hits.length > 0 && vec.hits.every((h) => model.files.has(h.path.slice(folder.dir.length + 1))), `${round}: vector hits ${vec.hits.map((h) => h.path).join(', ')}`);
+    assert.ok(
+      vec.hits.length > 0 && vec.hits.every((h) => model.files.has(h.path.slice(folder.dir.length + 1))),
+      `${round}: vector hits ${vec.hits.map((h) => h.path).join(', ')}`,
+    );
   } finally {
     await engine.close();
   }
@@ -235,7 +244,10 @@ async function restartAndCheck(label: string, notes: string[]): Promise<void> {
   }
   assert.equal(code, 0, `${label}: restarted cairn index failed (${signal}): ${cli.stderr()}`);
   const out = JSON.parse(cli.stdout()) as { jobs: { state: string }[] };
-  assert.deepEqual(out.jobs.map((j) => j.state), ['done']);
+  assert.deepEqual(
+    out.jobs.map((j) => j.state),
+    ['done'],
+  );
   await checkComplete(`${label}, restarted`);
   markComplete();
 }

@@ -23,7 +23,10 @@ interface Content {
 async function content(home: string): Promise<Content> {
   const engine = await openEngine({ home });
   try {
-    const rows = async (t: typeof engine.store.chunks, cols: string[]) => ((await t.query().select(cols).toArray()) as Record<string, unknown>[]).map((r) => JSON.stringify(cols.map((c) => r[c]))).sort();
+    const rows = async (t: typeof engine.store.chunks, cols: string[]) =>
+      ((await t.query().select(cols).toArray()) as Record<string, unknown>[])
+        .map((r) => JSON.stringify(cols.map((c) => r[c])))
+        .sort();
     return {
       chunks: await rows(engine.store.chunks, ['path', 'start_line', 'end_line', 'page', 'text', 'search_text']),
       docs: await rows(engine.store.docs, ['path', 'text']),
@@ -60,28 +63,32 @@ const DAMAGE: { kind: string; table: RegExp; apply: (index: string) => Promise<v
     kind: 'a truncated chunks data file',
     table: /chunks/,
     apply: async (index) => {
-      for (const f of await dataFiles(join(index, 'chunks.lance', 'data'))) await truncate(f, Math.floor((await stat(f)).size / 2));
+      for (const f of await dataFiles(join(index, 'chunks.lance', 'data')))
+        await truncate(f, Math.floor((await stat(f)).size / 2));
     },
   },
   {
     kind: 'a zeroed chunks data file',
     table: /chunks/,
     apply: async (index) => {
-      for (const f of await dataFiles(join(index, 'chunks.lance', 'data'))) await writeFile(f, Buffer.alloc((await stat(f)).size));
+      for (const f of await dataFiles(join(index, 'chunks.lance', 'data')))
+        await writeFile(f, Buffer.alloc((await stat(f)).size));
     },
   },
   {
     kind: 'an overwritten files table',
     table: /files/,
     apply: async (index) => {
-      for (const f of await dataFiles(join(index, 'files.lance', 'data'))) await writeFile(f, Buffer.alloc((await stat(f)).size, 0x5a));
+      for (const f of await dataFiles(join(index, 'files.lance', 'data')))
+        await writeFile(f, Buffer.alloc((await stat(f)).size, 0x5a));
     },
   },
   {
     kind: 'an overwritten graph table',
     table: /graph_nodes/,
     apply: async (index) => {
-      for (const f of await dataFiles(join(index, 'graph_nodes.lance', 'data'))) await writeFile(f, Buffer.alloc((await stat(f)).size, 0x33));
+      for (const f of await dataFiles(join(index, 'graph_nodes.lance', 'data')))
+        await writeFile(f, Buffer.alloc((await stat(f)).size, 0x33));
     },
   },
   {
@@ -93,8 +100,16 @@ const DAMAGE: { kind: string; table: RegExp; apply: (index: string) => Promise<v
       for (const f of files) await truncate(f, Math.floor((await stat(f)).size / 3));
     },
   },
-  { kind: 'a garbage contract.json', table: /contract/, apply: (index) => writeFile(join(index, 'contract.json'), '{"embedding_model": 12, garbage') },
-  { kind: 'a deleted files table', table: /files/, apply: (index) => rm(join(index, 'files.lance'), { recursive: true, force: true }) },
+  {
+    kind: 'a garbage contract.json',
+    table: /contract/,
+    apply: (index) => writeFile(join(index, 'contract.json'), '{"embedding_model": 12, garbage'),
+  },
+  {
+    kind: 'a deleted files table',
+    table: /files/,
+    apply: (index) => rm(join(index, 'files.lance'), { recursive: true, force: true }),
+  },
 ];
 
 before(async () => {
@@ -112,38 +127,45 @@ after(async () => {
 });
 
 for (const d of DAMAGE) {
-  test(`damage: ${d.kind} is named by status and search, and --rebuild ends equal to a fresh build`, { timeout: 300_000 }, async () => {
-    const home = await build();
-    try {
-      // Control: before the damage, status and search answer.
-      const ok = cairn(['status', '--json'], home);
-      assert.equal((await ok.exit).code, 0, ok.stderr());
-      await d.apply(join(home, 'index'));
+  test(
+    `damage: ${d.kind} is named by status and search, and --rebuild ends equal to a fresh build`,
+    { timeout: 300_000 },
+    async () => {
+      const home = await build();
+      try {
+        // Control: before the damage, status and search answer.
+        const ok = cairn(['status', '--json'], home);
+        assert.equal((await ok.exit).code, 0, ok.stderr());
+        await d.apply(join(home, 'index'));
 
-      const st = cairn(['status', '--json'], home);
-      const stExit = await st.exit;
-      const stBody = JSON.parse(st.stdout()) as { error?: { code: string; message: string } };
-      assert.equal(stExit.code, 3, `status exit ${stExit.code}: ${st.stdout()} ${st.stderr()}`);
-      assert.equal(stBody.error?.code, 'index_corrupt');
-      assert.match(stBody.error?.message ?? '', d.table);
+        const st = cairn(['status', '--json'], home);
+        const stExit = await st.exit;
+        const stBody = JSON.parse(st.stdout()) as { error?: { code: string; message: string } };
+        assert.equal(stExit.code, 3, `status exit ${stExit.code}: ${st.stdout()} ${st.stderr()}`);
+        assert.equal(stBody.error?.code, 'index_corrupt');
+        assert.match(stBody.error?.message ?? '', d.table);
 
-      const se = cairn(['search', 'gardening weather', '--mode', 'sparse', '--json'], home);
-      assert.equal((await se.exit).code, 3, se.stdout());
-      assert.equal((JSON.parse(se.stdout()) as { error?: { code: string } }).error?.code, 'index_corrupt');
+        const se = cairn(['search', 'gardening weather', '--mode', 'sparse', '--json'], home);
+        assert.equal((await se.exit).code, 3, se.stdout());
+        assert.equal((JSON.parse(se.stdout()) as { error?: { code: string } }).error?.code, 'index_corrupt');
 
-      const rb = cairn(['index', '--rebuild'], home);
-      const rbExit = await rb.exit;
-      assert.equal(rbExit.code, 0, `rebuild exit ${rbExit.code}: ${rb.stdout()} ${rb.stderr()}`);
-      assert.ok((await readdir(home)).some((n) => n.startsWith('index.corrupt-')), 'the damaged index was not moved aside');
+        const rb = cairn(['index', '--rebuild'], home);
+        const rbExit = await rb.exit;
+        assert.equal(rbExit.code, 0, `rebuild exit ${rbExit.code}: ${rb.stdout()} ${rb.stderr()}`);
+        assert.ok(
+          (await readdir(home)).some((n) => n.startsWith('index.corrupt-')),
+          'the damaged index was not moved aside',
+        );
 
-      const after = cairn(['status', '--json'], home);
-      assert.equal((await after.exit).code, 0, after.stdout());
-      const got = await content(home);
-      assert.deepEqual(got.files, reference.files);
-      assert.deepEqual(got.docs, reference.docs);
-      assert.deepEqual(got.chunks, reference.chunks);
-    } finally {
-      await rm(home, { recursive: true, force: true });
-    }
-  });
+        const after = cairn(['status', '--json'], home);
+        assert.equal((await after.exit).code, 0, after.stdout());
+        const got = await content(home);
+        assert.deepEqual(got.files, reference.files);
+        assert.deepEqual(got.docs, reference.docs);
+        assert.deepEqual(got.chunks, reference.chunks);
+      } finally {
+        await rm(home, { recursive: true, force: true });
+      }
+    },
+  );
 }

@@ -36,82 +36,113 @@ async function indexedHome(files: number) {
 }
 
 for (const how of ['truncated', 'overwritten'] as const) {
-  test(`a corrupt index (${how} files) is index_corrupt at open, keeps the settings, and repair rebuilds it`, { timeout: 300_000 }, async () => {
-    const { home, folder, model, cleanup } = await indexedHome(6);
-    try {
-      const config = await readFile(join(home.dir, 'config.json'));
-      for (const f of await filesUnder(join(home.dir, 'index', 'chunks.lance'))) {
-        if (how === 'truncated') await writeFile(f, '');
-        else await writeFile(f, Buffer.alloc((await stat(f)).size, 0x5a));
-      }
-      await assert.rejects(openEngine({ home: home.dir }), (err: unknown) => {
-        assert.ok(err instanceof CairnError, String(err));
-        assert.equal(err.code, 'index_corrupt', err.message);
-        assert.match(err.remedy ?? '', /rebuild/i);
-        return true;
-      });
-      assert.ok(!existsSync(join(home.dir, 'engine.lock')), 'a failed open keeps the lock');
-      assert.deepEqual(await readFile(join(home.dir, 'config.json')), config, 'the settings changed');
-      // The CLI says so with its documented exit code.
-      const cli = cairn(['status'], home.dir);
-      assert.equal((await cli.exit).code, 3, cli.stderr());
-      assert.match(cli.stderr(), /cannot be opened[\s\S]*rebuild/i);
-
-      const engine = await openEngine({ home: home.dir, repair: true });
+  test(
+    `a corrupt index (${how} files) is index_corrupt at open, keeps the settings, and repair rebuilds it`,
+    { timeout: 300_000 },
+    async () => {
+      const { home, folder, model, cleanup } = await indexedHome(6);
       try {
-        assert.ok((await readdir(home.dir)).some((n) => n.startsWith('index.corrupt-')), 'the damaged index is kept aside');
-        assert.deepEqual(engine.folderSpecs().map((f) => f.path), [folder.dir]);
-        await indexNow(engine, folder.dir, 'rebuild');
-        for (const [rel, f] of model.files) {
-          const res = await engine.search({ query: token(f.id, f.version), mode: 'sparse' });
-          assert.deepEqual(res.hits.map((h) => h.path), [model.abs(rel)]);
+        const config = await readFile(join(home.dir, 'config.json'));
+        for (const f of await filesUnder(join(home.dir, 'index', 'chunks.lance'))) {
+          if (how === 'truncated') await writeFile(f, '');
+          else await writeFile(f, Buffer.alloc((await stat(f)).size, 0x5a));
         }
+        await assert.rejects(openEngine({ home: home.dir }), (err: unknown) => {
+          assert.ok(err instanceof CairnError, String(err));
+          assert.equal(err.code, 'index_corrupt', err.message);
+          assert.match(err.remedy ?? '', /rebuild/i);
+          return true;
+        });
+        assert.ok(!existsSync(join(home.dir, 'engine.lock')), 'a failed open keeps the lock');
+        assert.deepEqual(await readFile(join(home.dir, 'config.json')), config, 'the settings changed');
+        // The CLI says so with its documented exit code.
+        const cli = cairn(['status'], home.dir);
+        assert.equal((await cli.exit).code, 3, cli.stderr());
+        assert.match(cli.stderr(), /cannot be opened[\s\S]*rebuild/i);
+
+        const engine = await openEngine({ home: home.dir, repair: true });
+        try {
+          assert.ok(
+            (await readdir(home.dir)).some((n) => n.startsWith('index.corrupt-')),
+            'the damaged index is kept aside',
+          );
+          assert.deepEqual(
+            engine.folderSpecs().map((f) => f.path),
+            [folder.dir],
+          );
+          await indexNow(engine, folder.dir, 'rebuild');
+          for (const [rel, f] of model.files) {
+            const res = await engine.search({ query: token(f.id, f.version), mode: 'sparse' });
+            assert.deepEqual(
+              res.hits.map((h) => h.path),
+              [model.abs(rel)],
+            );
+          }
+        } finally {
+          await engine.close();
+        }
+        assert.deepEqual(await readFile(join(home.dir, 'config.json')), config);
       } finally {
-        await engine.close();
+        await cleanup();
       }
-      assert.deepEqual(await readFile(join(home.dir, 'config.json')), config);
-    } finally {
-      await cleanup();
-    }
-  });
+    },
+  );
 }
 
-test('a folder that disappears while serving turns error with a reason, and comes back', { timeout: 300_000 }, async () => {
-  const { home, folder, model, cleanup } = await indexedHome(4);
-  const engine = await openEngine({ home: home.dir, folderRetryMs: 250 });
-  const away = `${folder.dir}-unplugged`;
-  try {
-    await engine.startLiveUpdates();
-    await engine.search({ query: 'x', mode: 'sparse', freshness: 'wait_for_fresh' });
-    await engine.idle();
-    assert.equal((await engine.folders())[0].state, 'fresh');
-    await rename(folder.dir, away);
-    const st = await eventually('the folder in error', async () => {
-      const [f] = await engine.folders();
-      return f.state === 'error' ? f : undefined;
-    }, 60_000, 100);
-    assert.ok(st.reason && st.reason.length > 0, JSON.stringify(st));
-    // What was indexed still answers, marked with the folder's state.
-    const [rel, f] = [...model.files][0];
-    const res = await engine.search({ query: token(f.id, f.version), mode: 'sparse' });
-    assert.deepEqual(res.hits.map((h) => h.path), [model.abs(rel)]);
-    assert.equal(res.hits[0].freshness.state, 'error');
+test(
+  'a folder that disappears while serving turns error with a reason, and comes back',
+  { timeout: 300_000 },
+  async () => {
+    const { home, folder, model, cleanup } = await indexedHome(4);
+    const engine = await openEngine({ home: home.dir, folderRetryMs: 250 });
+    const away = `${folder.dir}-unplugged`;
+    try {
+      await engine.startLiveUpdates();
+      await engine.search({ query: 'x', mode: 'sparse', freshness: 'wait_for_fresh' });
+      await engine.idle();
+      assert.equal((await engine.folders())[0].state, 'fresh');
+      await rename(folder.dir, away);
+      const st = await eventually(
+        'the folder in error',
+        async () => {
+          const [f] = await engine.folders();
+          return f.state === 'error' ? f : undefined;
+        },
+        60_000,
+        100,
+      );
+      assert.ok(st.reason && st.reason.length > 0, JSON.stringify(st));
+      // What was indexed still answers, marked with the folder's state.
+      const [rel, f] = [...model.files][0];
+      const res = await engine.search({ query: token(f.id, f.version), mode: 'sparse' });
+      assert.deepEqual(
+        res.hits.map((h) => h.path),
+        [model.abs(rel)],
+      );
+      assert.equal(res.hits[0].freshness.state, 'error');
 
-    // Changed while away; seen once it is back.
-    await writeFile(join(away, rel), 'back again with qzbackagaink\n');
-    await rename(away, folder.dir);
-    await eventually('the folder back and fresh with the change', async () => {
-      const hits = (await engine.search({ query: 'qzbackagaink', mode: 'sparse', freshness: 'wait_for_fresh' })).hits;
-      const [now] = await engine.folders();
-      return hits.length === 1 && now.state === 'fresh' ? true : undefined;
-    }, 120_000, 250);
-    assert.equal((await engine.folders())[0].reason, undefined);
-  } finally {
-    await engine.close();
-    if (existsSync(away)) await rename(away, folder.dir);
-    await cleanup();
-  }
-});
+      // Changed while away; seen once it is back.
+      await writeFile(join(away, rel), 'back again with qzbackagaink\n');
+      await rename(away, folder.dir);
+      await eventually(
+        'the folder back and fresh with the change',
+        async () => {
+          const hits = (await engine.search({ query: 'qzbackagaink', mode: 'sparse', freshness: 'wait_for_fresh' }))
+            .hits;
+          const [now] = await engine.folders();
+          return hits.length === 1 && now.state === 'fresh' ? true : undefined;
+        },
+        120_000,
+        250,
+      );
+      assert.equal((await engine.folders())[0].reason, undefined);
+    } finally {
+      await engine.close();
+      if (existsSync(away)) await rename(away, folder.dir);
+      await cleanup();
+    }
+  },
+);
 
 /** `nobody`: as root, chmod 000 does not stop reads, so the indexing child runs as this user. */
 const NOBODY = 65534;
@@ -133,13 +164,18 @@ test('a file that cannot be read is a per-file error, not a crash', { timeout: 3
     if (asRoot) {
       // mkdtemp makes folders 0700; the unprivileged child must enter the folder and own its data.
       await chmod(folder.dir, 0o755);
-      for (const f of ['', ...(await readdir(home.dir, { recursive: true }))]) await chown(join(home.dir, f), NOBODY, NOBODY);
+      for (const f of ['', ...(await readdir(home.dir, { recursive: true }))])
+        await chown(join(home.dir, f), NOBODY, NOBODY);
     }
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'main/engine/cli/main.ts'), 'index', '--json'], {
-      cwd: REPO,
-      env: { ...process.env, CAIRN_HOME: home.dir, HOME: tmpdir(), LANCEDB_LOG: 'error' },
-      ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(REPO, 'main/engine/cli/main.ts'), 'index', '--json'],
+      {
+        cwd: REPO,
+        env: { ...process.env, CAIRN_HOME: home.dir, HOME: tmpdir(), LANCEDB_LOG: 'error' },
+        ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -147,14 +183,20 @@ test('a file that cannot be read is a per-file error, not a crash', { timeout: 3
     const code = await new Promise<number | null>((r) => child.once('exit', r));
     assert.equal(code, 0, err);
     const jobs = (JSON.parse(out) as { jobs: { state: string; errors: number }[] }).jobs;
-    assert.deepEqual(jobs.map((j) => [j.state, j.errors]), [['done', 1]]);
+    assert.deepEqual(
+      jobs.map((j) => [j.state, j.errors]),
+      [['done', 1]],
+    );
 
     const after = await openEngine({ home: home.dir });
     try {
       const [st] = await after.folders();
       assert.equal(st.files, 3);
       assert.equal(st.file_errors, 1);
-      assert.deepEqual(st.errors.map((e) => [e.path, e.code]), [[model.abs(locked), 'forbidden']]);
+      assert.deepEqual(
+        st.errors.map((e) => [e.path, e.code]),
+        [[model.abs(locked), 'forbidden']],
+      );
       assert.match(st.errors[0].message, /permission denied/);
       assert.equal(st.state, 'fresh');
       for (const [rel, f] of model.files) {
@@ -172,37 +214,48 @@ test('a file that cannot be read is a per-file error, not a crash', { timeout: 3
 
 // A SIGKILL while LanceDB creates a table leaves its folder with no committed version (the crash
 // test hit it once in CI: `cairn index` then failed for good with "Table ... was not found").
-test('a table folder left without a committed version by a kill during its creation counts as absent', { timeout: 300_000 }, async () => {
-  const home = await tempDir('faults-uncommitted-home');
-  const folder = await tempDir('faults-uncommitted-folder');
-  try {
-    const model = new FolderModel(folder.dir);
-    for (let i = 0; i < 3; i++) await model.add();
-    const index = join(home.dir, 'index');
-    for (const table of ['chunks', vectorTableName('cairn/use-lite', 512)]) await mkdir(join(index, `${table}.lance`, '_versions'), { recursive: true });
-    const engine = await openEngine({ home: home.dir });
+test(
+  'a table folder left without a committed version by a kill during its creation counts as absent',
+  { timeout: 300_000 },
+  async () => {
+    const home = await tempDir('faults-uncommitted-home');
+    const folder = await tempDir('faults-uncommitted-folder');
     try {
-      await engine.addFolder({ path: folder.dir });
-      await indexNow(engine, folder.dir, 'create');
-      const [st] = await engine.folders();
-      assert.equal(st.state, 'fresh', JSON.stringify(st));
-      assert.equal(st.freshness.vector_coverage, 1);
-      for (const [rel, f] of model.files) {
-        const res = await engine.search({ query: token(f.id, f.version), mode: 'sparse' });
-        assert.deepEqual(res.hits.map((h) => h.path), [model.abs(rel)]);
+      const model = new FolderModel(folder.dir);
+      for (let i = 0; i < 3; i++) await model.add();
+      const index = join(home.dir, 'index');
+      for (const table of ['chunks', vectorTableName('cairn/use-lite', 512)])
+        await mkdir(join(index, `${table}.lance`, '_versions'), { recursive: true });
+      const engine = await openEngine({ home: home.dir });
+      try {
+        await engine.addFolder({ path: folder.dir });
+        await indexNow(engine, folder.dir, 'create');
+        const [st] = await engine.folders();
+        assert.equal(st.state, 'fresh', JSON.stringify(st));
+        assert.equal(st.freshness.vector_coverage, 1);
+        for (const [rel, f] of model.files) {
+          const res = await engine.search({ query: token(f.id, f.version), mode: 'sparse' });
+          assert.deepEqual(
+            res.hits.map((h) => h.path),
+            [model.abs(rel)],
+          );
+        }
+        const vec = await engine.search({ query: 'notes', mode: 'vector', top_k: 3 });
+        assert.equal(vec.hits.length, 3);
+      } finally {
+        await engine.close();
       }
-      const vec = await engine.search({ query: 'notes', mode: 'vector', top_k: 3 });
-      assert.equal(vec.hits.length, 3);
+      // A table that did commit versions and then lost them is damage, not an unfinished creation.
+      const chunks = join(index, 'chunks.lance');
+      await rm(join(chunks, '_versions'), { recursive: true });
+      assert.ok((await readdir(join(chunks, 'data'))).length > 0);
+      await assert.rejects(
+        openEngine({ home: home.dir }),
+        (err: unknown) => err instanceof CairnError && err.code === 'index_corrupt',
+      );
     } finally {
-      await engine.close();
+      await home.cleanup();
+      await folder.cleanup();
     }
-    // A table that did commit versions and then lost them is damage, not an unfinished creation.
-    const chunks = join(index, 'chunks.lance');
-    await rm(join(chunks, '_versions'), { recursive: true });
-    assert.ok((await readdir(join(chunks, 'data'))).length > 0);
-    await assert.rejects(openEngine({ home: home.dir }), (err: unknown) => err instanceof CairnError && err.code === 'index_corrupt');
-  } finally {
-    await home.cleanup();
-    await folder.cleanup();
-  }
-});
+  },
+);

@@ -125,42 +125,57 @@ describe('an incremental update', () => {
 });
 
 describe('a running job', () => {
-  test('pauses (no progress while paused, search still answers), resumes and completes', { timeout: 300_000 }, async () => {
-    await engine.addFolder({ path: big.dir });
-    const { id } = await engine.indexFolder(big.dir, 'create');
-    engine.jobAction(id, 'pause');
-    assert.equal(engine.job(id)!.state, 'paused');
-    // The pause takes effect at the job's next checkpoint; from then on nothing moves.
-    let last = '';
-    await eventually('the paused job to stand still', async () => {
-      const now = JSON.stringify(engine.job(id)!.progress);
-      const still = now === last;
-      last = now;
-      return still ? true : undefined;
-    }, 120_000, 1500);
-    const files = (await engine.folders()).find((f) => f.path === big.dir)!.files;
-    await sleep(2000);
-    const info = engine.job(id)!;
-    assert.equal(info.state, 'paused');
-    assert.equal(JSON.stringify(info.progress), last, 'a paused job made progress');
-    assert.equal((await engine.folders()).find((f) => f.path === big.dir)!.files, files);
-    const st = (await engine.folders()).find((f) => f.path === big.dir)!;
-    assert.equal(st.state, 'indexing');
-    assert.ok(st.progress, 'status shows the progress of the paused job');
-    // Searching stays available while the job waits.
-    const [smallRel, smallFile] = [...model.files][0];
-    assert.deepEqual(await found(token(smallFile.id, smallFile.version)), [model.abs(smallRel)]);
-    engine.jobAction(id, 'resume');
-    await engine.idle();
-    assert.equal(engine.job(id)!.state, 'done', JSON.stringify(engine.job(id)));
-    for (const [rel, f] of [...bigModel.files].slice(0, 40)) assert.deepEqual(await found(token(f.id, f.version)), [bigModel.abs(rel)]);
-  });
+  test(
+    'pauses (no progress while paused, search still answers), resumes and completes',
+    { timeout: 300_000 },
+    async () => {
+      await engine.addFolder({ path: big.dir });
+      const { id } = await engine.indexFolder(big.dir, 'create');
+      engine.jobAction(id, 'pause');
+      assert.equal(engine.job(id)!.state, 'paused');
+      // The pause takes effect at the job's next checkpoint; from then on nothing moves.
+      let last = '';
+      await eventually(
+        'the paused job to stand still',
+        async () => {
+          const now = JSON.stringify(engine.job(id)!.progress);
+          const still = now === last;
+          last = now;
+          return still ? true : undefined;
+        },
+        120_000,
+        1500,
+      );
+      const files = (await engine.folders()).find((f) => f.path === big.dir)!.files;
+      await sleep(2000);
+      const info = engine.job(id)!;
+      assert.equal(info.state, 'paused');
+      assert.equal(JSON.stringify(info.progress), last, 'a paused job made progress');
+      assert.equal((await engine.folders()).find((f) => f.path === big.dir)!.files, files);
+      const st = (await engine.folders()).find((f) => f.path === big.dir)!;
+      assert.equal(st.state, 'indexing');
+      assert.ok(st.progress, 'status shows the progress of the paused job');
+      // Searching stays available while the job waits.
+      const [smallRel, smallFile] = [...model.files][0];
+      assert.deepEqual(await found(token(smallFile.id, smallFile.version)), [model.abs(smallRel)]);
+      engine.jobAction(id, 'resume');
+      await engine.idle();
+      assert.equal(engine.job(id)!.state, 'done', JSON.stringify(engine.job(id)));
+      for (const [rel, f] of [...bigModel.files].slice(0, 40))
+        assert.deepEqual(await found(token(f.id, f.version)), [bigModel.abs(rel)]);
+    },
+  );
 
   test('cancel ends it cancelled and leaves a consistent index', { timeout: 300_000 }, async () => {
     for (const rel of [...bigModel.files.keys()].slice(0, 120)) await bigModel.edit(rel);
     const { id } = await engine.indexFolder(big.dir, 'update');
     // Let it get going, then cancel: it stops at its next checkpoint.
-    await eventually('the job to run', async () => (engine.job(id)!.progress.files_done > 0 ? true : undefined), 120_000, 20);
+    await eventually(
+      'the job to run',
+      async () => (engine.job(id)!.progress.files_done > 0 ? true : undefined),
+      120_000,
+      20,
+    );
     engine.jobAction(id, 'cancel');
     await engine.idle();
     assert.equal(engine.job(id)!.state, 'cancelled');
@@ -170,7 +185,13 @@ describe('a running job', () => {
     assert.equal(st.reason, undefined);
     // Every file is findable by exactly one of its versions, and every snippet is text it had.
     for (const [rel, f] of bigModel.files) {
-      const hits = (await engine.search({ query: `${token(f.id, f.version)} ${token(f.id, f.version - 1)}`, mode: 'sparse', top_k: 10 })).hits;
+      const hits = (
+        await engine.search({
+          query: `${token(f.id, f.version)} ${token(f.id, f.version - 1)}`,
+          mode: 'sparse',
+          top_k: 10,
+        })
+      ).hits;
       const mine = hits.filter((h) => h.path === bigModel.abs(rel));
       assert.ok(mine.length > 0, `${rel} lost by the cancel`);
       const versions = new Set(mine.map((h) => snippetText(h.snippet).match(/qz\d+v\d+k/)?.[0]));
@@ -178,6 +199,7 @@ describe('a running job', () => {
     }
     // The next update finishes the work.
     await update(big.dir);
-    for (const [rel, f] of [...bigModel.files].slice(0, 120)) assert.deepEqual(await found(token(f.id, f.version)), [bigModel.abs(rel)], rel);
+    for (const [rel, f] of [...bigModel.files].slice(0, 120))
+      assert.deepEqual(await found(token(f.id, f.version)), [bigModel.abs(rel)], rel);
   });
 });

@@ -12,13 +12,20 @@ const FOLDERS = ['/a', '/b'];
 type Step = { op: 'submit'; folder: number; scope: JobScope } | { op: 'wait'; ticks: number };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ op: fc.constant('submit' as const), folder: fc.nat(FOLDERS.length - 1), scope: fc.constantFrom<JobScope>('paths', 'rescan', 'rebuild') }),
+  fc.record({
+    op: fc.constant('submit' as const),
+    folder: fc.nat(FOLDERS.length - 1),
+    scope: fc.constantFrom<JobScope>('paths', 'rescan', 'rebuild'),
+  }),
   fc.record({ op: fc.constant('wait' as const), ticks: fc.integer({ min: 1, max: 4 }) }),
 );
 
 const tick = () => new Promise((r) => setImmediate(r));
 
-async function runSteps(steps: Step[]): Promise<{ submitted: { seq: number; folder: string; scope: JobScope }[]; runs: { folder: string; scope: JobScope; after: number }[] }> {
+async function runSteps(steps: Step[]): Promise<{
+  submitted: { seq: number; folder: string; scope: JobScope }[];
+  runs: { folder: string; scope: JobScope; after: number }[];
+}> {
   const queue = new JobQueue();
   const submitted: { seq: number; folder: string; scope: JobScope }[] = [];
   const runs: { folder: string; scope: JobScope; after: number }[] = [];
@@ -33,12 +40,17 @@ async function runSteps(steps: Step[]): Promise<{ submitted: { seq: number; fold
     const mine = ++seq;
     submitted.push({ seq: mine, folder, scope });
     // As the engine does: watcher updates and rescans are both kind `update`.
-    queue.submit(scope === 'rebuild' ? 'rebuild' : 'update', folder, async () => {
-      // What this run covers is what was submitted before it started.
-      runs.push({ folder, scope, after: seq });
-      await tick();
-      await tick();
-    }, scope);
+    queue.submit(
+      scope === 'rebuild' ? 'rebuild' : 'update',
+      folder,
+      async () => {
+        // What this run covers is what was submitted before it started.
+        runs.push({ folder, scope, after: seq });
+        await tick();
+        await tick();
+      },
+      scope,
+    );
   }
   await queue.idle();
   return { submitted, runs };
@@ -66,5 +78,8 @@ test('job queue: control — a queue that keeps only the first runner of a merge
     { op: 'submit', folder: 0, scope: 'rescan' },
   ]);
   assert.equal(submitted.length, 3);
-  assert.deepEqual(runs.map((r) => r.scope), ['rebuild', 'rescan']);
+  assert.deepEqual(
+    runs.map((r) => r.scope),
+    ['rebuild', 'rescan'],
+  );
 });

@@ -11,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 /** mulberry32: small, fast and reproducible from one seed (printed by tests that use it). */
-export function prng(seed: number): { next(): number; int(lo: number, hi: number): number; pick<T>(xs: readonly T[]): T } {
+export function prng(seed: number): {
+  next(): number;
+  int(lo: number, hi: number): number;
+  pick<T>(xs: readonly T[]): T;
+} {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -61,7 +65,10 @@ export class FolderModel {
   readonly files = new Map<string, FileModel>();
 
   /** `firstId` keeps the tokens of two folders in one index apart. */
-  constructor(readonly root: string, private nextId = 0) {}
+  constructor(
+    readonly root: string,
+    private nextId = 0,
+  ) {}
 
   abs(rel: string): string {
     return join(this.root, rel);
@@ -111,7 +118,10 @@ export class FolderModel {
 
 /** The chunk text behind a numbered snippet (`12│ text` per line). */
 export function snippetText(snippet: string): string {
-  return snippet.split('\n').map((l) => l.replace(/^\s*\d+│ ?/, '')).join('\n');
+  return snippet
+    .split('\n')
+    .map((l) => l.replace(/^\s*\d+│ ?/, ''))
+    .join('\n');
 }
 
 export interface Cli {
@@ -132,12 +142,19 @@ export function cairn(args: string[], home: string, env: Record<string, string> 
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, stdout: () => out, stderr: () => err, exit };
 }
 
 /** Polls until `check` returns a value (not undefined) or the deadline passes; then throws with `what`. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

@@ -38,13 +38,18 @@ test('status follows a job from indexing to fresh', { timeout: 300_000 }, async 
   const seen: { job: JobInfo; folder: FolderStatus }[] = [];
 
   // Watch until the vectors are being computed, then hold the job there.
-  await eventually('the embedding phase', async () => {
-    const job = engine.job(id)!;
-    const [f] = await engine.folders();
-    seen.push({ job, folder: f });
-    assert.ok(!job.finished_at, `the job ended before its embedding phase was seen: ${JSON.stringify(job)}`);
-    return job.progress.phase === 'embedding' ? true : undefined;
-  }, 240_000, 20);
+  await eventually(
+    'the embedding phase',
+    async () => {
+      const job = engine.job(id)!;
+      const [f] = await engine.folders();
+      seen.push({ job, folder: f });
+      assert.ok(!job.finished_at, `the job ended before its embedding phase was seen: ${JSON.stringify(job)}`);
+      return job.progress.phase === 'embedding' ? true : undefined;
+    },
+    240_000,
+    20,
+  );
   engine.jobAction(id, 'pause');
 
   for (const s of seen) {
@@ -70,7 +75,10 @@ test('status follows a job from indexing to fresh', { timeout: 300_000 }, async 
   assert.ok(p.eta_seconds === null || p.eta_seconds >= 0, JSON.stringify(p));
   const [rel, f] = [...model.files][7];
   const sparse = await engine.search({ query: token(f.id, f.version), mode: 'sparse' });
-  assert.deepEqual(sparse.hits.map((h) => h.path), [model.abs(rel)]);
+  assert.deepEqual(
+    sparse.hits.map((h) => h.path),
+    [model.abs(rel)],
+  );
   assert.equal(sparse.hits[0].freshness.state, 'indexing');
   assert.ok(sparse.hits[0].freshness.vector_coverage < 1);
   // Partial vectors are not an error: hybrid answers, and says how much the vector leg covers.
@@ -80,12 +88,19 @@ test('status follows a job from indexing to fresh', { timeout: 300_000 }, async 
 
   // Once it has run for a while, the embedding pass has a throughput and an ETA.
   engine.jobAction(id, 'resume');
-  await eventually('a throughput and an ETA', async () => {
-    const job = engine.job(id)!;
-    if (job.finished_at) return true;
-    const q = job.progress;
-    return q.phase === 'embedding' && q.chunks_done > 0 && q.throughput > 0 ? (assert.equal(typeof q.eta_seconds, 'number'), true) : undefined;
-  }, 240_000, 20);
+  await eventually(
+    'a throughput and an ETA',
+    async () => {
+      const job = engine.job(id)!;
+      if (job.finished_at) return true;
+      const q = job.progress;
+      return q.phase === 'embedding' && q.chunks_done > 0 && q.throughput > 0
+        ? (assert.equal(typeof q.eta_seconds, 'number'), true)
+        : undefined;
+    },
+    240_000,
+    20,
+  );
   await engine.idle();
 
   const job = engine.job(id)!;

@@ -41,7 +41,10 @@ class Model {
   tokens = new Set<string>();
   private n = 0;
 
-  constructor(readonly root: string, readonly run: number) {}
+  constructor(
+    readonly root: string,
+    readonly run: number,
+  ) {}
 
   newToken(): string {
     const t = `pq${this.run}x${this.n++}w`;
@@ -67,7 +70,10 @@ class Model {
   }
 
   holders(tok: string): string[] {
-    return [...this.files].filter(([, t]) => t === tok).map(([rel]) => join(this.root, rel)).sort();
+    return [...this.files]
+      .filter(([, t]) => t === tok)
+      .map(([rel]) => join(this.root, rel))
+      .sort();
   }
 
   /** Applies one operation to the disk and the model; returns a token to search for, if any. */
@@ -112,32 +118,37 @@ async function holdersInIndex(tok: string): Promise<string[]> {
 
 let runs = 0;
 
-test('sparse search agrees with a model of the folder after every incremental update', { timeout: 900_000 }, async () => {
-  await fc.assert(
-    fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 6 }), async (ops) => {
-      const run = runs++;
-      const folder = join(root.dir, `run${run}`);
-      await mkdir(folder);
-      const model = new Model(folder, run);
-      for (let i = 0; i < 3; i++) await model.apply({ op: 'add', dir: i, ext: i });
-      await engine.addFolder({ path: folder });
-      try {
-        await indexNow(engine, folder, 'create');
-        for (const [step, o] of ops.entries()) {
-          await model.apply(o);
-          await indexNow(engine, folder, 'update');
-          const where = `step ${step} (${JSON.stringify(o)}) of ${JSON.stringify(ops)}`;
-          const toCheck = o.op === 'search' ? [[...model.tokens][o.pick % model.tokens.size]] : [...model.tokens];
-          for (const tok of toCheck) assert.deepEqual(await holdersInIndex(tok), model.holders(tok), `${tok} after ${where}`);
-          const [st] = (await engine.folders()).filter((f) => f.path === folder);
-          assert.equal(st.files, model.files.size, `file count after ${where}`);
-          assert.equal(st.state, 'fresh', where);
+test(
+  'sparse search agrees with a model of the folder after every incremental update',
+  { timeout: 900_000 },
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 6 }), async (ops) => {
+        const run = runs++;
+        const folder = join(root.dir, `run${run}`);
+        await mkdir(folder);
+        const model = new Model(folder, run);
+        for (let i = 0; i < 3; i++) await model.apply({ op: 'add', dir: i, ext: i });
+        await engine.addFolder({ path: folder });
+        try {
+          await indexNow(engine, folder, 'create');
+          for (const [step, o] of ops.entries()) {
+            await model.apply(o);
+            await indexNow(engine, folder, 'update');
+            const where = `step ${step} (${JSON.stringify(o)}) of ${JSON.stringify(ops)}`;
+            const toCheck = o.op === 'search' ? [[...model.tokens][o.pick % model.tokens.size]] : [...model.tokens];
+            for (const tok of toCheck)
+              assert.deepEqual(await holdersInIndex(tok), model.holders(tok), `${tok} after ${where}`);
+            const [st] = (await engine.folders()).filter((f) => f.path === folder);
+            assert.equal(st.files, model.files.size, `file count after ${where}`);
+            assert.equal(st.state, 'fresh', where);
+          }
+        } finally {
+          await engine.removeFolder(folder);
+          await rm(folder, { recursive: true, force: true });
         }
-      } finally {
-        await engine.removeFolder(folder);
-        await rm(folder, { recursive: true, force: true });
-      }
-    }),
-    { numRuns: 18, seed: Number(process.env.CAIRN_PROPERTY_SEED ?? 4242), endOnFailure: true },
-  );
-});
+      }),
+      { numRuns: 18, seed: Number(process.env.CAIRN_PROPERTY_SEED ?? 4242), endOnFailure: true },
+    );
+  },
+);

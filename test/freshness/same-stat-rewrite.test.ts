@@ -18,59 +18,81 @@ async function where(engine: Engine, tok: string): Promise<string[]> {
 }
 
 async function docTexts(engine: Engine, path: string): Promise<string[]> {
-  return ((await engine.store.docs.query().where(sqlIn('path', [path])).select(['text']).toArray()) as { text: string }[]).map((r) => r.text);
+  return (
+    (await engine.store.docs
+      .query()
+      .where(sqlIn('path', [path]))
+      .select(['text'])
+      .toArray()) as { text: string }[]
+  ).map((r) => r.text);
 }
 
-test('same size, same mtime rewrites are found by a reconcile, and the old version stops answering', { timeout: 300_000 }, async () => {
-  const home = await tempDir('rw-home');
-  const folder = await tempDir('rw-folder');
-  const engine = await openEngine({ home: home.dir });
-  try {
-    engine.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
-    const a = join(folder.dir, 'a.md');
-    const b = join(folder.dir, 'b.md');
-    const other = join(folder.dir, 'other.md');
-    await writeFile(a, note('rwalphaoldk'));
-    await writeFile(b, note('rwbravooldk'));
-    await writeFile(other, note('rwbravonewk'));
-    await engine.addFolder({ path: folder.dir });
-    await indexNow(engine, folder.dir, 'create');
-    assert.deepEqual(await where(engine, 'rwalphaoldk'), [a]);
+test(
+  'same size, same mtime rewrites are found by a reconcile, and the old version stops answering',
+  { timeout: 300_000 },
+  async () => {
+    const home = await tempDir('rw-home');
+    const folder = await tempDir('rw-folder');
+    const engine = await openEngine({ home: home.dir });
+    try {
+      engine.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
+      const a = join(folder.dir, 'a.md');
+      const b = join(folder.dir, 'b.md');
+      const other = join(folder.dir, 'other.md');
+      await writeFile(a, note('rwalphaoldk'));
+      await writeFile(b, note('rwbravooldk'));
+      await writeFile(other, note('rwbravonewk'));
+      await engine.addFolder({ path: folder.dir });
+      await indexNow(engine, folder.dir, 'create');
+      assert.deepEqual(await where(engine, 'rwalphaoldk'), [a]);
 
-    // touch -r: new text of the same length, then the old times put back.
-    const before = await stat(a);
-    const ref = join(home.dir, 'times-ref');
-    await writeFile(ref, '');
-    assert.equal(spawnSync('touch', ['-r', a, ref]).status, 0);
-    await writeFile(a, note('rwalphanewk'));
-    assert.equal(spawnSync('touch', ['-r', ref, a]).status, 0);
-    const after = await stat(a);
-    assert.equal(after.size, before.size);
-    assert.equal(after.mtimeMs, before.mtimeMs);
-    // cp -p: another file's bytes (same size) with that file's times, under b's name.
-    const cp = spawnSync('cp', ['-p', other, b]);
-    assert.equal(cp.status, 0, String(cp.stderr));
+      // touch -r: new text of the same length, then the old times put back.
+      const before = await stat(a);
+      const ref = join(home.dir, 'times-ref');
+      await writeFile(ref, '');
+      assert.equal(spawnSync('touch', ['-r', a, ref]).status, 0);
+      await writeFile(a, note('rwalphanewk'));
+      assert.equal(spawnSync('touch', ['-r', ref, a]).status, 0);
+      const after = await stat(a);
+      assert.equal(after.size, before.size);
+      assert.equal(after.mtimeMs, before.mtimeMs);
+      // cp -p: another file's bytes (same size) with that file's times, under b's name.
+      const cp = spawnSync('cp', ['-p', other, b]);
+      assert.equal(cp.status, 0, String(cp.stderr));
 
-    await indexNow(engine, folder.dir, 'update');
-    assert.deepEqual(await where(engine, 'rwalphanewk'), [a], 'the touch -r rewrite was not indexed');
-    assert.deepEqual(await where(engine, 'rwalphaoldk'), [], 'the old version still answers');
-    assert.deepEqual((await where(engine, 'rwbravonewk')).sort(), [b, other].sort(), 'the cp -p rewrite was not indexed');
-    assert.deepEqual(await where(engine, 'rwbravooldk'), []);
-    const docs = await docTexts(engine, a);
-    assert.equal(docs.length, 1, `document rows of a.md: ${JSON.stringify(docs)}`);
-    assert.match(docs[0], /rwalphanewk/);
+      await indexNow(engine, folder.dir, 'update');
+      assert.deepEqual(await where(engine, 'rwalphanewk'), [a], 'the touch -r rewrite was not indexed');
+      assert.deepEqual(await where(engine, 'rwalphaoldk'), [], 'the old version still answers');
+      assert.deepEqual(
+        (await where(engine, 'rwbravonewk')).sort(),
+        [b, other].sort(),
+        'the cp -p rewrite was not indexed',
+      );
+      assert.deepEqual(await where(engine, 'rwbravooldk'), []);
+      const docs = await docTexts(engine, a);
+      assert.equal(docs.length, 1, `document rows of a.md: ${JSON.stringify(docs)}`);
+      assert.match(docs[0], /rwalphanewk/);
 
-    // Control: an untouched index is not re-read (nothing changes, nothing is parsed again).
-    const files = await engine.store.files.query().where(sqlIn('path', [a])).select(['indexed_at']).toArray();
-    await indexNow(engine, folder.dir, 'update');
-    const again = await engine.store.files.query().where(sqlIn('path', [a])).select(['indexed_at']).toArray();
-    assert.deepEqual(again, files);
-  } finally {
-    await engine.close();
-    await home.cleanup();
-    await folder.cleanup();
-  }
-});
+      // Control: an untouched index is not re-read (nothing changes, nothing is parsed again).
+      const files = await engine.store.files
+        .query()
+        .where(sqlIn('path', [a]))
+        .select(['indexed_at'])
+        .toArray();
+      await indexNow(engine, folder.dir, 'update');
+      const again = await engine.store.files
+        .query()
+        .where(sqlIn('path', [a]))
+        .select(['indexed_at'])
+        .toArray();
+      assert.deepEqual(again, files);
+    } finally {
+      await engine.close();
+      await home.cleanup();
+      await folder.cleanup();
+    }
+  },
+);
 
 test('chunk ids are unique for equal pieces of one long line', { timeout: 300_000 }, async () => {
   const home = await tempDir('cid-home');
@@ -80,10 +102,17 @@ test('chunk ids are unique for equal pieces of one long line', { timeout: 300_00
     engine.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
     const path = join(folder.dir, 'long.txt');
     // One line, the same words over and over: the chunker cuts it into equal windows.
-    await writeFile(path, `${'repeat the same words again '.repeat(4000)}\n${'another line\n'.repeat(50)}${'repeat the same words again\n'.repeat(400)}`);
+    await writeFile(
+      path,
+      `${'repeat the same words again '.repeat(4000)}\n${'another line\n'.repeat(50)}${'repeat the same words again\n'.repeat(400)}`,
+    );
     await engine.addFolder({ path: folder.dir });
     await indexNow(engine, folder.dir, 'create');
-    const rows = (await engine.store.chunks.query().where(sqlIn('path', [path])).select(['id', 'text', 'start_line']).toArray()) as { id: string; text: string; start_line: number }[];
+    const rows = (await engine.store.chunks
+      .query()
+      .where(sqlIn('path', [path]))
+      .select(['id', 'text', 'start_line'])
+      .toArray()) as { id: string; text: string; start_line: number }[];
     const sameText = rows.filter((r) => r.start_line === 1);
     assert.ok(sameText.length > 3, `the long line made ${sameText.length} chunks`);
     assert.ok(new Set(sameText.map((r) => r.text)).size < sameText.length, 'no equal pieces: the test shows nothing');

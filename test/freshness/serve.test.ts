@@ -26,7 +26,12 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<{ s
 }
 
 async function search(query: string, freshness?: 'wait_for_fresh'): Promise<SearchResponse> {
-  const res = await api<SearchResponse>('POST', '/api/search', { query, mode: 'sparse', top_k: 20, ...(freshness ? { freshness } : {}) });
+  const res = await api<SearchResponse>('POST', '/api/search', {
+    query,
+    mode: 'sparse',
+    top_k: 20,
+    ...(freshness ? { freshness } : {}),
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body;
 }
@@ -43,7 +48,11 @@ before(async () => {
   await writeFile(join(folder.dir, 'alpha.md'), note('alphaone'));
   await writeFile(join(folder.dir, 'beta.md'), note('betaone'));
   server = cairn(['serve', '--port', '0'], home.dir, { CAIRN_ADMIN_TOKEN: TOKEN });
-  const banner = await eventually('the serve banner', async () => (/Workbench: (http:\/\/[^/\s#]+)/.exec(server.stdout()) ?? undefined), 60_000);
+  const banner = await eventually(
+    'the serve banner',
+    async () => /Workbench: (http:\/\/[^/\s#]+)/.exec(server.stdout()) ?? undefined,
+    60_000,
+  );
   base = banner[1];
   assert.match(server.stdout(), /MCP: http:\/\/127\.0\.0\.1:\d+\/mcp/);
   // Not a terminal: the token is not printed, the file that holds it is named instead.
@@ -69,21 +78,37 @@ test('a second serve --exclusive on the same data folder refuses with exit code 
   assert.match(second.stderr(), /serves at http:\/\/127\.0\.0\.1/);
 });
 
-test('an added folder is indexed by the running engine and searchable with wait_for_fresh', { timeout: 120_000 }, async () => {
-  const added = await api<{ path: string }>('POST', '/api/folders', { path: folder.dir });
-  assert.equal(added.status, 201, JSON.stringify(added.body));
-  // The first index of a folder waits for the model's tokenizer; on a loaded machine that can
-  // outlast wait_for_fresh's bound, and then the answer must say the folder is not fresh yet.
-  const first = await search('alphaone', 'wait_for_fresh');
-  if (first.hits.length === 0) {
-    assert.notEqual(first.folders[folder.dir].state, 'fresh', `an empty answer from a folder that says it is fresh: ${JSON.stringify(first.folders)}`);
-    await eventually('the first index', async () => ((await paths('alphaone')).length > 0 ? true : undefined), 120_000, 250);
-  }
-  assert.deepEqual(await paths('alphaone', 'wait_for_fresh'), [join(folder.dir, 'alpha.md')]);
-  const res = await search('betaone', 'wait_for_fresh');
-  assert.deepEqual(res.hits.map((h) => h.path), [join(folder.dir, 'beta.md')]);
-  assert.ok(['fresh', 'indexing'].includes(res.hits[0].freshness.state), JSON.stringify(res.hits[0].freshness));
-});
+test(
+  'an added folder is indexed by the running engine and searchable with wait_for_fresh',
+  { timeout: 120_000 },
+  async () => {
+    const added = await api<{ path: string }>('POST', '/api/folders', { path: folder.dir });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    // The first index of a folder waits for the model's tokenizer; on a loaded machine that can
+    // outlast wait_for_fresh's bound, and then the answer must say the folder is not fresh yet.
+    const first = await search('alphaone', 'wait_for_fresh');
+    if (first.hits.length === 0) {
+      assert.notEqual(
+        first.folders[folder.dir].state,
+        'fresh',
+        `an empty answer from a folder that says it is fresh: ${JSON.stringify(first.folders)}`,
+      );
+      await eventually(
+        'the first index',
+        async () => ((await paths('alphaone')).length > 0 ? true : undefined),
+        120_000,
+        250,
+      );
+    }
+    assert.deepEqual(await paths('alphaone', 'wait_for_fresh'), [join(folder.dir, 'alpha.md')]);
+    const res = await search('betaone', 'wait_for_fresh');
+    assert.deepEqual(
+      res.hits.map((h) => h.path),
+      [join(folder.dir, 'beta.md')],
+    );
+    assert.ok(['fresh', 'indexing'].includes(res.hits[0].freshness.state), JSON.stringify(res.hits[0].freshness));
+  },
+);
 
 test('writes, edits, renames and deletes show up with wait_for_fresh', { timeout: 120_000 }, async () => {
   const alpha = join(folder.dir, 'alpha.md');
@@ -118,18 +143,34 @@ test('a new subfolder created with files inside is picked up', { timeout: 120_00
 test('without wait_for_fresh, an edit shows up on its own within seconds', { timeout: 120_000 }, async () => {
   const file = join(folder.dir, 'eventual.md');
   await writeFile(file, note('eventualone'));
-  await eventually('the new file in eventual search', async () => ((await paths('eventualone')).length === 1 ? true : undefined), 60_000, 200);
+  await eventually(
+    'the new file in eventual search',
+    async () => ((await paths('eventualone')).length === 1 ? true : undefined),
+    60_000,
+    200,
+  );
   await writeFile(file, note('eventualtwo'));
-  await eventually('the edit in eventual search', async () => ((await paths('eventualtwo')).length === 1 && (await paths('eventualone')).length === 0 ? true : undefined), 60_000, 200);
+  await eventually(
+    'the edit in eventual search',
+    async () =>
+      (await paths('eventualtwo')).length === 1 && (await paths('eventualone')).length === 0 ? true : undefined,
+    60_000,
+    200,
+  );
 });
 
 test('cairn status --json goes through the running serve and tells the truth', { timeout: 120_000 }, async () => {
   // Settle first: the status must then say fresh, with the counts of what is on disk.
   await search('anything', 'wait_for_fresh');
-  await eventually('vectors for every chunk', async () => {
-    const st = (await api<EngineStatus>('GET', '/api/status')).body.folders[0];
-    return st.state === 'fresh' && st.freshness.vector_coverage === 1 ? true : undefined;
-  }, 90_000, 250);
+  await eventually(
+    'vectors for every chunk',
+    async () => {
+      const st = (await api<EngineStatus>('GET', '/api/status')).body.folders[0];
+      return st.state === 'fresh' && st.freshness.vector_coverage === 1 ? true : undefined;
+    },
+    90_000,
+    250,
+  );
   const cli = cairn(['status', '--json'], home.dir);
   const { code } = await cli.exit;
   assert.equal(code, 0, cli.stderr());
@@ -147,7 +188,10 @@ test('cairn status --json goes through the running serve and tells the truth', {
   // The CLI's search goes through the same engine: it sees the live state.
   const s = cairn(['search', 'gammaone', '--mode', 'sparse', '--json'], home.dir);
   assert.equal((await s.exit).code, 0, s.stderr());
-  assert.deepEqual((JSON.parse(s.stdout()) as SearchResponse).hits.map((h) => h.path), [join(folder.dir, 'gamma.md')]);
+  assert.deepEqual(
+    (JSON.parse(s.stdout()) as SearchResponse).hits.map((h) => h.path),
+    [join(folder.dir, 'gamma.md')],
+  );
 });
 
 test('SIGTERM stops serve cleanly and removes the lock', { timeout: 60_000 }, async () => {

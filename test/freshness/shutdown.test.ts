@@ -16,14 +16,27 @@ let folder: { dir: string; cleanup: () => Promise<void> };
 async function homeWithFolder(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const home = await tempDir('stop-home');
   await mkdir(home.dir, { recursive: true });
-  await writeFile(join(home.dir, 'config.json'), JSON.stringify({ folders: [{ path: folder.dir, include: [], exclude: [] }], 'embedding.model': 'Xenova/all-MiniLM-L6-v2', 'mcp.port': 0 }));
+  await writeFile(
+    join(home.dir, 'config.json'),
+    JSON.stringify({
+      folders: [{ path: folder.dir, include: [], exclude: [] }],
+      'embedding.model': 'Xenova/all-MiniLM-L6-v2',
+      'mcp.port': 0,
+    }),
+  );
   return home;
 }
 
 /** Resolves with how the process ended, or null when it has not exited within `ms`. */
-async function exitWithin(cli: Cli, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null } | null> {
+async function exitWithin(
+  cli: Cli,
+  ms: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null } | null> {
   let timer: NodeJS.Timeout | undefined;
-  const r = await Promise.race([cli.exit, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)))]);
+  const r = await Promise.race([
+    cli.exit,
+    new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms))),
+  ]);
   clearTimeout(timer);
   return r;
 }
@@ -38,41 +51,54 @@ after(async () => {
   await folder?.cleanup();
 });
 
-test(`SIGTERM at ${STOPS} random moments of serve start-up: the process always exits (seed ${SEED})`, { timeout: 600_000 }, async () => {
-  const rand = prng(SEED);
-  for (let i = 0; i < STOPS; i++) {
+test(
+  `SIGTERM at ${STOPS} random moments of serve start-up: the process always exits (seed ${SEED})`,
+  { timeout: 600_000 },
+  async () => {
+    const rand = prng(SEED);
+    for (let i = 0; i < STOPS; i++) {
+      const home = await homeWithFolder();
+      const server = cairn(['serve', '--port', '0'], home.dir);
+      try {
+        const delay = rand.int(200, 6000);
+        await new Promise((r) => setTimeout(r, delay));
+        server.child.kill('SIGTERM');
+        const ended = await exitWithin(server, 10_000);
+        assert.ok(ended, `stop ${i} (after ${delay} ms) did not exit; stderr: ${server.stderr().slice(-2000)}`);
+        assert.ok(!existsSync(join(home.dir, 'engine.lock')), `stop ${i}: the lock was left behind`);
+      } finally {
+        if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+        await server.exit;
+        await home.cleanup();
+      }
+    }
+  },
+);
+
+test(
+  'SIGTERM during cairn index: the job stops at a checkpoint, the process exits and the lock is released',
+  { timeout: 600_000 },
+  async () => {
     const home = await homeWithFolder();
-    const server = cairn(['serve', '--port', '0'], home.dir);
     try {
-      const delay = rand.int(200, 6000);
-      await new Promise((r) => setTimeout(r, delay));
-      server.child.kill('SIGTERM');
-      const ended = await exitWithin(server, 10_000);
-      assert.ok(ended, `stop ${i} (after ${delay} ms) did not exit; stderr: ${server.stderr().slice(-2000)}`);
-      assert.ok(!existsSync(join(home.dir, 'engine.lock')), `stop ${i}: the lock was left behind`);
+      const run = cairn(['index'], home.dir);
+      await eventually(
+        'indexing progress',
+        async () => (/\d+\/\d+|\d+ of \d+|files found|parsing|writing|scanning/.test(run.stderr()) ? true : undefined),
+        120_000,
+        50,
+      );
+      run.child.kill('SIGTERM');
+      const ended = await exitWithin(run, 10_000);
+      assert.ok(ended, `cairn index did not exit; stderr: ${run.stderr().slice(-2000)}`);
+      assert.equal(ended.code, 143, run.stderr());
+      assert.match(run.stderr(), /SIGTERM: stopping/);
+      assert.ok(!existsSync(join(home.dir, 'engine.lock')), 'the lock was left behind');
+      // Control: the next run completes.
+      const again = cairn(['index'], home.dir);
+      assert.equal((await again.exit).code, 0, again.stderr());
     } finally {
-      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
-      await server.exit;
       await home.cleanup();
     }
-  }
-});
-
-test('SIGTERM during cairn index: the job stops at a checkpoint, the process exits and the lock is released', { timeout: 600_000 }, async () => {
-  const home = await homeWithFolder();
-  try {
-    const run = cairn(['index'], home.dir);
-    await eventually('indexing progress', async () => (/\d+\/\d+|\d+ of \d+|files found|parsing|writing|scanning/.test(run.stderr()) ? true : undefined), 120_000, 50);
-    run.child.kill('SIGTERM');
-    const ended = await exitWithin(run, 10_000);
-    assert.ok(ended, `cairn index did not exit; stderr: ${run.stderr().slice(-2000)}`);
-    assert.equal(ended.code, 143, run.stderr());
-    assert.match(run.stderr(), /SIGTERM: stopping/);
-    assert.ok(!existsSync(join(home.dir, 'engine.lock')), 'the lock was left behind');
-    // Control: the next run completes.
-    const again = cairn(['index'], home.dir);
-    assert.equal((await again.exit).code, 0, again.stderr());
-  } finally {
-    await home.cleanup();
-  }
-});
+  },
+);

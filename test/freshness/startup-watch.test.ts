@@ -38,7 +38,11 @@ test('directories created during start-up are watched afterwards', { timeout: 30
     })();
     await engine.startLiveUpdates();
     await creator;
-    await eventually('the start-up reconcile', async () => ((await engine.folders())[0].state === 'fresh' ? true : undefined), 120_000);
+    await eventually(
+      'the start-up reconcile',
+      async () => ((await engine.folders())[0].state === 'fresh' ? true : undefined),
+      120_000,
+    );
     for (let i = 0; i < 3; i++) {
       await new Promise((r) => setTimeout(r, 1500));
       await engine.idle();
@@ -47,10 +51,19 @@ test('directories created during start-up are watched afterwards', { timeout: 30
     for (let i = 0; i < made.length; i++) await writeFile(join(made[i], 'second.md'), note(`swsecond${i}k`));
     const missing: string[] = [];
     for (let i = 0; i < made.length; i++) {
-      const res = await engine.search({ query: `swsecond${i}k`, mode: 'sparse', top_k: 5, freshness: 'wait_for_fresh' });
+      const res = await engine.search({
+        query: `swsecond${i}k`,
+        mode: 'sparse',
+        top_k: 5,
+        freshness: 'wait_for_fresh',
+      });
       if (!res.hits.some((h) => h.path === join(made[i], 'second.md'))) missing.push(made[i]);
     }
-    assert.deepEqual(missing, [], `${missing.length} of ${made.length} directories made during start-up are not watched`);
+    assert.deepEqual(
+      missing,
+      [],
+      `${missing.length} of ${made.length} directories made during start-up are not watched`,
+    );
     assert.equal(made.length, 80);
   } finally {
     await engine.close();
@@ -59,37 +72,49 @@ test('directories created during start-up are watched afterwards', { timeout: 30
   }
 });
 
-test('a folder is not fresh before its start-up reconcile has finished; wait_for_fresh waits for it', { timeout: 300_000 }, async () => {
-  const home = await tempDir('sr-home');
-  const folder = await tempDir('sr-folder');
-  try {
-    for (let i = 0; i < 300; i++) await writeFile(join(folder.dir, `n${i}.md`), note(`srold${i}k`));
-    let engine = await openEngine({ home: home.dir });
-    engine.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
-    await engine.addFolder({ path: folder.dir });
-    await indexNow(engine, folder.dir, 'create');
-    await engine.close();
-    // Changed while no engine ran.
-    await writeFile(join(folder.dir, 'n7.md'), note('srwhilestoppedk'));
-    engine = await openEngine({ home: home.dir, serving: true });
+test(
+  'a folder is not fresh before its start-up reconcile has finished; wait_for_fresh waits for it',
+  { timeout: 300_000 },
+  async () => {
+    const home = await tempDir('sr-home');
+    const folder = await tempDir('sr-folder');
     try {
-      const [before] = await engine.folders();
-      assert.notEqual(before.state, 'fresh', `fresh before any reconcile: ${JSON.stringify(before.freshness)}`);
-      const started = engine.startLiveUpdates();
-      const [during] = await engine.folders();
-      assert.notEqual(during.state, 'fresh', JSON.stringify(during.freshness));
-      const res = await engine.search({ query: 'srwhilestoppedk', mode: 'sparse', top_k: 5, freshness: 'wait_for_fresh' });
-      assert.deepEqual(res.hits.map((h) => h.path), [join(folder.dir, 'n7.md')]);
-      await started;
-      // Control: once reconciled, the folder does read fresh.
-      await engine.idle();
-      const [after] = await engine.folders();
-      assert.equal(after.state, 'fresh', JSON.stringify(after.freshness));
-    } finally {
+      for (let i = 0; i < 300; i++) await writeFile(join(folder.dir, `n${i}.md`), note(`srold${i}k`));
+      let engine = await openEngine({ home: home.dir });
+      engine.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
+      await engine.addFolder({ path: folder.dir });
+      await indexNow(engine, folder.dir, 'create');
       await engine.close();
+      // Changed while no engine ran.
+      await writeFile(join(folder.dir, 'n7.md'), note('srwhilestoppedk'));
+      engine = await openEngine({ home: home.dir, serving: true });
+      try {
+        const [before] = await engine.folders();
+        assert.notEqual(before.state, 'fresh', `fresh before any reconcile: ${JSON.stringify(before.freshness)}`);
+        const started = engine.startLiveUpdates();
+        const [during] = await engine.folders();
+        assert.notEqual(during.state, 'fresh', JSON.stringify(during.freshness));
+        const res = await engine.search({
+          query: 'srwhilestoppedk',
+          mode: 'sparse',
+          top_k: 5,
+          freshness: 'wait_for_fresh',
+        });
+        assert.deepEqual(
+          res.hits.map((h) => h.path),
+          [join(folder.dir, 'n7.md')],
+        );
+        await started;
+        // Control: once reconciled, the folder does read fresh.
+        await engine.idle();
+        const [after] = await engine.folders();
+        assert.equal(after.state, 'fresh', JSON.stringify(after.freshness));
+      } finally {
+        await engine.close();
+      }
+    } finally {
+      await home.cleanup();
+      await folder.cleanup();
     }
-  } finally {
-    await home.cleanup();
-    await folder.cleanup();
-  }
-});
+  },
+);

@@ -17,34 +17,43 @@ async function fresh(engine: Engine, tok: string): Promise<string[]> {
 }
 
 for (const debounce of [0, 1500]) {
-  test(`a search with wait_for_fresh right after each write sees it (debounce ${debounce} ms)`, { timeout: 300_000 }, async () => {
-    const home = await tempDir('wff-home');
-    const folder = await tempDir('wff-folder');
-    const engine = await openEngine({ home: home.dir });
-    try {
-      // Text only (this hub id is not available offline).
-      engine.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2', 'watch.debounce_ms': debounce });
-      await writeFile(join(folder.dir, 'base.md'), note('wffbasek'));
-      await engine.addFolder({ path: folder.dir });
-      await indexNow(engine, folder.dir, 'create');
-      await engine.startLiveUpdates();
-      await engine.idle();
-      const rounds = debounce === 0 ? 12 : 4;
-      for (let i = 0; i < rounds; i++) {
-        const path = join(folder.dir, `n${i % 3}.md`);
-        // A new file or an edit (the same three names come round again), then at once a search.
-        await writeFile(path, note(`wffr${i}k`));
-        assert.deepEqual(await fresh(engine, `wffr${i}k`), [path], `round ${i}: the write was not waited for`);
-        if (i >= 3) assert.deepEqual(await fresh(engine, `wffr${i - 3}k`), [], `round ${i}: the overwritten text still answers`);
-        const [st] = await engine.folders();
-        assert.equal(st.freshness.pending_changes, 0, `round ${i}: answered with changes pending`);
+  test(
+    `a search with wait_for_fresh right after each write sees it (debounce ${debounce} ms)`,
+    { timeout: 300_000 },
+    async () => {
+      const home = await tempDir('wff-home');
+      const folder = await tempDir('wff-folder');
+      const engine = await openEngine({ home: home.dir });
+      try {
+        // Text only (this hub id is not available offline).
+        engine.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2', 'watch.debounce_ms': debounce });
+        await writeFile(join(folder.dir, 'base.md'), note('wffbasek'));
+        await engine.addFolder({ path: folder.dir });
+        await indexNow(engine, folder.dir, 'create');
+        await engine.startLiveUpdates();
+        await engine.idle();
+        const rounds = debounce === 0 ? 12 : 4;
+        for (let i = 0; i < rounds; i++) {
+          const path = join(folder.dir, `n${i % 3}.md`);
+          // A new file or an edit (the same three names come round again), then at once a search.
+          await writeFile(path, note(`wffr${i}k`));
+          assert.deepEqual(await fresh(engine, `wffr${i}k`), [path], `round ${i}: the write was not waited for`);
+          if (i >= 3)
+            assert.deepEqual(
+              await fresh(engine, `wffr${i - 3}k`),
+              [],
+              `round ${i}: the overwritten text still answers`,
+            );
+          const [st] = await engine.folders();
+          assert.equal(st.freshness.pending_changes, 0, `round ${i}: answered with changes pending`);
+        }
+        await rm(join(folder.dir, 'base.md'));
+        assert.deepEqual(await fresh(engine, 'wffbasek'), [], 'a deleted file still answers');
+      } finally {
+        await engine.close();
+        await home.cleanup();
+        await folder.cleanup();
       }
-      await rm(join(folder.dir, 'base.md'));
-      assert.deepEqual(await fresh(engine, 'wffbasek'), [], 'a deleted file still answers');
-    } finally {
-      await engine.close();
-      await home.cleanup();
-      await folder.cleanup();
-    }
-  });
+    },
+  );
 }

@@ -9,7 +9,9 @@ process.stdin.on('end', () => (open = false));
 process.stdin.resume();
 while (open) {
   const [f] = await engine.folders();
-  process.stdout.write(`${JSON.stringify({ state: f.state, reason: f.reason ?? null, watch_error: f.watch_error ?? null, jobs: engine.jobs().length })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ state: f.state, reason: f.reason ?? null, watch_error: f.watch_error ?? null, jobs: engine.jobs().length })}\n`,
+  );
   await new Promise((r) => setTimeout(r, 50));
 }
 await engine.close();

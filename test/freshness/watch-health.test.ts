@@ -83,67 +83,108 @@ test('the cached filter reads ignore files once, until the watcher says one chan
 const NOBODY = 65534;
 const RETRY_MS = 100;
 
-test('a folder that cannot be watched stays in error without rescanning at each retry, and recovers', { timeout: 300_000, skip: process.getuid?.() !== 0 ? 'needs root to run the engine as an unprivileged user' : false }, async () => {
-  const home = await tempDir('watch-health-home');
-  const folder = await tempDir('watch-health-folder');
-  try {
-    for (let i = 0; i < 3; i++) await writeFile(join(folder.dir, `note${i}.md`), `# Note ${i}\n\nwatch health qzwatch${i}\n`);
-    const setup = await openEngine({ home: home.dir });
-    await setup.addFolder({ path: folder.dir });
-    // No vectors needed; the child must not build a model (the hub address refuses at once).
-    setup.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
-    await setup.close();
-    await chmod(home.dir, 0o755);
-    for (const f of ['', ...(await readdir(home.dir, { recursive: true }))]) await chown(join(home.dir, f), NOBODY, NOBODY);
-    await mkdir(join(home.dir, 'cache'), { recursive: true });
-    await chown(join(home.dir, 'cache'), NOBODY, NOBODY);
-    // Root-owned and closed to others: the unprivileged engine can see that it is a folder and
-    // can neither subscribe to it nor read it.
-    await chmod(folder.dir, 0o700);
-
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'test/freshness/watch-health-child.ts'), home.dir, String(RETRY_MS)], {
-      cwd: REPO,
-      uid: NOBODY,
-      gid: NOBODY,
-      env: { ...process.env, HOME: home.dir, XDG_CACHE_HOME: join(home.dir, 'cache'), HF_ENDPOINT: 'http://127.0.0.1:9/', LANCEDB_LOG: 'error' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    type Look = { state: string; reason: string | null; watch_error: string | null; jobs: number };
-    const looks: Look[] = [];
-    createInterface({ input: child.stdout }).on('line', (l) => looks.push(JSON.parse(l) as Look));
-    const exited = new Promise((r) => child.once('exit', r));
+test(
+  'a folder that cannot be watched stays in error without rescanning at each retry, and recovers',
+  { timeout: 300_000, skip: process.getuid?.() !== 0 ? 'needs root to run the engine as an unprivileged user' : false },
+  async () => {
+    const home = await tempDir('watch-health-home');
+    const folder = await tempDir('watch-health-folder');
     try {
-      // The start-up reconcile runs once and fails too (the folder cannot be read): error.
-      const first = await eventually('the folder in error after its start-up reconcile', async () => {
-        const last = looks.at(-1);
-        return last && last.state === 'error' && last.watch_error && looks.some((l) => l.jobs > 0) ? looks.length : undefined;
-      }, 120_000, 50);
-      const jobs = looks[first - 1].jobs;
-      // Many retry periods: each retry fails to subscribe again. The failed sync itself is tried
-      // again with its own backoff (2 s, then 4 s: a full disk), never once per watch retry.
-      await eventually('40 retry periods of looks', async () => (looks.length >= first + (40 * RETRY_MS) / 50 ? true : undefined), 120_000, 50);
-      const after = looks.slice(first);
-      assert.ok(!after.some((l) => l.state === 'fresh'), `never fresh while the watch fails: ${[...new Set(after.map((l) => l.state))].join(', ')}`);
-      const newJobs = after.at(-1)!.jobs - jobs;
-      assert.ok(newJobs <= 2, `no rescan per watch retry: ${newJobs} jobs in ${after.length} looks`);
-      assert.ok(after.every((l) => l.watch_error !== null), 'the watch error stays');
+      for (let i = 0; i < 3; i++)
+        await writeFile(join(folder.dir, `note${i}.md`), `# Note ${i}\n\nwatch health qzwatch${i}\n`);
+      const setup = await openEngine({ home: home.dir });
+      await setup.addFolder({ path: folder.dir });
+      // No vectors needed; the child must not build a model (the hub address refuses at once).
+      setup.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
+      await setup.close();
+      await chmod(home.dir, 0o755);
+      for (const f of ['', ...(await readdir(home.dir, { recursive: true }))])
+        await chown(join(home.dir, f), NOBODY, NOBODY);
+      await mkdir(join(home.dir, 'cache'), { recursive: true });
+      await chown(join(home.dir, 'cache'), NOBODY, NOBODY);
+      // Root-owned and closed to others: the unprivileged engine can see that it is a folder and
+      // can neither subscribe to it nor read it.
+      await chmod(folder.dir, 0o700);
 
-      // Control: once it can be watched, a retry subscribes, reconciles and the folder is fresh.
-      await chmod(folder.dir, 0o755);
-      await eventually('the folder fresh once it can be watched', async () => {
-        const last = looks.at(-1);
-        return last && last.state === 'fresh' && last.watch_error === null && last.reason === null ? true : undefined;
-      }, 120_000, 50);
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(REPO, 'test/freshness/watch-health-child.ts'), home.dir, String(RETRY_MS)],
+        {
+          cwd: REPO,
+          uid: NOBODY,
+          gid: NOBODY,
+          env: {
+            ...process.env,
+            HOME: home.dir,
+            XDG_CACHE_HOME: join(home.dir, 'cache'),
+            HF_ENDPOINT: 'http://127.0.0.1:9/',
+            LANCEDB_LOG: 'error',
+          },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      type Look = { state: string; reason: string | null; watch_error: string | null; jobs: number };
+      const looks: Look[] = [];
+      createInterface({ input: child.stdout }).on('line', (l) => looks.push(JSON.parse(l) as Look));
+      const exited = new Promise((r) => child.once('exit', r));
+      try {
+        // The start-up reconcile runs once and fails too (the folder cannot be read): error.
+        const first = await eventually(
+          'the folder in error after its start-up reconcile',
+          async () => {
+            const last = looks.at(-1);
+            return last && last.state === 'error' && last.watch_error && looks.some((l) => l.jobs > 0)
+              ? looks.length
+              : undefined;
+          },
+          120_000,
+          50,
+        );
+        const jobs = looks[first - 1].jobs;
+        // Many retry periods: each retry fails to subscribe again. The failed sync itself is tried
+        // again with its own backoff (2 s, then 4 s: a full disk), never once per watch retry.
+        await eventually(
+          '40 retry periods of looks',
+          async () => (looks.length >= first + (40 * RETRY_MS) / 50 ? true : undefined),
+          120_000,
+          50,
+        );
+        const after = looks.slice(first);
+        assert.ok(
+          !after.some((l) => l.state === 'fresh'),
+          `never fresh while the watch fails: ${[...new Set(after.map((l) => l.state))].join(', ')}`,
+        );
+        const newJobs = after.at(-1)!.jobs - jobs;
+        assert.ok(newJobs <= 2, `no rescan per watch retry: ${newJobs} jobs in ${after.length} looks`);
+        assert.ok(
+          after.every((l) => l.watch_error !== null),
+          'the watch error stays',
+        );
+
+        // Control: once it can be watched, a retry subscribes, reconciles and the folder is fresh.
+        await chmod(folder.dir, 0o755);
+        await eventually(
+          'the folder fresh once it can be watched',
+          async () => {
+            const last = looks.at(-1);
+            return last && last.state === 'fresh' && last.watch_error === null && last.reason === null
+              ? true
+              : undefined;
+          },
+          120_000,
+          50,
+        );
+      } finally {
+        child.stdin.end();
+        await exited;
+      }
+      assert.equal(stderr.includes('Error'), false, stderr);
     } finally {
-      child.stdin.end();
-      await exited;
+      await chmod(folder.dir, 0o755).catch(() => undefined);
+      await folder.cleanup();
+      await home.cleanup();
     }
-    assert.equal(stderr.includes('Error'), false, stderr);
-  } finally {
-    await chmod(folder.dir, 0o755).catch(() => undefined);
-    await folder.cleanup();
-    await home.cleanup();
-  }
-});
+  },
+);

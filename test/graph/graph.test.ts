@@ -5,8 +5,22 @@ import { resolveTarget } from '../../main/engine/graph/resolve.js';
 import type { EdgeRow, NodeRow } from '../../main/engine/index/schema.js';
 
 const F = '/p';
-const node = (path: string, name: string, kind: string, line: number): NodeRow => ({ id: `${path}:${name}`, folder: F, path, kind, name, start_line: line, end_line: line + 3 });
-const edge = (path: string, kind: string, target: string, line: number): EdgeRow => ({ folder: F, path, kind, target, line });
+const node = (path: string, name: string, kind: string, line: number): NodeRow => ({
+  id: `${path}:${name}`,
+  folder: F,
+  path,
+  kind,
+  name,
+  start_line: line,
+  end_line: line + 3,
+});
+const edge = (path: string, kind: string, target: string, line: number): EdgeRow => ({
+  folder: F,
+  path,
+  kind,
+  target,
+  line,
+});
 
 test('import specifiers and links resolve to files of the folder', () => {
   const known = new Set(['src/money.ts', 'src/invoice.ts', 'pkg/geo.py', 'docs/guide.md', 'lib/util/index.ts']);
@@ -21,12 +35,21 @@ test('import specifiers and links resolve to files of the folder', () => {
 test('neighbours: definitions a chunk references, files it imports, files that import it', () => {
   const g = new GraphIndex();
   g.setFile(F, '/p/src/money.ts', 'src/money.ts', [node('/p/src/money.ts', 'formatCents', 'function', 1)], []);
-  g.setFile(F, '/p/src/invoice.ts', 'src/invoice.ts', [node('/p/src/invoice.ts', 'parseInvoiceTotals', 'function', 10)], [edge('/p/src/invoice.ts', 'import', './money.js', 1), edge('/p/src/invoice.ts', 'reference', 'formatCents', 14)]);
+  g.setFile(
+    F,
+    '/p/src/invoice.ts',
+    'src/invoice.ts',
+    [node('/p/src/invoice.ts', 'parseInvoiceTotals', 'function', 10)],
+    [edge('/p/src/invoice.ts', 'import', './money.js', 1), edge('/p/src/invoice.ts', 'reference', 'formatCents', 14)],
+  );
   const fromInvoice = g.neighbours(F, '/p/src/invoice.ts', 10, 20, 10);
   assert.ok(fromInvoice.some((t) => t.path === '/p/src/money.ts' && t.via === 'reference' && t.line === 1));
   assert.ok(fromInvoice.some((t) => t.path === '/p/src/money.ts' && t.via === 'import'));
   const fromMoney = g.neighbours(F, '/p/src/money.ts', 1, 4, 10);
-  assert.deepEqual(fromMoney.map((t) => [t.path, t.via]), [['/p/src/invoice.ts', 'imported_by']]);
+  assert.deepEqual(
+    fromMoney.map((t) => [t.path, t.via]),
+    [['/p/src/invoice.ts', 'imported_by']],
+  );
   g.removeFile(F, '/p/src/invoice.ts');
   assert.deepEqual(g.neighbours(F, '/p/src/money.ts', 1, 4, 10), []);
 });
@@ -34,7 +57,13 @@ test('neighbours: definitions a chunk references, files it imports, files that i
 test('names in a query find definitions; plain words do not', () => {
   const g = new GraphIndex();
   g.setFile(F, '/p/a.ts', 'a.ts', [node('/p/a.ts', 'InvoiceStore.save', 'method', 5)], []);
-  assert.deepEqual(g.nameMatches('where is InvoiceStore.save called', new Set([F]), 5).map((t) => t.line), [5]);
+  assert.deepEqual(
+    g.nameMatches('where is InvoiceStore.save called', new Set([F]), 5).map((t) => t.line),
+    [5],
+  );
   assert.deepEqual(g.nameMatches('save the file', new Set([F]), 5), []);
-  assert.deepEqual(identifiers('parseInvoiceTotals and haversine_distance in the text'), ['parseinvoicetotals', 'haversine_distance']);
+  assert.deepEqual(identifiers('parseInvoiceTotals and haversine_distance in the text'), [
+    'parseinvoicetotals',
+    'haversine_distance',
+  ]);
 });

@@ -34,7 +34,11 @@ export async function buildCopy(): Promise<{ root: string; cleanup: () => Promis
     throw new Error(`package.json's build script changed (${pkg.scripts.build}): update test/helpers/built-layout.ts`);
   }
   run(join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), ['-p', 'tsconfig.build.json'], root);
-  run(join(REPO, 'node_modules', 'vite', 'bin', 'vite.js'), ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'error'], root);
+  run(
+    join(REPO, 'node_modules', 'vite', 'bin', 'vite.js'),
+    ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'error'],
+    root,
+  );
   return { root, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 
@@ -61,7 +65,9 @@ export async function packedFiles(builtRoot: string): Promise<string[]> {
  * The app's file set copied out of a build, with the production node_modules beside it (what
  * electron-builder adds). Run with plain Node: the Electron binary cannot run here.
  */
-export async function packedCopy(builtRoot: string): Promise<{ root: string; files: string[]; cleanup: () => Promise<void> }> {
+export async function packedCopy(
+  builtRoot: string,
+): Promise<{ root: string; files: string[]; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'cairn-packed-'));
   const files = await packedFiles(builtRoot);
   for (const f of files) {

@@ -13,7 +13,11 @@ export interface CliResult {
 /** Runs the real `cairn` CLI in a child process with its own data folder. */
 export function cairn(args: string[], env: Record<string, string>, timeoutMs = 240_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: REPO, env: { ...process.env, LANCEDB_LOG: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI, ...args], {
+      cwd: REPO,
+      env: { ...process.env, LANCEDB_LOG: 'error', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -26,7 +26,8 @@ export interface FixtureSection {
   endLine: number;
 }
 
-export type ExclusionReason = 'symlink-outside' | 'binary' | 'too-large' | 'gitignored' | 'default-exclude' | 'minified';
+export type ExclusionReason =
+  'symlink-outside' | 'binary' | 'too-large' | 'gitignored' | 'default-exclude' | 'minified';
 
 export interface FixtureInfo {
   /** The folder to index (absolute). */
@@ -73,7 +74,15 @@ function endOf(text: string, end: string, from: number): number {
   throw new Error(`fixture: closing line "${end}" not found`);
 }
 
-function range(rel: string, text: string, name: string, kind: string, language: string, start: string, end: string): FixtureSymbol {
+function range(
+  rel: string,
+  text: string,
+  name: string,
+  kind: string,
+  language: string,
+  start: string,
+  end: string,
+): FixtureSymbol {
   const startLine = lineOf(text, start);
   return { rel, name, kind, language, startLine, endLine: endOf(text, end, startLine) };
 }
@@ -93,7 +102,10 @@ export async function makeFixtureFolder(root: string): Promise<FixtureInfo> {
     ['Quarterly Revenue Report', 'Revenue grew in the northern region thanks to glacier tourism.'],
     ['Appendix: Methodology', 'Survey responses were weighted by household size and fjord distance.'],
   ];
-  const docxParagraphs = ['Meeting notes for the lighthouse renovation.', 'Action item: order copper flashing for the lantern room.'];
+  const docxParagraphs = [
+    'Meeting notes for the lighthouse renovation.',
+    'Action item: order copper flashing for the lantern room.',
+  ];
 
   const files: Record<string, string | Uint8Array> = {
     'README.md': README_MD,
@@ -138,9 +150,27 @@ export async function makeFixtureFolder(root: string): Promise<FixtureInfo> {
   const isRoot = process.getuid?.() === 0;
 
   const indexed = [
-    '.gitignore', 'README.md', 'c/checksum.c', 'c/checksum.h', 'cpp/matrix.cpp', 'cpp/matrix.hpp', 'data/cities.csv', 'data/config.json',
-    'data/settings.yaml', 'docs/api.md', 'docs/guide.md', 'docs/notes.docx', 'docs/report.pdf', 'go/server.go',
-    'java/com/acme/Ledger.java', 'py/geo.py', 'py/units.py', 'rust/src/lib.rs', 'src/invoice.ts', 'src/money.ts', 'web/index.html',
+    '.gitignore',
+    'README.md',
+    'c/checksum.c',
+    'c/checksum.h',
+    'cpp/matrix.cpp',
+    'cpp/matrix.hpp',
+    'data/cities.csv',
+    'data/config.json',
+    'data/settings.yaml',
+    'docs/api.md',
+    'docs/guide.md',
+    'docs/notes.docx',
+    'docs/report.pdf',
+    'go/server.go',
+    'java/com/acme/Ledger.java',
+    'py/geo.py',
+    'py/units.py',
+    'rust/src/lib.rs',
+    'src/invoice.ts',
+    'src/money.ts',
+    'web/index.html',
     ...(isRoot ? ['private/locked.txt'] : []),
   ].sort();
 
@@ -164,11 +194,26 @@ export async function makeFixtureFolder(root: string): Promise<FixtureInfo> {
     ],
     unreadable: { rel: 'private/locked.txt', enforced: !isRoot },
     symbols: [
-      range('src/invoice.ts', INVOICE_TS, 'parseInvoiceTotals', 'function', 'typescript', 'export function parseInvoiceTotals', '}'),
+      range(
+        'src/invoice.ts',
+        INVOICE_TS,
+        'parseInvoiceTotals',
+        'function',
+        'typescript',
+        'export function parseInvoiceTotals',
+        '}',
+      ),
       range('src/invoice.ts', INVOICE_TS, 'InvoiceStore', 'class', 'typescript', 'export class InvoiceStore', '}'),
       range('src/invoice.ts', INVOICE_TS, 'InvoiceStore.save', 'method', 'typescript', '  save(', '  }'),
       range('src/money.ts', MONEY_TS, 'formatCents', 'function', 'typescript', 'export function formatCents', '}'),
-      pyRange('py/geo.py', GEO_PY, 'haversine_distance', 'function', 'def haversine_distance', 'return 2 * EARTH_RADIUS_KM'),
+      pyRange(
+        'py/geo.py',
+        GEO_PY,
+        'haversine_distance',
+        'function',
+        'def haversine_distance',
+        'return 2 * EARTH_RADIUS_KM',
+      ),
       pyRange('py/geo.py', GEO_PY, 'Route', 'class', 'class Route', 'return sum('),
       pyRange('py/geo.py', GEO_PY, 'Route.total_length', 'method', 'def total_length', 'return sum('),
       range('go/server.go', SERVER_GO, 'HandleHealth', 'function', 'go', 'func HandleHealth', '}'),
@@ -178,7 +223,15 @@ export async function makeFixtureFolder(root: string): Promise<FixtureInfo> {
       range('rust/src/lib.rs', LIB_RS, 'Cache.lookup', 'method', 'rust', 'pub fn lookup', '    }'),
       range('rust/src/lib.rs', LIB_RS, 'Cache', 'struct', 'rust', 'pub struct Cache', '}'),
       range('java/com/acme/Ledger.java', LEDGER_JAVA, 'Ledger', 'class', 'java', 'public class Ledger', '}'),
-      range('java/com/acme/Ledger.java', LEDGER_JAVA, 'Ledger.reconcileAccounts', 'method', 'java', 'public List<Integer> reconcileAccounts', '    }'),
+      range(
+        'java/com/acme/Ledger.java',
+        LEDGER_JAVA,
+        'Ledger.reconcileAccounts',
+        'method',
+        'java',
+        'public List<Integer> reconcileAccounts',
+        '    }',
+      ),
       range('c/checksum.c', CHECKSUM_C, 'crc32_checksum', 'function', 'c', 'uint32_t crc32_checksum', '}'),
       range('cpp/matrix.cpp', MATRIX_CPP, 'Matrix.transpose', 'method', 'cpp', 'Matrix Matrix::transpose', '}'),
       range('cpp/matrix.hpp', MATRIX_HPP, 'Matrix', 'class', 'cpp', 'class Matrix', '};'),
@@ -214,18 +267,22 @@ export async function makeFixtureFolder(root: string): Promise<FixtureInfo> {
     ],
     pdf: { rel: 'docs/report.pdf', pages: pdfPages },
     docx: { rel: 'docs/notes.docx', paragraphs: docxParagraphs },
-    html: { rel: 'web/index.html', visible: ['Acme Status Page', 'Service Status', 'All aurora pipelines are operational.'], hidden: ['trackingSecretMarker', 'hidden-style-marker', 'another hidden script marker'] },
+    html: {
+      rel: 'web/index.html',
+      visible: ['Acme Status Page', 'Service Status', 'All aurora pipelines are operational.'],
+      hidden: ['trackingSecretMarker', 'hidden-style-marker', 'another hidden script marker'],
+    },
     phrases: {
       'glacier repository key': 'README.md',
-      'parseInvoiceTotals': 'src/invoice.ts',
-      'haversine_distance': 'py/geo.py',
-      'levenshtein_distance': 'rust/src/lib.rs',
-      'reconcileAccounts': 'java/com/acme/Ledger.java',
-      'crc32_checksum': 'c/checksum.c',
+      parseInvoiceTotals: 'src/invoice.ts',
+      haversine_distance: 'py/geo.py',
+      levenshtein_distance: 'rust/src/lib.rs',
+      reconcileAccounts: 'java/com/acme/Ledger.java',
+      crc32_checksum: 'c/checksum.c',
       'glacier tourism': 'docs/report.pdf',
       'copper flashing': 'docs/notes.docx',
       'aurora pipelines': 'web/index.html',
-      'tidal_forecasting': 'data/settings.yaml',
+      tidal_forecasting: 'data/settings.yaml',
     },
   };
 }
@@ -248,10 +305,19 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 /** The smallest DOCX Word and mammoth both open: content types, package rels, one document part. */
 export async function makeDocx(paragraphs: string[]): Promise<Buffer> {
   const zip = new JSZip();
-  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
-  zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
+  zip.file(
+    '[Content_Types].xml',
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  );
+  zip.file(
+    '_rels/.rels',
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+  );
   const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${esc(p)}</w:t></w:r></w:p>`).join('');
-  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`);
+  zip.file(
+    'word/document.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
+  );
   return zip.generateAsync({ type: 'nodebuffer' });
 }
 

@@ -12,7 +12,12 @@ export interface Proc {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function start(command: string, args: string[], env: Record<string, string>, opts: { stdin?: 'pipe' | 'ignore' } = {}): Proc {
+export function start(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  opts: { stdin?: 'pipe' | 'ignore' } = {},
+): Proc {
   const child = spawn(command, args, {
     env: { ...(process.env as Record<string, string>), LANCEDB_LOG: 'error', ...env },
     stdio: [opts.stdin ?? 'ignore', 'pipe', 'pipe'],
@@ -21,7 +26,9 @@ export function start(command: string, args: string[], env: Record<string, strin
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, sig) => resolve(code ?? (sig ? -1 : null))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code, sig) => resolve(code ?? (sig ? -1 : null))),
+  );
   return {
     child,
     out: () => out,
@@ -72,6 +79,8 @@ export function start(command: string, args: string[], env: Record<string, strin
  * the 0600 file that holds the token instead of printing it; the token is read from there.
  */
 export async function servedAt(p: Proc): Promise<{ origin: string; token: string }> {
-  const m = await p.waitFor(/Workbench: (http:\/\/[^/\s]+)\/(?:#token=(\S+)| \(open it with #token=<the admin token in (.+?)>\))/);
+  const m = await p.waitFor(
+    /Workbench: (http:\/\/[^/\s]+)\/(?:#token=(\S+)| \(open it with #token=<the admin token in (.+?)>\))/,
+  );
   return { origin: m[1], token: m[2] ? decodeURIComponent(m[2]) : readFileSync(m[3], 'utf8').trim() };
 }

@@ -69,7 +69,10 @@ test('a change to one copy reaches its index and no other', async () => {
   const inA = await a.engine.search({ query: 'walrus colony census', mode: 'sparse', top_k: 5 });
   assert.equal(inA.hits[0]?.path, join(a.data, 'notes/walrus.md'));
   const inB = await b.engine.search({ query: 'walrus colony census', mode: 'sparse', top_k: 5 });
-  assert.ok(inB.hits.every((h) => !h.path.includes('walrus')), JSON.stringify(inB.hits.map((h) => h.path)));
+  assert.ok(
+    inB.hits.every((h) => !h.path.includes('walrus')),
+    JSON.stringify(inB.hits.map((h) => h.path)),
+  );
 });
 
 test('control: a plain copy of an index still answers with the paths it was built at', async () => {
@@ -82,7 +85,10 @@ test('control: a plain copy of an index still answers with the paths it was buil
     try {
       const res = await engine.search({ query: 'exponential backoff retries', mode: 'sparse', top_k: 5 });
       assert.ok(res.hits.length > 0);
-      assert.ok(res.hits.every((h) => h.path.startsWith(b.data + '/')), 'a plain copy keeps the old paths');
+      assert.ok(
+        res.hits.every((h) => h.path.startsWith(b.data + '/')),
+        'a plain copy keeps the old paths',
+      );
     } finally {
       await engine.close();
     }

@@ -12,7 +12,20 @@
  * Run without the runner (`node --test file`), a process builds its own fixture once.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { cp, link, mkdir, mkdtemp, readFile, readdir, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import {
+  cp,
+  link,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';

@@ -32,12 +32,23 @@ test('a hub model not on disk: missing, then downloading with bytes and percent,
   new SettingsStore(home).set({ 'embedding.model': 'someone/served-model', 'embedding.threads': 1 });
   const engine = await openEngine({ home });
   const adminToken = randomBytes(24).toString('base64url');
-  const server = await startHttpServer(engine, { host: '127.0.0.1', port: 0, adminToken, apiKeyStore: new FileApiKeyStore(home, {}), stdioCommand: ['cairn', 'mcp', '--stdio'] });
+  const server = await startHttpServer(engine, {
+    host: '127.0.0.1',
+    port: 0,
+    adminToken,
+    apiKeyStore: new FileApiKeyStore(home, {}),
+    stdioCommand: ['cairn', 'mcp', '--stdio'],
+  });
   t.after(async () => {
     await server.close();
     await engine.close();
   });
-  const admin = (method: string, path: string) => fetch(server.url + path, { method, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+  const admin = (method: string, path: string) =>
+    fetch(server.url + path, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: method === 'POST' ? '{}' : undefined,
+    });
   const model = async () => ((await (await admin('GET', '/api/status')).json()) as EngineStatus).model;
   const until = async (what: string, pred: (m: EngineStatus['model']) => boolean) => {
     let m = await model();
@@ -55,19 +66,29 @@ test('a hub model not on disk: missing, then downloading with bytes and percent,
 
   await hub.holding;
   const size = statSync(join(served, MODEL_FILE)).size;
-  const mid = await until('downloading with the model file half there', (m) => (m.download?.files.find((f) => f.file.endsWith(MODEL_FILE))?.loaded_bytes ?? 0) > 0);
+  const mid = await until(
+    'downloading with the model file half there',
+    (m) => (m.download?.files.find((f) => f.file.endsWith(MODEL_FILE))?.loaded_bytes ?? 0) > 0,
+  );
   assert.equal(mid.state, 'downloading');
   const file = mid.download?.files.find((f) => f.file.endsWith(MODEL_FILE));
   assert.equal(file?.total_bytes, size);
   assert.ok(file && file.loaded_bytes < size, 'held at half');
-  assert.ok(mid.download && mid.download.percent !== null && mid.download.percent > 0 && mid.download.percent < 100, `percent ${mid.download?.percent}`);
+  assert.ok(
+    mid.download && mid.download.percent !== null && mid.download.percent > 0 && mid.download.percent < 100,
+    `percent ${mid.download?.percent}`,
+  );
   assert.ok(mid.download && mid.download.loaded_bytes <= mid.download.total_bytes);
 
   hub.release();
   const ready = await until('ready', (m) => m.state === 'ready');
   assert.equal(ready.download, undefined);
   assert.equal(ready.dimensions, 512);
-  assert.deepEqual(hub.requested.filter((r) => r === MODEL_FILE), [MODEL_FILE], 'downloaded once');
+  assert.deepEqual(
+    hub.requested.filter((r) => r === MODEL_FILE),
+    [MODEL_FILE],
+    'downloaded once',
+  );
 
   // A model the hub does not have: a typed failure with what to do, instead of a hang.
   engine.settings.set({ 'embedding.model': 'someone/absent-model' });

@@ -21,7 +21,17 @@ import { FileApiKeyStore, generateApiKey, PortApiKeyStore } from '../../main/eng
 import { CairnError } from '../../main/engine/errors.js';
 import { startFixture, INIT, MCP_HEADERS } from '../mcp/fixtures.js';
 
-const WEAK = ['a', 'short-key', 'x'.repeat(API_KEY_MIN_LENGTH - 1), 'a'.repeat(64), 'abcabcabcabcabcabcabcabcabcabc', 'has spaces in it and is long enough', 'base64+with/slash=padding+long+enough', 'ünïcödé-ünïcödé-ünïcödé-ünïcödé', 'line\nbreak-line-break-line-break'];
+const WEAK = [
+  'a',
+  'short-key',
+  'x'.repeat(API_KEY_MIN_LENGTH - 1),
+  'a'.repeat(64),
+  'abcabcabcabcabcabcabcabcabcabc',
+  'has spaces in it and is long enough',
+  'base64+with/slash=padding+long+enough',
+  'ünïcödé-ünïcödé-ünïcödé-ünïcödé',
+  'line\nbreak-line-break-line-break',
+];
 const strong = () => randomBytes(24).toString('base64url');
 const isCode = (code: string) => (err: unknown) => err instanceof CairnError && err.code === code;
 
@@ -36,7 +46,8 @@ test('the rule: weak shapes refused, generated and long random keys accepted', (
 
 test('CAIRN_MCP_API_KEY: a weak value stops the store at construction (config_invalid); a strong one is served', async () => {
   const home = mkdtempSync(join(tmpdir(), 'cairn-keyrule-'));
-  for (const k of WEAK.filter((w) => w.trim() === w)) assert.throws(() => new FileApiKeyStore(home, { CAIRN_MCP_API_KEY: k }), isCode('config_invalid'), k);
+  for (const k of WEAK.filter((w) => w.trim() === w))
+    assert.throws(() => new FileApiKeyStore(home, { CAIRN_MCP_API_KEY: k }), isCode('config_invalid'), k);
   const good = strong();
   assert.equal(await new FileApiKeyStore(home, { CAIRN_MCP_API_KEY: good }).get(), good);
 });
@@ -64,7 +75,12 @@ test('the admin API: action set refuses a weak key (400, nothing changes) and st
       assert.equal(((await r.json()) as { error: { code: string } }).error.code, 'invalid_argument');
     }
     assert.equal(await fx.apiKeys.get(), good, 'the strong key is still the one set');
-    const mcp = (key: string) => fetch(fx.mcpUrl, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${key}` }, body: JSON.stringify(INIT) });
+    const mcp = (key: string) =>
+      fetch(fx.mcpUrl, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, authorization: `Bearer ${key}` },
+        body: JSON.stringify(INIT),
+      });
     assert.equal((await mcp('a')).status, 401);
     assert.equal((await mcp(good)).status, 200);
   } finally {
@@ -100,7 +116,10 @@ test('the desktop store and IPC path: set() refuses weak keys, a weak key stored
   // An owner that hands out a weak key anyway (an older shell): the engine's port store refuses it.
   const { port1, port2 } = new MessageChannel();
   serveKeyRequests(port2, { get: () => 'a', set: () => undefined });
-  const engineSide = new PortApiKeyStore({ postMessage: (m) => port1.postMessage(m), onMessage: (l) => void port1.on('message', l) });
+  const engineSide = new PortApiKeyStore({
+    postMessage: (m) => port1.postMessage(m),
+    onMessage: (l) => void port1.on('message', l),
+  });
   await assert.rejects(engineSide.get(), isCode('config_invalid'));
   await assert.rejects(engineSide.set('a'), isCode('invalid_argument'));
   port1.close();
@@ -110,10 +129,22 @@ test('the desktop store and IPC path: set() refuses weak keys, a weak key stored
 function serveWith(env: Record<string, string>, args: string[]): Promise<{ code: number | null; out: string }> {
   const home = mkdtempSync(join(tmpdir(), 'cairn-keyrule-serve-'));
   writeFileSync(join(home, 'config.json'), JSON.stringify({ mcp: { allow_non_loopback: true } }));
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('../../main/engine/cli/main.ts', import.meta.url).pathname, 'serve', '--port', '0', ...args], {
-    env: { ...process.env, CAIRN_HOME: home, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      new URL('../../main/engine/cli/main.ts', import.meta.url).pathname,
+      'serve',
+      '--port',
+      '0',
+      ...args,
+    ],
+    {
+      env: { ...process.env, CAIRN_HOME: home, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   return new Promise((resolve) => {
     const onData = (c: Buffer) => {

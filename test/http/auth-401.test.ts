@@ -25,7 +25,8 @@ after(async () => {
   await fx.close();
 });
 
-const post = (headers: Record<string, string>) => fetch(fx.mcpUrl, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(INIT) });
+const post = (headers: Record<string, string>) =>
+  fetch(fx.mcpUrl, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(INIT) });
 
 test('no key: 401, WWW-Authenticate without an error code but with a description naming the fix; the body says the same', async () => {
   const r = await post({});
@@ -33,7 +34,10 @@ test('no key: 401, WWW-Authenticate without an error code but with a description
   const challenge = r.headers.get('www-authenticate') ?? '';
   assert.match(challenge, /^Bearer realm="cairn"/);
   assert.doesNotMatch(challenge, /\berror=/, 'RFC 6750 §3.1: no error code without credentials');
-  assert.match(challenge, /error_description="No API key was sent\. [^"]*Authorization: Bearer <key>[^"]*mcp-api-key[^"]*"/);
+  assert.match(
+    challenge,
+    /error_description="No API key was sent\. [^"]*Authorization: Bearer <key>[^"]*mcp-api-key[^"]*"/,
+  );
   assert.match(challenge, /^[\x20-\x7e]+$/, 'ASCII only (RFC 6750 error_description characters)');
   const body = (await r.json()) as { error: { code: number; message: string } };
   assert.equal(body.error.code, -32001);
@@ -41,7 +45,12 @@ test('no key: 401, WWW-Authenticate without an error code but with a description
 });
 
 test('a wrong key, an empty Bearer and another scheme: 401 with error="invalid_token"; control: the right key is answered 200', async () => {
-  for (const authorization of [`Bearer ${key}x`, 'Bearer wrong-key-wrong-key-wrong-key', 'Bearer ', `Basic ${Buffer.from(`u:${key}`).toString('base64')}`]) {
+  for (const authorization of [
+    `Bearer ${key}x`,
+    'Bearer wrong-key-wrong-key-wrong-key',
+    'Bearer ',
+    `Basic ${Buffer.from(`u:${key}`).toString('base64')}`,
+  ]) {
     const r = await post({ authorization });
     assert.equal(r.status, 401, authorization);
     const challenge = r.headers.get('www-authenticate') ?? '';
@@ -71,11 +80,23 @@ const PROBES = [
 test('the OAuth discovery paths and default endpoints answer a plain JSON 404 with no metadata, whatever the method', async () => {
   for (const path of PROBES) {
     for (const method of ['GET', 'POST']) {
-      const r = await fetch(fx.server.url + path, { method, headers: method === 'POST' ? { 'content-type': 'application/json' } : {}, body: method === 'POST' ? '{"redirect_uris":["http://localhost/cb"]}' : undefined });
+      const r = await fetch(fx.server.url + path, {
+        method,
+        headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
+        body: method === 'POST' ? '{"redirect_uris":["http://localhost/cb"]}' : undefined,
+      });
       assert.equal(r.status, 404, `${method} ${path}`);
       assert.match(r.headers.get('content-type') ?? '', /^application\/json/, `${method} ${path}`);
       const body = (await r.json()) as Record<string, unknown>;
-      for (const field of ['issuer', 'authorization_servers', 'registration_endpoint', 'authorization_endpoint', 'token_endpoint', 'client_id', 'resource']) {
+      for (const field of [
+        'issuer',
+        'authorization_servers',
+        'registration_endpoint',
+        'authorization_endpoint',
+        'token_endpoint',
+        'client_id',
+        'resource',
+      ]) {
         assert.equal(field in body, false, `${path} advertises no ${field}`);
       }
       assert.match(String(body.error_description), /Cairn does not use OAuth/);
@@ -107,7 +128,11 @@ test('SDK v1 client without a key and without OAuth: connect fails with the 401 
   assert.deepEqual(seen, ['POST /mcp'], 'one POST, no discovery, no registration');
   // Control: the same client with the key connects and lists tools.
   const ok = new Client({ name: 'with-key', version: '1' });
-  await ok.connect(new StreamableHTTPClientTransport(new URL(fx.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await ok.connect(
+    new StreamableHTTPClientTransport(new URL(fx.mcpUrl), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    }),
+  );
   assert.ok((await ok.listTools()).tools.length > 0);
   await ok.close();
 });
@@ -132,14 +157,27 @@ test('SDK v1 client with an OAuth provider (as Claude Code and Gemini CLI run it
     codeVerifier: () => 'v',
   };
   const client = new Client({ name: 'oauth-client', version: '1' });
-  const transport = new StreamableHTTPClientTransport(new URL(fx.mcpUrl), { authProvider: provider, fetch: recordingFetch(seen) });
-  const err = await client.connect(transport).then(() => null, (e: Error) => e);
+  const transport = new StreamableHTTPClientTransport(new URL(fx.mcpUrl), {
+    authProvider: provider,
+    fetch: recordingFetch(seen),
+  });
+  const err = await client.connect(transport).then(
+    () => null,
+    (e: Error) => e,
+  );
   assert.ok(err, 'connect fails');
-  assert.match(err.message, /Cairn needs its MCP API key.*Authorization: Bearer <key>/, `the surfaced error names the key: ${err.message}`);
-  assert.deepEqual(redirects, [], "no browser login was started");
+  assert.match(
+    err.message,
+    /Cairn needs its MCP API key.*Authorization: Bearer <key>/,
+    `the surfaced error names the key: ${err.message}`,
+  );
+  assert.deepEqual(redirects, [], 'no browser login was started');
   const discovery = seen.filter((s) => /well-known/.test(s));
   assert.ok(discovery.length > 0, 'control: the provider did probe discovery (so the answers above were exercised)');
   // The SDK's legacy fallback still POSTs /register when no metadata exists; it gets the 404 whose
   // description is the error above. Nothing was registered: there is no registration endpoint.
-  assert.ok(seen.every((s) => !/\/token$|\/authorize$/.test(s)), `no token or authorize request: ${seen.join(', ')}`);
+  assert.ok(
+    seen.every((s) => !/\/token$|\/authorize$/.test(s)),
+    `no token or authorize request: ${seen.join(', ')}`,
+  );
 });

@@ -26,7 +26,8 @@ before(async () => {
   cleanups.push(t.cleanup);
   root = t.dir;
   me = join(root, 'me');
-  for (const d of ['notes/2024', 'code', '.ssh', 'node_modules', '.config/Cairn', 'elsewhere-target']) await mkdir(join(me, d), { recursive: true });
+  for (const d of ['notes/2024', 'code', '.ssh', 'node_modules', '.config/Cairn', 'elsewhere-target'])
+    await mkdir(join(me, d), { recursive: true });
   await mkdir(join(root, 'outside'), { recursive: true });
   await writeFile(join(me, 'notes', 'a.md'), '# a\n');
   await writeFile(join(me, 'code', 'main.ts'), 'export const answer = 42;\n');
@@ -35,7 +36,15 @@ before(async () => {
   await symlink(join(root, 'outside'), join(me, 'link-out'));
   engine = await openEngine({ home: join(me, '.config', 'Cairn') });
   await engine.addFolder({ path: join(me, 'code') });
-  server = await startHttpServer(engine, { host: '127.0.0.1', port: 0, adminToken: token, apiKeyStore: new FileApiKeyStore(join(me, '.config', 'Cairn'), {}), stdioCommand: ['cairn'], clientsHome: me, browseHome: me });
+  server = await startHttpServer(engine, {
+    host: '127.0.0.1',
+    port: 0,
+    adminToken: token,
+    apiKeyStore: new FileApiKeyStore(join(me, '.config', 'Cairn'), {}),
+    stdioCommand: ['cairn'],
+    clientsHome: me,
+    browseHome: me,
+  });
 });
 
 after(async () => {
@@ -45,13 +54,20 @@ after(async () => {
 });
 
 const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-  fetch(server.url + path, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
+  fetch(server.url + path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+  });
 const browse = async (path?: string) => {
   const res = await call('GET', `/api/browse${path === undefined ? '' : `?path=${encodeURIComponent(path)}`}`);
-  return { status: res.status, body: (await res.json()) as BrowseResponse & { error?: { code: string; message: string; remedy?: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as BrowseResponse & { error?: { code: string; message: string; remedy?: string } },
+  };
 };
 
-test('lists the home folder\'s directories (no files), marked, hidden ones last', async () => {
+test("lists the home folder's directories (no files), marked, hidden ones last", async () => {
   const { status, body } = await browse();
   assert.equal(status, 200);
   assert.equal(body.path, me);
@@ -67,7 +83,10 @@ test('lists the home folder\'s directories (no files), marked, hidden ones last'
   assert.deepEqual(marks['link-out'], ['outside_home']);
   assert.deepEqual(marks.notes, [], 'a control: a plain folder has no mark');
   const inner = await browse(join(me, '.config'));
-  assert.deepEqual(inner.body.entries.map((e) => [e.name, e.marks]), [['Cairn', ['data_folder']]]);
+  assert.deepEqual(
+    inner.body.entries.map((e) => [e.name, e.marks]),
+    [['Cairn', ['data_folder']]],
+  );
   assert.equal(inner.body.parent, me);
   assert.equal((await browse('~/notes')).body.path, join(me, 'notes'), '~ is the home folder');
 });
@@ -89,10 +108,18 @@ test('guarded like every admin route: token, Host and Origin', async () => {
   // fetch sets Host itself: a raw request sends a rebinding attacker's name.
   const hostStatus = await new Promise<number>((resolve, reject) => {
     const u = new URL(server.url);
-    const req = request({ host: u.hostname, port: u.port, path: '/api/browse', headers: { authorization: `Bearer ${token}`, host: 'evil.example' } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: '/api/browse',
+        headers: { authorization: `Bearer ${token}`, host: 'evil.example' },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -111,7 +138,9 @@ test('a folder is made text-only and back in place; the settings table is served
   res = await call('PATCH', '/api/folders', { path: folder, text_only: false });
   assert.equal(((await res.json()) as FolderStatus).text_only, false);
   assert.equal(engine.folderSpecs()[0].text_only, undefined);
-  const spec = (await (await call('GET', '/api/settings/spec')).json()) as { settings: { key: string; applies: string; default: unknown }[] };
+  const spec = (await (await call('GET', '/api/settings/spec')).json()) as {
+    settings: { key: string; applies: string; default: unknown }[];
+  };
   assert.ok(spec.settings.some((s) => s.key === 'mcp.port' && s.applies === 'restart' && s.default === 58012));
   await engine.idle();
 });
@@ -122,11 +151,19 @@ test('the viewer reads what the MCP read tool serves, and is refused what it ref
   assert.equal(ok.status, 200);
   const body = (await ok.json()) as { content: string; total_lines: number };
   assert.match(body.content, /answer = 42/);
-  for (const path of [join(me, 'code', '.env'), join(me, 'notes', 'a.md'), join(me, '.config', 'Cairn', 'admin-token')]) {
+  for (const path of [
+    join(me, 'code', '.env'),
+    join(me, 'notes', 'a.md'),
+    join(me, '.config', 'Cairn', 'admin-token'),
+  ]) {
     const res = await call('POST', '/api/read', { path });
     assert.equal(res.status, 403, path);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'path_outside_folders', path);
   }
-  assert.equal((await call('POST', '/api/read', { path: join(me, 'code', 'main.ts'), start_line: 0 })).status, 400, 'the read contract checks the lines');
+  assert.equal(
+    (await call('POST', '/api/read', { path: join(me, 'code', 'main.ts'), start_line: 0 })).status,
+    400,
+    'the read contract checks the lines',
+  );
   assert.equal((await fetch(`${server.url}/api/read`, { method: 'POST', body: '{}' })).status, 401);
 });

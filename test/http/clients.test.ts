@@ -20,7 +20,10 @@ let rendererDir: string;
 before(async () => {
   rendererDir = await mkdtemp(join(tmpdir(), 'cairn-renderer-'));
   await mkdir(join(rendererDir, 'assets'));
-  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Cairn</title><script type="module" src="/assets/app.js"></script>');
+  await writeFile(
+    join(rendererDir, 'index.html'),
+    '<!doctype html><title>Cairn</title><script type="module" src="/assets/app.js"></script>',
+  );
   await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log("cairn")');
   await writeFile(join(rendererDir, 'assets', 'app.css'), 'body{}');
   fx = await startFixture({}, { rendererDir });
@@ -36,15 +39,27 @@ const install = (body: unknown) => fx.admin('POST', '/api/clients/install', body
 
 test('snippets use the advertised URL, the stdio command, and the key header only when required', async () => {
   const list = await clients();
-  assert.deepEqual(list.map((c) => c.id), ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'codex', 'windsurf', 'gemini']);
+  assert.deepEqual(
+    list.map((c) => c.id),
+    ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'codex', 'windsurf', 'gemini'],
+  );
   const url = `${fx.server.url}/mcp`;
   for (const c of list) {
     if (c.uses === 'http') assert.ok(c.snippet.includes(url), `${c.id} dials ${url}`);
     assert.ok(!c.snippet.includes('Authorization'), `${c.id}: no key header when none is required`);
   }
-  const desktop = JSON.parse(list[0].snippet) as { mcpServers: { cairn: { command: string; args: string[]; env: Record<string, string> } } };
-  assert.deepEqual(desktop.mcpServers.cairn, { command: 'cairn', args: ['mcp', '--stdio'], env: { CAIRN_HOME: fx.engine.dataDir } });
-  assert.equal(list[1].snippet, `claude mcp remove --scope user cairn >/dev/null 2>&1; claude mcp add-json --scope user cairn '${JSON.stringify({ type: 'http', url })}'`);
+  const desktop = JSON.parse(list[0].snippet) as {
+    mcpServers: { cairn: { command: string; args: string[]; env: Record<string, string> } };
+  };
+  assert.deepEqual(desktop.mcpServers.cairn, {
+    command: 'cairn',
+    args: ['mcp', '--stdio'],
+    env: { CAIRN_HOME: fx.engine.dataDir },
+  });
+  assert.equal(
+    list[1].snippet,
+    `claude mcp remove --scope user cairn >/dev/null 2>&1; claude mcp add-json --scope user cairn '${JSON.stringify({ type: 'http', url })}'`,
+  );
   assert.equal(list[1].installable, false);
   assert.deepEqual(JSON.parse(list[3].snippet), { servers: { cairn: { type: 'http', url } } });
   assert.match(list[4].snippet, /^\[mcp_servers\.cairn\]\nurl = "http/);
@@ -56,7 +71,9 @@ test('snippets use the advertised URL, the stdio command, and the key header onl
     assert.ok(hidden.find((c) => c.id === 'cursor')!.snippet.includes('Bearer <your Cairn API key>'));
     assert.ok(!JSON.stringify(hidden).includes(key), 'the key only with ?reveal=1');
     const revealed = await clients('?reveal=1');
-    const cursor = JSON.parse(revealed.find((c) => c.id === 'cursor')!.snippet) as { mcpServers: { cairn: { url: string; headers: Record<string, string> } } };
+    const cursor = JSON.parse(revealed.find((c) => c.id === 'cursor')!.snippet) as {
+      mcpServers: { cairn: { url: string; headers: Record<string, string> } };
+    };
     // The snippet really works: an SDK client configured with it connects.
     const client = await connect(cursor.mcpServers.cairn.url, cursor.mcpServers.cairn.headers);
     assert.ok((await client.listTools()).tools.length >= 2);
@@ -92,9 +109,14 @@ test('install merges into existing JSON, keeps a timestamped backup, writes mode
   assert.match(body.backup_path, /\.cairn-backup-\d{4}-\d\d-\d\dT/);
   assert.equal((await stat(path)).mode & 0o777, 0o600);
   // A fresh install (no file yet) has nothing to back up.
-  const fresh = (await (await install({ id: 'windsurf', confirm: true })).json()) as { config_path: string; backup_path: string | null };
+  const fresh = (await (await install({ id: 'windsurf', confirm: true })).json()) as {
+    config_path: string;
+    backup_path: string | null;
+  };
   assert.equal(fresh.backup_path, null);
-  assert.deepEqual(JSON.parse(await readFile(fresh.config_path, 'utf8')), { mcpServers: { cairn: { serverUrl: `${fx.server.url}/mcp` } } });
+  assert.deepEqual(JSON.parse(await readFile(fresh.config_path, 'utf8')), {
+    mcpServers: { cairn: { serverUrl: `${fx.server.url}/mcp` } },
+  });
 });
 
 test('install refuses to overwrite a config file it cannot parse', async () => {
@@ -104,13 +126,17 @@ test('install refuses to overwrite a config file it cannot parse', async () => {
   const res = await install({ id: 'vscode', confirm: true });
   assert.equal(res.status, 409);
   assert.equal(await readFile(path, 'utf8'), '{ "servers": { oops', 'left untouched');
-  assert.deepEqual((await readdir(dirname(path))).filter((n) => n.includes('backup')), []);
+  assert.deepEqual(
+    (await readdir(dirname(path))).filter((n) => n.includes('backup')),
+    [],
+  );
 });
 
 test('install merges the Codex TOML table and keeps the rest of the file', async () => {
   const path = clientConfigPath('codex', fx.clientsHome, process.platform)!;
   await mkdir(dirname(path), { recursive: true });
-  const original = 'model = "o4"\n\n[mcp_servers.cairn]\nurl = "stale"\n\n[mcp_servers.cairn.env]\nX = "1"\n\n[mcp_servers.other]\ncommand = "other"\n';
+  const original =
+    'model = "o4"\n\n[mcp_servers.cairn]\nurl = "stale"\n\n[mcp_servers.cairn.env]\nX = "1"\n\n[mcp_servers.other]\ncommand = "other"\n';
   await writeFile(path, original);
   assert.equal((await install({ id: 'codex', confirm: true })).status, 200);
   const text = await readFile(path, 'utf8');
@@ -118,7 +144,10 @@ test('install merges the Codex TOML table and keeps the rest of the file', async
   assert.match(text, /\[mcp_servers\.other\]\ncommand = "other"/);
   assert.equal(text.match(/\[mcp_servers\.cairn/g)?.length, 1, 'the old cairn table and its sub-table are replaced');
   assert.ok(text.includes(`url = "${fx.server.url}/mcp"`));
-  assert.equal(mergeTomlTable('', ['mcp_servers', 'cairn'], { url: 'u', http_headers: { Authorization: 'Bearer k' } }), '[mcp_servers.cairn]\nurl = "u"\nhttp_headers = { Authorization = "Bearer k" }\n');
+  assert.equal(
+    mergeTomlTable('', ['mcp_servers', 'cairn'], { url: 'u', http_headers: { Authorization: 'Bearer k' } }),
+    '[mcp_servers.cairn]\nurl = "u"\nhttp_headers = { Authorization = "Bearer k" }\n',
+  );
 });
 
 test('the workbench is served with content types, a strict CSP and the SPA fallback', async () => {

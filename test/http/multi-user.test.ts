@@ -40,8 +40,21 @@ test('MCP status: key_off_with_other_users while the key is off and others can l
   const token = randomBytes(24).toString('base64url');
   const keys = new FileApiKeyStore(join(root, 'home'), {});
   let others = ['alice', 'bob'];
-  const s = await startHttpServer(engine, { host: '127.0.0.1', port: 0, adminToken: token, apiKeyStore: keys, stdioCommand: ['cairn'], clientsHome: root, otherLoginUsers: async () => others });
-  const status = async () => ((await (await fetch(`${s.url}/api/mcp/status`, { headers: { authorization: `Bearer ${token}` } })).json()) as { security: { other_login_users: string[]; key_off_with_other_users: boolean; warnings: string[] } }).security;
+  const s = await startHttpServer(engine, {
+    host: '127.0.0.1',
+    port: 0,
+    adminToken: token,
+    apiKeyStore: keys,
+    stdioCommand: ['cairn'],
+    clientsHome: root,
+    otherLoginUsers: async () => others,
+  });
+  const status = async () =>
+    (
+      (await (await fetch(`${s.url}/api/mcp/status`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+        security: { other_login_users: string[]; key_off_with_other_users: boolean; warnings: string[] };
+      }
+    ).security;
   try {
     let sec = await status();
     assert.deepEqual(sec.other_login_users, ['alice', 'bob']);
@@ -62,8 +75,12 @@ test('MCP status: key_off_with_other_users while the key is off and others can l
   }
 });
 
-test('the real /etc/passwd is read (this machine lists what its file says)', { skip: process.platform === 'win32' ? 'no /etc/passwd' : false }, async () => {
-  const { readFileSync } = await import('node:fs');
-  const expected = loginUsersIn(readFileSync('/etc/passwd', 'utf8'), process.getuid?.() ?? -1);
-  assert.deepEqual(await otherLoginUsers(), expected);
-});
+test(
+  'the real /etc/passwd is read (this machine lists what its file says)',
+  { skip: process.platform === 'win32' ? 'no /etc/passwd' : false },
+  async () => {
+    const { readFileSync } = await import('node:fs');
+    const expected = loginUsersIn(readFileSync('/etc/passwd', 'utf8'), process.getuid?.() ?? -1);
+    assert.deepEqual(await otherLoginUsers(), expected);
+  },
+);

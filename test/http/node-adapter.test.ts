@@ -14,13 +14,29 @@ async function serve(handler: (req: Request) => Promise<Response>) {
   const server = createServer(nodeListener(handler, () => origin));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, port: (server.address() as AddressInfo).port, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    origin,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 /** Echoes the body's length and digest-like summary as JSON. */
 const echo = async (req: Request) => {
   const text = await req.text();
-  return new Response(JSON.stringify({ method: req.method, bytes: Buffer.byteLength(text), head: text.slice(0, 20), tail: text.slice(-20) }), { headers: { 'content-type': 'application/json' } });
+  return new Response(
+    JSON.stringify({
+      method: req.method,
+      bytes: Buffer.byteLength(text),
+      head: text.slice(0, 20),
+      tail: text.slice(-20),
+    }),
+    { headers: { 'content-type': 'application/json' } },
+  );
 };
 
 test('small and large bodies arrive intact; JSON answers carry their length', async () => {
@@ -28,9 +44,17 @@ test('small and large bodies arrive intact; JSON answers carry their length', as
   try {
     for (const size of [0, 300, 64 * 1024, 64 * 1024 + 1, 300_000]) {
       const body = 'a'.repeat(Math.max(0, size - 1)) + (size > 0 ? 'z' : '');
-      const res = await fetch(s.origin + '/x', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const res = await fetch(s.origin + '/x', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       const text = await res.text();
-      assert.equal(res.headers.get('content-length'), String(Buffer.byteLength(text)), `length of the answer for ${size}`);
+      assert.equal(
+        res.headers.get('content-length'),
+        String(Buffer.byteLength(text)),
+        `length of the answer for ${size}`,
+      );
       const got = JSON.parse(text) as { bytes: number; tail: string };
       assert.equal(got.bytes, size);
       if (size > 0) assert.ok(got.tail.endsWith('z'));
@@ -44,11 +68,15 @@ test('a chunked body (no declared length) still streams to the handler', async (
   const s = await serve(echo);
   try {
     const answer = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest(s.origin + '/x', { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-        let data = '';
-        res.on('data', (c: Buffer) => (data += c.toString()));
-        res.on('end', () => resolve(data));
-      });
+      const req = httpRequest(
+        s.origin + '/x',
+        { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        (res) => {
+          let data = '';
+          res.on('data', (c: Buffer) => (data += c.toString()));
+          res.on('end', () => resolve(data));
+        },
+      );
       req.on('error', reject);
       req.write('x'.repeat(1000));
       req.end('y'.repeat(500));
@@ -89,13 +117,16 @@ test('a client that hangs up mid-body never reaches the handler, and the server 
   try {
     await new Promise<void>((resolve) => {
       const sock = connect(s.port, '127.0.0.1', () => {
-        sock.write('POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n' + 'a'.repeat(100));
+        sock.write(
+          'POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n' +
+            'a'.repeat(100),
+        );
         setImmediate(() => sock.destroy());
       });
       sock.on('close', () => resolve());
     });
     const res = await fetch(s.origin + '/x', { method: 'POST', body: 'ok' });
-    assert.equal((await res.json() as { bytes: number }).bytes, 2);
+    assert.equal(((await res.json()) as { bytes: number }).bytes, 2);
     assert.equal(calls, 1, 'only the complete request reached the handler');
   } finally {
     await s.close();

@@ -24,7 +24,11 @@ const probe = async (body: Record<string, unknown>) => {
 const status = async () => (await (await fx.admin('GET', '/api/mcp/status')).json()) as McpStatus;
 
 test('probe: auto negotiates 2026-07-28, modern pins it, legacy runs the 2025 handshake; each says so', async () => {
-  const expected = { auto: ['modern', '2026-07-28'], modern: ['modern', '2026-07-28'], legacy: ['legacy', '2025-11-25'] } as const;
+  const expected = {
+    auto: ['modern', '2026-07-28'],
+    modern: ['modern', '2026-07-28'],
+    legacy: ['legacy', '2025-11-25'],
+  } as const;
   for (const [era, [want, version]] of Object.entries(expected)) {
     const { status: code, body } = await probe({ query: 'exponential backoff', era });
     assert.equal(code, 200, `${era}: ${JSON.stringify(body)}`);
@@ -47,7 +51,10 @@ test('the probe carries the key in both eras; a disabled endpoint is a typed 503
     // The probe sends the stored key; a client without it is refused (control: the probe is not).
     for (const era of ['modern', 'legacy']) {
       assert.equal((await probe({ query: 'budget', era })).status, 200, `${era}: the probe sends the key`);
-      await assert.rejects(connectEra(era === 'modern' ? 'v2-pinned-2026' : 'v1', { url: fx.mcpUrl }), `${era}: a client without the key is refused`);
+      await assert.rejects(
+        connectEra(era === 'modern' ? 'v2-pinned-2026' : 'v1', { url: fx.mcpUrl }),
+        `${era}: a client without the key is refused`,
+      );
     }
     fx.engine.settings.set({ 'mcp.enabled': false });
     for (const era of ['modern', 'legacy']) {
@@ -73,10 +80,15 @@ test('restart pending: both eras keep the mounted defaults until a restart, then
     assert.equal(pending.config_default_top_k, 3);
     for (const era of ['modern', 'legacy']) {
       const p = (await probe({ query: 'the', era })).body;
-      assert.ok(p.ok && p.hits.length === 1, `${era}: the probe searched with the mounted top_k 1 (${JSON.stringify(p)})`);
+      assert.ok(
+        p.ok && p.hits.length === 1,
+        `${era}: the probe searched with the mounted top_k 1 (${JSON.stringify(p)})`,
+      );
     }
     const modern = await connectEra('v2-pinned-2026', { url: fx.mcpUrl });
-    const count = async () => ((await modern.callTool('search', { query: 'the' })).structuredContent as { result: { hits: unknown[] } }).result.hits.length;
+    const count = async () =>
+      ((await modern.callTool('search', { query: 'the' })).structuredContent as { result: { hits: unknown[] } }).result
+        .hits.length;
     assert.equal(await count(), 1, 'a 2026-07-28 client sees the mounted default too');
     const restarted = (await (await fx.admin('POST', '/api/mcp/restart')).json()) as McpStatus;
     assert.equal(restarted.defaults_restart_pending, false);

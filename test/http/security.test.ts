@@ -1,7 +1,14 @@
 /** The Host/Origin matcher, the secret comparison and the launch helpers (pure functions). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearerToken, credentialInQuery, hostAllowed, isAllowAll, originAllowed, secretEquals } from '../../main/engine/http/security.js';
+import {
+  bearerToken,
+  credentialInQuery,
+  hostAllowed,
+  isAllowAll,
+  originAllowed,
+  secretEquals,
+} from '../../main/engine/http/security.js';
 import { adminTokenFromEnv, workbenchAddress } from '../../main/engine/http/launch.js';
 import { defaultSettings } from '../../main/common/settings.js';
 
@@ -10,8 +17,18 @@ const hosts = defaults['mcp.allowed_hosts'] as string[];
 const origins = defaults['mcp.allowed_origins'] as string[];
 
 test('Host patterns: `:*` is any port, nothing else slips through', () => {
-  for (const h of ['127.0.0.1:58012', 'localhost:1', 'LOCALHOST:58012', '[::1]:58012', 'localhost']) assert.ok(hostAllowed(h, hosts), h);
-  for (const h of ['evil.example:58012', 'localhost.evil.example:58012', '127.0.0.1.nip.io:58012', 'localhost:1@evil', 'localhost:abc', '127.0.0.2:58012', '', null]) {
+  for (const h of ['127.0.0.1:58012', 'localhost:1', 'LOCALHOST:58012', '[::1]:58012', 'localhost'])
+    assert.ok(hostAllowed(h, hosts), h);
+  for (const h of [
+    'evil.example:58012',
+    'localhost.evil.example:58012',
+    '127.0.0.1.nip.io:58012',
+    'localhost:1@evil',
+    'localhost:abc',
+    '127.0.0.2:58012',
+    '',
+    null,
+  ]) {
     assert.ok(!hostAllowed(h, hosts), String(h));
   }
   assert.ok(hostAllowed('anything.example:9', ['*:*']));
@@ -22,7 +39,14 @@ test('Origin patterns: absent passes, null and foreign do not', () => {
   assert.ok(originAllowed(null, origins));
   assert.ok(originAllowed('http://localhost:5173', origins));
   assert.ok(originAllowed('http://127.0.0.1:58012', origins));
-  for (const o of ['null', 'http://evil.example', 'https://localhost:5173', 'http://localhost.evil.example:80', 'http://127.0.0.1:1/x']) assert.ok(!originAllowed(o, origins), o);
+  for (const o of [
+    'null',
+    'http://evil.example',
+    'https://localhost:5173',
+    'http://localhost.evil.example:80',
+    'http://127.0.0.1:1/x',
+  ])
+    assert.ok(!originAllowed(o, origins), o);
   assert.ok(originAllowed('http://127.0.0.1:9', [], 'http://127.0.0.1:9'), 'same origin');
 });
 

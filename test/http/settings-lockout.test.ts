@@ -25,14 +25,23 @@ after(async () => {
 });
 
 /** A request with a Host of our choosing (fetch does not let a caller set Host). */
-function raw(method: string, path: string, host: string, headers: Record<string, string> = {}, body?: unknown): Promise<{ status: number; text: string }> {
+function raw(
+  method: string,
+  path: string,
+  host: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
   const url = new URL(fx.server.url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method, path, headers: { host, ...headers }, setHost: false }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      { host: url.hostname, port: url.port, method, path, headers: { host, ...headers }, setHost: false },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
@@ -48,17 +57,37 @@ async function assertReachable(label: string): Promise<void> {
   const mcp = await raw('POST', '/mcp', `127.0.0.1:${port}`, MCP_HEADERS, INIT);
   assert.equal(mcp.status, 200, `${label}: MCP at the in-process address: ${mcp.text}`);
   // The control: the same checks do refuse a rebound name.
-  assert.equal((await raw('GET', '/api/status', `evil.example:${port}`, auth())).status, 403, `${label}: a foreign Host is refused`);
+  assert.equal(
+    (await raw('GET', '/api/status', `evil.example:${port}`, auth())).status,
+    403,
+    `${label}: a foreign Host is refused`,
+  );
 }
 
-async function patch(values: Record<string, unknown>, confirm = false): Promise<{ status: number; body: { error?: { code: string; message: string; details?: { issues: { rule: string; needs_confirmation?: boolean }[] } } } }> {
+async function patch(
+  values: Record<string, unknown>,
+  confirm = false,
+): Promise<{
+  status: number;
+  body: {
+    error?: { code: string; message: string; details?: { issues: { rule: string; needs_confirmation?: boolean }[] } };
+  };
+}> {
   const res = await fx.admin('PATCH', '/api/settings', { values, ...(confirm ? { confirm: true } : {}) });
   return { status: res.status, body: (await res.json()) as never };
 }
 
 function reset(): void {
   const d = defaultSettings();
-  const keys = ['mcp.allowed_hosts', 'mcp.allowed_origins', 'mcp.enable_dns_rebinding_protection', 'mcp.public_base_url', 'mcp.host', 'mcp.port', 'mcp.allow_non_loopback'];
+  const keys = [
+    'mcp.allowed_hosts',
+    'mcp.allowed_origins',
+    'mcp.enable_dns_rebinding_protection',
+    'mcp.public_base_url',
+    'mcp.host',
+    'mcp.port',
+    'mcp.allow_non_loopback',
+  ];
   fx.engine.settings.set(Object.fromEntries(keys.map((k) => [k, d[k]])));
 }
 
@@ -69,7 +98,11 @@ test('an empty or narrowed Host allowlist is refused with a sentence naming the 
     assert.equal(r.body.error?.code, 'config_invalid');
     assert.match(r.body.error?.message ?? '', new RegExp(`127\\.0\\.0\\.1:${port}`), 'names the address');
     assert.doesNotMatch(r.body.error?.message ?? '', /\^|\$\//, 'no regular expression');
-    assert.deepEqual(fx.engine.settings.get('mcp.allowed_hosts'), defaultSettings()['mcp.allowed_hosts'], 'nothing written');
+    assert.deepEqual(
+      fx.engine.settings.get('mcp.allowed_hosts'),
+      defaultSettings()['mcp.allowed_hosts'],
+      'nothing written',
+    );
     await assertReachable(JSON.stringify(hosts));
   }
   // A list that still admits the in-process address is saved (the rule is not "no change allowed").
@@ -93,7 +126,10 @@ test('a public base URL whose host the list refuses is not saved', async () => {
   const r = await patch({ 'mcp.public_base_url': 'http://cairn.test:9' });
   assert.equal(r.status, 400);
   assert.match(r.body.error?.message ?? '', /cairn\.test:9/);
-  const withHost = await patch({ 'mcp.public_base_url': 'http://cairn.test:9', 'mcp.allowed_hosts': ['127.0.0.1:*', 'cairn.test:9'] });
+  const withHost = await patch({
+    'mcp.public_base_url': 'http://cairn.test:9',
+    'mcp.allowed_hosts': ['127.0.0.1:*', 'cairn.test:9'],
+  });
   assert.equal(withHost.status, 200);
   reset();
 });
@@ -101,10 +137,22 @@ test('a public base URL whose host the list refuses is not saved', async () => {
 test('a page opened under another allowed name cannot remove that name (it would lock that page out)', async () => {
   fx.engine.settings.set({ 'mcp.allowed_hosts': ['127.0.0.1:*', 'cairn.test:*'] });
   const body = { values: { 'mcp.allowed_hosts': ['127.0.0.1:*'] } };
-  const fromOther = await raw('PATCH', '/api/settings', `cairn.test:${port}`, { ...auth(), 'content-type': 'application/json' }, body);
+  const fromOther = await raw(
+    'PATCH',
+    '/api/settings',
+    `cairn.test:${port}`,
+    { ...auth(), 'content-type': 'application/json' },
+    body,
+  );
   assert.equal(fromOther.status, 400);
   assert.match(fromOther.text, /this page is open at cairn\.test/);
-  const fromOwn = await raw('PATCH', '/api/settings', `127.0.0.1:${port}`, { ...auth(), 'content-type': 'application/json' }, body);
+  const fromOwn = await raw(
+    'PATCH',
+    '/api/settings',
+    `127.0.0.1:${port}`,
+    { ...auth(), 'content-type': 'application/json' },
+    body,
+  );
   assert.equal(fromOwn.status, 200, 'the same save from the own address is fine');
   reset();
 });
@@ -141,7 +189,9 @@ test('a new port needs an explicit confirmation; a port held by another program 
   assert.equal(unconfirmed.body.error?.details?.issues[0].needs_confirmation, true);
   assert.match(unconfirmed.body.error?.message ?? '', new RegExp(`127\\.0\\.0\\.1:${free}`));
   assert.equal(fx.engine.settings.get('mcp.port'), 58012, 'not written without the confirmation');
-  const v = (await (await fx.admin('POST', '/api/settings/validate', { values: { 'mcp.port': free } })).json()) as ValidateResponse;
+  const v = (await (
+    await fx.admin('POST', '/api/settings/validate', { values: { 'mcp.port': free } })
+  ).json()) as ValidateResponse;
   assert.equal(v.issues[0].needs_confirmation, true, 'validate shows it before the save');
   const confirmed = await patch({ 'mcp.port': free }, true);
   assert.equal(confirmed.status, 200);
@@ -150,10 +200,19 @@ test('a new port needs an explicit confirmation; a port held by another program 
 });
 
 test('property: no sequence of allowlist and protection saves leaves the workbench, the CLI or MCP unreachable', async () => {
-  const candidates = ['localhost:*', '127.0.0.1:*', '[::1]:*', 'example.com', `127.0.0.1:${port}`, '127.0.0.1:1', 'cairn.test:*', '*.evil:*'];
+  const candidates = [
+    'localhost:*',
+    '127.0.0.1:*',
+    '[::1]:*',
+    'example.com',
+    `127.0.0.1:${port}`,
+    '127.0.0.1:1',
+    'cairn.test:*',
+    '*.evil:*',
+  ];
   const origins = ['http://localhost:*', 'http://127.0.0.1:*', 'https://example.com'];
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const subset = <T>(xs: T[]) => xs.filter(() => rand() < 0.4);
   let accepted = 0;
   let refused = 0;
@@ -172,12 +231,16 @@ test('property: no sequence of allowlist and protection saves leaves the workben
 });
 
 test('validation messages are sentences: entries counted from 1, the value quoted, no regular expression', async () => {
-  const v = (await (await fx.admin('POST', '/api/settings/validate', { values: { 'mcp.allowed_hosts': ['localhost:*', 'bad host'] } })).json()) as ValidateResponse;
+  const v = (await (
+    await fx.admin('POST', '/api/settings/validate', { values: { 'mcp.allowed_hosts': ['localhost:*', 'bad host'] } })
+  ).json()) as ValidateResponse;
   assert.equal(v.ok, false);
   const msg = v.issues[0].message;
   assert.match(msg, /entry 2/);
   assert.match(msg, /"bad host"/);
   assert.doesNotMatch(msg, /\^|\\s|hosts\.1/);
-  const top = (await (await fx.admin('POST', '/api/settings/validate', { values: { 'mcp.default_top_k': 500 } })).json()) as ValidateResponse;
+  const top = (await (
+    await fx.admin('POST', '/api/settings/validate', { values: { 'mcp.default_top_k': 500 } })
+  ).json()) as ValidateResponse;
   assert.match(top.issues[0].message, /must be at most 100/);
 });

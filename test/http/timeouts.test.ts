@@ -83,7 +83,11 @@ async function allClosed(conns: Conn[], ms: number): Promise<number> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${server.url}${path}`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
+  return fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 test('100 slow-body connections to MCP, the admin API and the workbench get 408 and are closed; a normal request meanwhile is answered', async () => {
@@ -92,7 +96,9 @@ test('100 slow-body connections to MCP, the admin API and the workbench get 408 
   for (let i = 0; i < 100; i++) {
     const c = await open();
     const path = paths[i % paths.length];
-    c.socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`);
+    c.socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`,
+    );
     trickle(c);
     slow.push(c);
   }
@@ -104,7 +110,12 @@ test('100 slow-body connections to MCP, the admin API and the workbench get 408 
   const closed = await allClosed(slow, 15_000);
   assert.equal(closed, 100, `${100 - closed} slow-body connections were still open`);
   // A route may answer before reading the body (the admin API's 401); the 408 then follows it.
-  for (const c of slow) assert.match(c.received(), /HTTP\/1\.1 408 Request Timeout\r\n/, `a slow body is answered 408, got ${JSON.stringify(c.received().slice(0, 60))}`);
+  for (const c of slow)
+    assert.match(
+      c.received(),
+      /HTTP\/1\.1 408 Request Timeout\r\n/,
+      `a slow body is answered 408, got ${JSON.stringify(c.received().slice(0, 60))}`,
+    );
 });
 
 test('slow headers and a connection that never sends a byte are closed too', async () => {
@@ -135,18 +146,27 @@ test('control: an SSE stream opened by a complete request outlives the request d
   const sid = init.headers.get('mcp-session-id');
   assert.ok(sid, 'stateful mode gave a session id');
   await init.body?.cancel();
-  const initialized = await post('/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sid, 'mcp-protocol-version': INIT.params.protocolVersion });
+  const initialized = await post(
+    '/mcp',
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { 'mcp-session-id': sid, 'mcp-protocol-version': INIT.params.protocolVersion },
+  );
   assert.equal(initialized.status, 202);
 
   const stream = await open();
-  stream.socket.write(`GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\nMcp-Session-Id: ${sid}\r\nMcp-Protocol-Version: ${INIT.params.protocolVersion}\r\n\r\n`);
+  stream.socket.write(
+    `GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\nMcp-Session-Id: ${sid}\r\nMcp-Protocol-Version: ${INIT.params.protocolVersion}\r\n\r\n`,
+  );
   // Three times the request deadline and more than the keep-alive timeout.
   await sleep(TIMEOUTS.requestMs * 3);
   assert.equal(stream.isClosed(), false, 'the SSE stream is still open past the request deadline');
   assert.match(stream.received(), /^HTTP\/1\.1 200 /);
   assert.match(stream.received(), /content-type: text\/event-stream/i);
   // Ending the session ends the stream: it was a live stream, held open by the server.
-  const del = await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sid, 'mcp-protocol-version': INIT.params.protocolVersion } });
+  const del = await fetch(`${server.url}/mcp`, {
+    method: 'DELETE',
+    headers: { 'mcp-session-id': sid, 'mcp-protocol-version': INIT.params.protocolVersion },
+  });
   assert.ok(del.status < 300, `DELETE answered ${del.status}`);
   await del.body?.cancel();
   stream.socket.end();

@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   }
   const engine = await openEngine({ home: join(root, 'home') });
   // e.g. '{"mcp.stateless_http": false}' to run the suite against sessions.
-  if (process.env.CAIRN_CONFORMANCE_SETTINGS) engine.settings.set(JSON.parse(process.env.CAIRN_CONFORMANCE_SETTINGS) as Record<string, unknown>);
+  if (process.env.CAIRN_CONFORMANCE_SETTINGS)
+    engine.settings.set(JSON.parse(process.env.CAIRN_CONFORMANCE_SETTINGS) as Record<string, unknown>);
   await engine.addFolder({ path: data });
   await engine.indexFolder(data, 'create');
   await engine.idle();

@@ -16,10 +16,22 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Schema } from '../../main/common/json-schema.js';
 import {
-  DEFAULTS, GREP_REQUEST_SCHEMA, LIMITS, parseGrepRequest, parseReadRequest, parseSearchRequest, READ_REQUEST_SCHEMA, SEARCH_REQUEST_SCHEMA,
+  DEFAULTS,
+  GREP_REQUEST_SCHEMA,
+  LIMITS,
+  parseGrepRequest,
+  parseReadRequest,
+  parseSearchRequest,
+  READ_REQUEST_SCHEMA,
+  SEARCH_REQUEST_SCHEMA,
   searchRequestSchema,
 } from '../../main/common/requests.js';
-import { GREP_RESULT_SCHEMA, outcomeSchema, READ_RESULT_SCHEMA, SEARCH_RESULT_SCHEMA } from '../../main/common/results.js';
+import {
+  GREP_RESULT_SCHEMA,
+  outcomeSchema,
+  READ_RESULT_SCHEMA,
+  SEARCH_RESULT_SCHEMA,
+} from '../../main/common/results.js';
 import { settingSpec } from '../../main/common/settings.js';
 import { GREP_RESPONSE_SCHEMA, READ_RESPONSE_SCHEMA, SEARCH_RESPONSE_SCHEMA } from '../../main/common/search.js';
 import { connect, startFixture, type Fixture } from './fixtures.js';
@@ -32,9 +44,12 @@ const MOUNT = { mode: 'sparse', topK: 7 } as const;
 
 before(async () => {
   fx = await startFixture({ 'mcp.toolset': 'full', 'mcp.default_mode': MOUNT.mode, 'mcp.default_top_k': MOUNT.topK });
-  const long = Array.from({ length: DEFAULTS.readLines + LIMITS.readLines }, (_, i) => `line ${i + 1} lighthouse`).join('\n');
+  const long = Array.from({ length: DEFAULTS.readLines + LIMITS.readLines }, (_, i) => `line ${i + 1} lighthouse`).join(
+    '\n',
+  );
   await writeFile(join(fx.data, 'long.txt'), `${long}\n`);
-  for (let i = 0; i < MOUNT.topK + 3; i++) await writeFile(join(fx.data, `light-${i}.md`), `# Lighthouse ${i}\n\nThe lighthouse keeper's log, entry ${i}.\n`);
+  for (let i = 0; i < MOUNT.topK + 3; i++)
+    await writeFile(join(fx.data, `light-${i}.md`), `# Lighthouse ${i}\n\nThe lighthouse keeper's log, entry ${i}.\n`);
   await fx.engine.indexFolder(fx.data, 'update');
   await fx.engine.idle();
   client = await connect(fx.mcpUrl);
@@ -56,38 +71,67 @@ test('tools/list shows the declared schemas unchanged, with the defaults the mou
   assert.deepEqual(strip(listed('search').inputSchema), JSON.parse(JSON.stringify(searchRequestSchema(MOUNT))));
   assert.deepEqual(strip(listed('read').inputSchema), JSON.parse(JSON.stringify(READ_REQUEST_SCHEMA)));
   assert.deepEqual(strip(listed('grep').inputSchema), JSON.parse(JSON.stringify(GREP_REQUEST_SCHEMA)));
-  for (const [name, result] of [['search', SEARCH_RESULT_SCHEMA], ['retrieve_context', SEARCH_RESULT_SCHEMA], ['semantic_search', SEARCH_RESULT_SCHEMA], ['read', READ_RESULT_SCHEMA], ['grep', GREP_RESULT_SCHEMA]] as const) {
-    assert.deepEqual(strip(listed(name).outputSchema), JSON.parse(JSON.stringify(outcomeSchema(result))), `${name} output schema`);
+  for (const [name, result] of [
+    ['search', SEARCH_RESULT_SCHEMA],
+    ['retrieve_context', SEARCH_RESULT_SCHEMA],
+    ['semantic_search', SEARCH_RESULT_SCHEMA],
+    ['read', READ_RESULT_SCHEMA],
+    ['grep', GREP_RESULT_SCHEMA],
+  ] as const) {
+    assert.deepEqual(
+      strip(listed(name).outputSchema),
+      JSON.parse(JSON.stringify(outcomeSchema(result))),
+      `${name} output schema`,
+    );
   }
   const props = listed('search').inputSchema.properties as Record<string, { default?: unknown; maximum?: number }>;
   assert.equal(props.top_k.default, MOUNT.topK);
   assert.equal(props.mode.default, MOUNT.mode);
   assert.equal(props.top_k.maximum, LIMITS.topK.max);
   // The settings that feed the mount's defaults have the request's own range and modes.
-  assert.deepEqual(settingSpec('mcp.default_top_k')?.schema, { type: 'integer', minimum: LIMITS.topK.min, maximum: LIMITS.topK.max });
-  assert.deepEqual((settingSpec('mcp.default_mode')?.schema as { enum: string[] }).enum, SEARCH_REQUEST_SCHEMA.properties.mode.enum);
+  assert.deepEqual(settingSpec('mcp.default_top_k')?.schema, {
+    type: 'integer',
+    minimum: LIMITS.topK.min,
+    maximum: LIMITS.topK.max,
+  });
+  assert.deepEqual(
+    (settingSpec('mcp.default_mode')?.schema as { enum: string[] }).enum,
+    SEARCH_REQUEST_SCHEMA.properties.mode.enum,
+  );
 });
 
 test('the captured defaults apply once, the same through MCP and the admin API', async () => {
   const mcp = (await client.callTool({ name: 'search', arguments: { query: 'lighthouse' } })) as CallToolResult;
   const r = (mcp.structuredContent as { result: { mode: string; hits: unknown[]; hits_omitted: number } }).result;
   assert.equal(r.mode, MOUNT.mode);
-  assert.equal(r.hits.length + r.hits_omitted, MOUNT.topK, 'the mount\'s top_k');
-  const api = (await (await fx.admin('POST', '/api/search', { query: 'lighthouse' })).json()) as { mode: string; hits: unknown[] };
+  assert.equal(r.hits.length + r.hits_omitted, MOUNT.topK, "the mount's top_k");
+  const api = (await (await fx.admin('POST', '/api/search', { query: 'lighthouse' })).json()) as {
+    mode: string;
+    hits: unknown[];
+  };
   assert.equal(api.mode, MOUNT.mode);
   assert.equal(api.hits.length, MOUNT.topK);
-  const read = (await client.callTool({ name: 'read', arguments: { path: join(fx.data, 'long.txt') } })) as CallToolResult;
+  const read = (await client.callTool({
+    name: 'read',
+    arguments: { path: join(fx.data, 'long.txt') },
+  })) as CallToolResult;
   const rr = (read.structuredContent as { result: { start_line: number; end_line: number } }).result;
   assert.equal(rr.start_line, DEFAULTS.startLine);
   assert.ok(rr.end_line <= DEFAULTS.readLines, `a default read stops by line ${DEFAULTS.readLines}: ${rr.end_line}`);
-  const engineRead = await fx.engine.read({ path: join(fx.data, 'long.txt'), start_line: 1, end_line: LIMITS.readLines + 100, max_chars: LIMITS.maxChars.max });
+  const engineRead = await fx.engine.read({
+    path: join(fx.data, 'long.txt'),
+    start_line: 1,
+    end_line: LIMITS.readLines + 100,
+    max_chars: LIMITS.maxChars.max,
+  });
   assert.equal(engineRead.end_line, LIMITS.readLines, 'one read returns at most LIMITS.readLines lines');
 });
 
 /** A valid sample of a schema (the first enum value, a one-character string, the minimum…). */
 function sample(s: Schema): unknown {
   if (s.enum) return s.enum[0];
-  if (s.type === 'string') return s.format === 'date-time' ? '2020-01-01T00:00:00Z' : 'a'.repeat(Math.max(1, s.minLength ?? 1));
+  if (s.type === 'string')
+    return s.format === 'date-time' ? '2020-01-01T00:00:00Z' : 'a'.repeat(Math.max(1, s.minLength ?? 1));
   if (s.type === 'integer' || s.type === 'number') return s.minimum ?? 1;
   if (s.type === 'boolean') return true;
   if (s.type === 'array') return [sample(s.items ?? {})];
@@ -107,7 +151,8 @@ function boundaryCases(schema: Schema, base: Record<string, unknown>): Record<st
     if (p.enum) [p.enum[0], `${p.enum[0]}-not`].forEach(at);
     if (p.type === 'array') {
       const item = sample(p.items ?? {});
-      if (p.maxItems !== undefined) [p.maxItems, p.maxItems + 1].forEach((n) => at(Array.from({ length: n }, () => item)));
+      if (p.maxItems !== undefined)
+        [p.maxItems, p.maxItems + 1].forEach((n) => at(Array.from({ length: n }, () => item)));
       if (p.minItems !== undefined) at([]);
       if (p.items?.maxLength !== undefined) at(['q'.repeat(p.items.maxLength + 1)]);
     }
@@ -116,7 +161,8 @@ function boundaryCases(schema: Schema, base: Record<string, unknown>): Record<st
   return out;
 }
 
-const isInvalid = (res: CallToolResult) => (res.structuredContent as { error?: { code: string } }).error?.code === 'invalid_argument';
+const isInvalid = (res: CallToolResult) =>
+  (res.structuredContent as { error?: { code: string } }).error?.code === 'invalid_argument';
 
 test('every surface accepts and refuses exactly what the listed schema does, at every declared limit', async () => {
   const surfaces = {
@@ -140,10 +186,22 @@ test('every surface accepts and refuses exactly what the listed schema does, at 
       assert.equal(isInvalid(res), !accepted, `MCP ${what}: ${JSON.stringify(res.structuredContent).slice(0, 200)}`);
       if (!accepted) {
         const err = (res.structuredContent as { error: { details?: { key?: string } } }).error;
-        assert.equal(err.details?.key, parsed.ok ? undefined : parsed.issue.key, `MCP names the argument under details.key: ${what}`);
+        assert.equal(
+          err.details?.key,
+          parsed.ok ? undefined : parsed.issue.key,
+          `MCP names the argument under details.key: ${what}`,
+        );
       }
-      const engine = name === 'search' ? fx.engine.search(req as never) : name === 'read' ? fx.engine.read(req as never) : fx.engine.grep(req as never);
-      const engineInvalid = await engine.then(() => false, (e: { code?: string }) => e.code === 'invalid_argument');
+      const engine =
+        name === 'search'
+          ? fx.engine.search(req as never)
+          : name === 'read'
+            ? fx.engine.read(req as never)
+            : fx.engine.grep(req as never);
+      const engineInvalid = await engine.then(
+        () => false,
+        (e: { code?: string }) => e.code === 'invalid_argument',
+      );
       assert.equal(engineInvalid, !accepted, `engine ${what}`);
       if (name === 'search') {
         const api = await fx.admin('POST', '/api/search', req);
@@ -157,10 +215,21 @@ test('every surface accepts and refuses exactly what the listed schema does, at 
 });
 
 test('control: a schema whose limit differs by one disagrees with the contract at that limit', () => {
-  const off = { ...SEARCH_REQUEST_SCHEMA, properties: { ...SEARCH_REQUEST_SCHEMA.properties, top_k: { ...SEARCH_REQUEST_SCHEMA.properties.top_k, maximum: LIMITS.topK.max + 1 } } };
+  const off = {
+    ...SEARCH_REQUEST_SCHEMA,
+    properties: {
+      ...SEARCH_REQUEST_SCHEMA.properties,
+      top_k: { ...SEARCH_REQUEST_SCHEMA.properties.top_k, maximum: LIMITS.topK.max + 1 },
+    },
+  };
   const validate = ajv.compile(off);
-  const disagreements = boundaryCases(off, { query: 'x' }).filter((req) => (validate(req) === true) !== parseSearchRequest(req, MOUNT).ok);
-  assert.deepEqual(disagreements.map((r) => r.top_k), [LIMITS.topK.max + 1]);
+  const disagreements = boundaryCases(off, { query: 'x' }).filter(
+    (req) => (validate(req) === true) !== parseSearchRequest(req, MOUNT).ok,
+  );
+  assert.deepEqual(
+    disagreements.map((r) => r.top_k),
+    [LIMITS.topK.max + 1],
+  );
 });
 
 test('the search description names only tools the mount serves', async () => {
@@ -175,7 +244,15 @@ test('the search description names only tools the mount serves', async () => {
     assert.doesNotMatch(description, /`grep`|grep tool/, description);
     assert.match(description, /your own grep/);
     for (const t of list) {
-      for (const other of ['index_status', 'index_update', 'index_drop', 'server_status', 'retrieve_context', 'semantic_search', 'answer']) {
+      for (const other of [
+        'index_status',
+        'index_update',
+        'index_drop',
+        'server_status',
+        'retrieve_context',
+        'semantic_search',
+        'answer',
+      ]) {
         assert.ok(!(t.description ?? '').includes(other), `${t.name} does not mention ${other}`);
       }
     }
@@ -189,18 +266,38 @@ test('what the engine answers (admin API, in-process) is what its declared respo
     const validate = ajv.compile(JSON.parse(JSON.stringify(schema)) as object);
     assert.ok(validate(value), `${what}: ${ajv.errorsText(validate.errors)}`);
   };
-  for (const body of [{ query: 'lighthouse' }, { query: 'lighthouse keeper', per_file: true, mode: 'tribrid' }, { query: 'lighthouse', mode: 'vector', top_k: 3 }]) {
+  for (const body of [
+    { query: 'lighthouse' },
+    { query: 'lighthouse keeper', per_file: true, mode: 'tribrid' },
+    { query: 'lighthouse', mode: 'vector', top_k: 3 },
+  ]) {
     const res = await fx.admin('POST', '/api/search', body);
     assert.equal(res.status, 200);
     const json = (await res.json()) as { hits: unknown[] };
     assert.ok(json.hits.length > 0);
     judge(SEARCH_RESPONSE_SCHEMA, json, `POST /api/search ${JSON.stringify(body)}`);
   }
-  judge(READ_RESPONSE_SCHEMA, await fx.engine.read({ path: join(fx.data, 'long.txt'), start_line: 1, end_line: 5, max_chars: DEFAULTS.maxChars }), 'engine.read');
-  judge(GREP_RESPONSE_SCHEMA, await fx.engine.grep({ pattern: 'lighthouse', regex: false, case_sensitive: false, max_matches: 5, max_chars: DEFAULTS.maxChars }), 'engine.grep');
+  judge(
+    READ_RESPONSE_SCHEMA,
+    await fx.engine.read({ path: join(fx.data, 'long.txt'), start_line: 1, end_line: 5, max_chars: DEFAULTS.maxChars }),
+    'engine.read',
+  );
+  judge(
+    GREP_RESPONSE_SCHEMA,
+    await fx.engine.grep({
+      pattern: 'lighthouse',
+      regex: false,
+      case_sensitive: false,
+      max_matches: 5,
+      max_chars: DEFAULTS.maxChars,
+    }),
+    'engine.grep',
+  );
   // Control: a field the declaration does not name is caught.
   const validate = ajv.compile(JSON.parse(JSON.stringify(SEARCH_RESPONSE_SCHEMA)) as object);
-  const one = (await (await fx.admin('POST', '/api/search', { query: 'lighthouse' })).json()) as { hits: Record<string, unknown>[] };
+  const one = (await (await fx.admin('POST', '/api/search', { query: 'lighthouse' })).json()) as {
+    hits: Record<string, unknown>[];
+  };
   one.hits[0].surprise = 1;
   assert.equal(validate(one), false);
 });

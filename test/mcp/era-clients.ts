@@ -51,13 +51,17 @@ function negotiation(kind: ClientKind) {
 }
 
 /** Connects a client of `kind` over Streamable HTTP (`url`) or stdio (`launch`). */
-export async function connectEra(kind: ClientKind, target: { url: string; headers?: Record<string, string> } | { stdio: StdioLaunch }): Promise<EraClient> {
+export async function connectEra(
+  kind: ClientKind,
+  target: { url: string; headers?: Record<string, string> } | { stdio: StdioLaunch },
+): Promise<EraClient> {
   const info = { name: `cairn-test-${kind}`, version: '1.0.0' };
   if (kind === 'v1') {
     const client = new V1Client(info);
-    const transport = 'url' in target
-      ? new V1Http(new URL(target.url), { requestInit: { headers: target.headers ?? {} } })
-      : new V1Stdio({ ...target.stdio, stderr: 'pipe' });
+    const transport =
+      'url' in target
+        ? new V1Http(new URL(target.url), { requestInit: { headers: target.headers ?? {} } })
+        : new V1Stdio({ ...target.stdio, stderr: 'pipe' });
     await client.connect(transport);
     return {
       kind,
@@ -71,9 +75,10 @@ export async function connectEra(kind: ClientKind, target: { url: string; header
     };
   }
   const client = new V2Client(info, { versionNegotiation: negotiation(kind) });
-  const transport = 'url' in target
-    ? new V2Http(new URL(target.url), { requestInit: { headers: target.headers ?? {} } })
-    : new V2Stdio({ ...target.stdio, stderr: 'pipe' });
+  const transport =
+    'url' in target
+      ? new V2Http(new URL(target.url), { requestInit: { headers: target.headers ?? {} } })
+      : new V2Stdio({ ...target.stdio, stderr: 'pipe' });
   await client.connect(transport);
   const discover = client.getDiscoverResult() as EraClient['discover'] | undefined;
   return {

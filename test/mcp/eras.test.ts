@@ -26,7 +26,12 @@ const META = {
   'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-const modernHeaders = (method: string, extra: Record<string, string> = {}) => ({ ...MCP_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...extra });
+const modernHeaders = (method: string, extra: Record<string, string> = {}) => ({
+  ...MCP_HEADERS,
+  'mcp-protocol-version': MODERN,
+  'mcp-method': method,
+  ...extra,
+});
 const modernBody = (method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = META) =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } });
 
@@ -47,7 +52,8 @@ async function noJobRan(fn: () => Promise<void>): Promise<void> {
   assert.equal(fx.engine.jobs().length, before, 'a refused request ran no tool');
 }
 
-const errorCode = (r: { structuredContent?: unknown }) => (r.structuredContent as { error?: { code: string } }).error?.code;
+const errorCode = (r: { structuredContent?: unknown }) =>
+  (r.structuredContent as { error?: { code: string } }).error?.code;
 
 for (const kind of CLIENT_KINDS) {
   test(`${kind}: connects in the ${EXPECTED_ERA[kind]} era; tools/list, search, read and typed errors`, async () => {
@@ -60,16 +66,31 @@ for (const kind of CLIENT_KINDS) {
       } else if (kind !== 'v1') {
         assert.equal(client.protocolVersion, '2025-11-25', 'initialize negotiated the newest 2025 revision');
       }
-      assert.deepEqual(client.capabilities?.tools, { listChanged: false }, 'no list_changed is ever sent, so none is promised');
+      assert.deepEqual(
+        client.capabilities?.tools,
+        { listChanged: false },
+        'no list_changed is ever sent, so none is promised',
+      );
 
       const tools = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name).sort(), ['grep', 'index_drop', 'index_status', 'index_update', 'read', 'retrieve_context', 'search', 'semantic_search', 'server_status']);
+      assert.deepEqual(tools.map((t) => t.name).sort(), [
+        'grep',
+        'index_drop',
+        'index_status',
+        'index_update',
+        'read',
+        'retrieve_context',
+        'search',
+        'semantic_search',
+        'server_status',
+      ]);
       assert.ok(!JSON.stringify(tools).includes('$ref'), 'flat schemas');
       assert.ok(!JSON.stringify(tools).includes('"$schema"'), 'no dialect stamp a draft-07 validator would refuse');
 
       const found = await client.callTool('search', { query: 'exponential backoff retries', top_k: 3 });
       assert.equal(found.isError, undefined);
-      const hits = (found.structuredContent as { result: { hits: { path: string; start_line: number }[] } }).result.hits;
+      const hits = (found.structuredContent as { result: { hits: { path: string; start_line: number }[] } }).result
+        .hits;
       assert.ok(hits[0].path.endsWith('retry.md'), hits.map((h) => h.path).join());
 
       const read = await client.callTool('read', { path: hits[0].path, start_line: 1, end_line: 3 });
@@ -98,8 +119,17 @@ for (const kind of CLIENT_KINDS) {
     try {
       await noJobRan(async () => {
         await assert.rejects(connectEra(kind, { url: fx.mcpUrl }), `${kind} without a key is refused`);
-        await assert.rejects(connectEra(kind, { url: fx.mcpUrl, headers: { authorization: 'Bearer wrong-key-wrong-key-wrong' } }), 'a wrong key is refused');
-        await assert.rejects(connectEra(kind, { url: fx.mcpUrl, headers: { authorization: `Bearer ${key}`, origin: 'http://evil.example' } }), 'a foreign Origin is refused even with the key');
+        await assert.rejects(
+          connectEra(kind, { url: fx.mcpUrl, headers: { authorization: 'Bearer wrong-key-wrong-key-wrong' } }),
+          'a wrong key is refused',
+        );
+        await assert.rejects(
+          connectEra(kind, {
+            url: fx.mcpUrl,
+            headers: { authorization: `Bearer ${key}`, origin: 'http://evil.example' },
+          }),
+          'a foreign Origin is refused even with the key',
+        );
       });
       const client = await connectEra(kind, { url: fx.mcpUrl, headers: { authorization: `Bearer ${key}` } });
       assert.equal(client.era, EXPECTED_ERA[kind]);
@@ -112,32 +142,47 @@ for (const kind of CLIENT_KINDS) {
 }
 
 /** A raw request with any Host (fetch cannot forge one). */
-function rawPost(host: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+function rawPost(
+  host: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: string }> {
   const url = new URL(fx.mcpUrl);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method: 'POST', path: url.pathname, headers: { ...headers, host }, setHost: false }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: url.pathname,
+        headers: { ...headers, host },
+        setHost: false,
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-test('2026-07-28 requests get the same Host, body-size and one-message refusals, before any tool runs', () => noJobRan(async () => {
-  const call = modernBody('tools/call', { name: 'index_update', arguments: { path: fx.data } });
-  const host = new URL(fx.mcpUrl).host;
-  const forged = await rawPost('evil.example', modernHeaders('tools/call', { 'mcp-name': 'index_update' }), call);
-  assert.equal(forged.status, 403, forged.body);
-  const big = modernBody('tools/call', { name: 'index_update', arguments: { path: fx.data, pad: 'x'.repeat(5000) } });
-  assert.equal((await rawPost(host, modernHeaders('tools/call', { 'mcp-name': 'index_update' }), big)).status, 413);
-  const batch = `[${call}]`;
-  assert.equal((await rawPost(host, modernHeaders('tools/call', { 'mcp-name': 'index_update' }), batch)).status, 400);
-  // Control: the same Host and headers with a harmless, well-formed call pass.
-  const ok = await rawPost(host, modernHeaders('tools/list'), modernBody('tools/list'));
-  assert.equal(ok.status, 200, ok.body);
-}));
+test('2026-07-28 requests get the same Host, body-size and one-message refusals, before any tool runs', () =>
+  noJobRan(async () => {
+    const call = modernBody('tools/call', { name: 'index_update', arguments: { path: fx.data } });
+    const host = new URL(fx.mcpUrl).host;
+    const forged = await rawPost('evil.example', modernHeaders('tools/call', { 'mcp-name': 'index_update' }), call);
+    assert.equal(forged.status, 403, forged.body);
+    const big = modernBody('tools/call', { name: 'index_update', arguments: { path: fx.data, pad: 'x'.repeat(5000) } });
+    assert.equal((await rawPost(host, modernHeaders('tools/call', { 'mcp-name': 'index_update' }), big)).status, 413);
+    const batch = `[${call}]`;
+    assert.equal((await rawPost(host, modernHeaders('tools/call', { 'mcp-name': 'index_update' }), batch)).status, 400);
+    // Control: the same Host and headers with a harmless, well-formed call pass.
+    const ok = await rawPost(host, modernHeaders('tools/list'), modernBody('tools/list'));
+    assert.equal(ok.status, 200, ok.body);
+  }));
 
 test('server/discover: 2026-07-28 listed, capabilities, instructions, an honest cache hint', async () => {
   const r = await post(modernHeaders('server/discover'), modernBody('server/discover'));
@@ -154,7 +199,10 @@ test('tools/list: ttlMs in 2026-07-28 (the list changes only on a remount), none
   assert.equal(modern.status, 200);
   assert.equal(modern.body.result!.ttlMs, 5 * 60 * 1000);
   assert.equal(modern.body.result!.cacheScope, 'private');
-  const legacy = await post({ ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+  const legacy = await post(
+    { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' },
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  );
   assert.equal(legacy.status, 200);
   assert.ok(Array.isArray(legacy.body.result!.tools));
   assert.equal(legacy.body.result!.ttlMs, undefined);
@@ -164,9 +212,17 @@ test('Mcp-Method and MCP-Protocol-Version must match the body (-32020); a modern
   const control = await post(modernHeaders('tools/list'), modernBody('tools/list'));
   assert.equal(control.status, 200, 'control: matching headers pass');
   const cases: [string, Record<string, string>, string][] = [
-    ['Mcp-Method names another method', modernHeaders('tools/list'), modernBody('tools/call', { name: 'search', arguments: { query: 'x' } })],
+    [
+      'Mcp-Method names another method',
+      modernHeaders('tools/list'),
+      modernBody('tools/call', { name: 'search', arguments: { query: 'x' } }),
+    ],
     ['Mcp-Method missing', { ...MCP_HEADERS, 'mcp-protocol-version': MODERN }, modernBody('tools/list')],
-    ['MCP-Protocol-Version names a 2025 revision', modernHeaders('tools/list', { 'mcp-protocol-version': '2025-11-25' }), modernBody('tools/list')],
+    [
+      'MCP-Protocol-Version names a 2025 revision',
+      modernHeaders('tools/list', { 'mcp-protocol-version': '2025-11-25' }),
+      modernBody('tools/list'),
+    ],
     ['_meta but no MCP-Protocol-Version header', MCP_HEADERS, modernBody('tools/list')],
   ];
   for (const [why, headers, body] of cases) {
@@ -176,14 +232,20 @@ test('Mcp-Method and MCP-Protocol-Version must match the body (-32020); a modern
     assert.equal(r.body.result, undefined, `${why}: no result`);
   }
   // The 2026 header without the envelope is malformed, not a 2025 request either.
-  const noMeta = await post(modernHeaders('tools/list'), JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+  const noMeta = await post(
+    modernHeaders('tools/list'),
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  );
   assert.equal(noMeta.status, 400);
   assert.equal(noMeta.body.error?.code, -32602);
 });
 
 test('an unsupported protocol version is -32022 with the supported list, in either request shape', async () => {
   const future = '2099-01-01';
-  const modern = await post(modernHeaders('tools/list', { 'mcp-protocol-version': future }), modernBody('tools/list', {}, { ...META, 'io.modelcontextprotocol/protocolVersion': future }));
+  const modern = await post(
+    modernHeaders('tools/list', { 'mcp-protocol-version': future }),
+    modernBody('tools/list', {}, { ...META, 'io.modelcontextprotocol/protocolVersion': future }),
+  );
   assert.equal(modern.body.error?.code, -32022);
   assert.deepEqual(modern.body.error?.data?.supported, [MODERN]);
   assert.equal(modern.body.error?.data?.requested, future);
@@ -195,7 +257,15 @@ test('an unsupported protocol version is -32022 with the supported list, in eith
     assert.ok(supported.includes(MODERN) && supported.includes('2025-11-25'), supported.join());
   }
   // Control: a known 2025 revision in the header is served.
-  assert.equal((await post({ ...MCP_HEADERS, 'mcp-protocol-version': '2025-06-18' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }))).status, 200);
+  assert.equal(
+    (
+      await post(
+        { ...MCP_HEADERS, 'mcp-protocol-version': '2025-06-18' },
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      )
+    ).status,
+    200,
+  );
 });
 
 test('stateful mode serves sessions to 2025-era clients only; 2026-07-28 stays stateless on the same endpoint', async () => {
@@ -205,7 +275,11 @@ test('stateful mode serves sessions to 2025-era clients only; 2026-07-28 stays s
     const legacy = await connectEra('v1', { url: fx.mcpUrl });
     const modern = await connectEra('v2-pinned-2026', { url: fx.mcpUrl });
     assert.equal(modern.era, 'modern');
-    const r = await fetch(fx.mcpUrl, { method: 'POST', headers: modernHeaders('tools/list'), body: modernBody('tools/list') });
+    const r = await fetch(fx.mcpUrl, {
+      method: 'POST',
+      headers: modernHeaders('tools/list'),
+      body: modernBody('tools/list'),
+    });
     assert.equal(r.headers.get('mcp-session-id'), null, 'no session for a 2026-07-28 request');
     await r.body?.cancel();
     const init = await fetch(fx.mcpUrl, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify(INIT) });
@@ -213,7 +287,9 @@ test('stateful mode serves sessions to 2025-era clients only; 2026-07-28 stays s
     await init.body?.cancel();
     for (const c of [legacy, modern]) {
       const res = await c.callTool('search', { query: 'lighthouse budget', top_k: 1 });
-      assert.ok((res.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path.endsWith('budget.md'));
+      assert.ok(
+        (res.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path.endsWith('budget.md'),
+      );
       await c.close();
     }
   } finally {

@@ -31,16 +31,35 @@ interface Rpc {
   error?: { code: number; message: string; data?: Record<string, unknown> };
 }
 
-async function rpc(method: string, params: Record<string, unknown>, opts: { name?: string; extensions?: Record<string, unknown>; headers?: Record<string, string> } = {}): Promise<Rpc> {
-  const headers: Record<string, string> = { ...MCP_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(opts.headers ?? {}) };
+async function rpc(
+  method: string,
+  params: Record<string, unknown>,
+  opts: { name?: string; extensions?: Record<string, unknown>; headers?: Record<string, string> } = {},
+): Promise<Rpc> {
+  const headers: Record<string, string> = {
+    ...MCP_HEADERS,
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    ...(opts.headers ?? {}),
+  };
   if (opts.name) headers['mcp-name'] = opts.name;
-  const res = await fetch(fx.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta(opts.extensions) } }) });
+  const res = await fetch(fx.mcpUrl, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta(opts.extensions) } }),
+  });
   const body = (await res.json()) as { result?: Record<string, unknown>; error?: Rpc['error'] };
   return { status: res.status, ...body };
 }
 
-const callUpdate = (opts: Parameters<typeof rpc>[2] = {}) => rpc('tools/call', { name: 'index_update', arguments: { path: fx.data, kind: 'rebuild' } }, { name: 'index_update', ...opts });
-const getTask = (taskId: string, opts: Parameters<typeof rpc>[2] = {}) => rpc('tasks/get', { taskId }, { name: taskId, ...opts });
+const callUpdate = (opts: Parameters<typeof rpc>[2] = {}) =>
+  rpc(
+    'tools/call',
+    { name: 'index_update', arguments: { path: fx.data, kind: 'rebuild' } },
+    { name: 'index_update', ...opts },
+  );
+const getTask = (taskId: string, opts: Parameters<typeof rpc>[2] = {}) =>
+  rpc('tasks/get', { taskId }, { name: taskId, ...opts });
 
 test('discover advertises the Tasks extension; a declaring client gets a task handle and polls it to the result', async () => {
   const discover = await rpc('server/discover', {});
@@ -63,12 +82,17 @@ test('discover advertises the Tasks extension; a declaring client gets a task ha
     last = polled.result!;
     assert.equal(last.resultType, 'complete');
     assert.equal(last.taskId, task.taskId);
-    if (last.status === 'working') assert.match(String(last.statusMessage), /files|Queued/, 'progress in the status message');
+    if (last.status === 'working')
+      assert.match(String(last.statusMessage), /files|Queued/, 'progress in the status message');
     if (last.status !== 'working') break;
     await new Promise((r) => setTimeout(r, 50));
   }
   assert.equal(last.status, 'completed', JSON.stringify(last));
-  const result = last.result as { isError?: boolean; content: { text: string }[]; structuredContent: { result: { job_id: string; state: string; folder: string } } };
+  const result = last.result as {
+    isError?: boolean;
+    content: { text: string }[];
+    structuredContent: { result: { job_id: string; state: string; folder: string } };
+  };
   assert.equal(result.isError, undefined);
   assert.equal(result.structuredContent.result.state, 'done');
   assert.equal(result.structuredContent.result.folder, fx.data);
@@ -103,7 +127,11 @@ test('tasks/get: unknown handle -32602, other credentials -32602, no extension -
   assert.equal(undeclared.error?.code, -32021);
   assert.deepEqual(undeclared.error?.data?.requiredCapabilities, { extensions: { [TASKS]: {} } });
   // An index_update the tool itself refuses is its typed error, not a task.
-  const refused = await rpc('tools/call', { name: 'index_update', arguments: { path: fx.evil } }, { name: 'index_update' });
+  const refused = await rpc(
+    'tools/call',
+    { name: 'index_update', arguments: { path: fx.evil } },
+    { name: 'index_update' },
+  );
   assert.equal(refused.result!.isError, true);
   assert.equal((refused.result!.structuredContent as { error: { code: string } }).error.code, 'path_outside_folders');
   await fx.engine.idle();

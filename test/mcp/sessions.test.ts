@@ -27,7 +27,11 @@ async function initialize(): Promise<string> {
 
 test(`${MAX_SESSIONS + 44} unauthenticated initialize calls do not lock out a new client, nor end a session in use`, async () => {
   const busy = await connect(fx.mcpUrl);
-  const top = async () => ((await busy.callTool({ name: 'search', arguments: { query: 'lighthouse budget', top_k: 1 } })).structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path;
+  const top = async () =>
+    (
+      (await busy.callTool({ name: 'search', arguments: { query: 'lighthouse budget', top_k: 1 } }))
+        .structuredContent as { result: { hits: { path: string }[] } }
+    ).result.hits[0].path;
   assert.ok((await top()).endsWith('budget.md'));
   const flood: string[] = [];
   for (let i = 0; i < MAX_SESSIONS + 44; i++) {
@@ -39,10 +43,17 @@ test(`${MAX_SESSIONS + 44} unauthenticated initialize calls do not lock out a ne
   assert.ok(open > 0 && open <= MAX_SESSIONS, `bounded: ${open} open`);
   const fresh = await connect(fx.mcpUrl);
   const res = await fresh.callTool({ name: 'search', arguments: { query: 'exponential backoff', top_k: 1 } });
-  assert.ok((res.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path.endsWith('retry.md'), 'a new client gets a working session');
+  assert.ok(
+    (res.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path.endsWith('retry.md'),
+    'a new client gets a working session',
+  );
   assert.ok((await top()).endsWith('budget.md'), 'the busy client still has its session');
   // The flood's first sessions made room: they are gone (404), as a client whose session ended expects.
-  const gone = await fetch(fx.mcpUrl, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': flood[0], 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+  const gone = await fetch(fx.mcpUrl, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, 'mcp-session-id': flood[0], 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
   assert.equal(gone.status, 404);
   await gone.body?.cancel();
   await Promise.all([busy.close(), fresh.close()]);
@@ -52,7 +63,11 @@ test('a session id works only with the credentials that opened it', async () => 
   const key = (await fx.apiKeys.get()) ?? (await fx.apiKeys.rotate());
   const sid = await initialize();
   const list = (headers: Record<string, string>) =>
-    fetch(fx.mcpUrl, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }) });
+    fetch(fx.mcpUrl, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+    });
   const other = await list({ authorization: `Bearer ${key}` });
   assert.equal(other.status, 404, 'other credentials do not reach the session');
   await other.body?.cancel();
@@ -98,7 +113,7 @@ test('eviction: never-used sessions first, then the longest unused; each client 
   tick(1);
   add('e3', 'eve');
   assert.ok(e.closed, 'eve at her own bound pushes out her own oldest session');
-  assert.ok(!e2.closed && !d.closed && !a.closed, 'and nobody else\'s');
+  assert.ok(!e2.closed && !d.closed && !a.closed, "and nobody else's");
   assert.equal(t.size, 4);
 });
 

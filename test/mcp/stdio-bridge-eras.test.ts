@@ -24,7 +24,12 @@ import { EngineLock, readLock } from '../../main/engine/lock.js';
 import { dataPaths } from '../../main/engine/config/paths.js';
 import { findOrStartEngine, type RunningEngine } from '../../main/engine/cli/engine-door.js';
 import { StdioBridge, bodyHeaders } from '../../main/engine/mcp/stdio-bridge.js';
-import { LEGACY_PROTOCOL_VERSIONS, discoverResult, initializeResult, type Toolset } from '../../main/engine/mcp/server-identity.js';
+import {
+  LEGACY_PROTOCOL_VERSIONS,
+  discoverResult,
+  initializeResult,
+  type Toolset,
+} from '../../main/engine/mcp/server-identity.js';
 import { CLIENT_KINDS, EXPECTED_ERA, connectEra, type StdioLaunch } from './era-clients.js';
 import { FILES } from './fixtures.js';
 import { REPO } from '../helpers/cli.js';
@@ -48,7 +53,11 @@ before(async () => {
   await engine.indexFolder(data, 'create');
   await engine.idle();
   await engine.close();
-  launch = { command: process.execPath, args: [join(REPO, 'bin', 'cairn.mjs'), 'mcp', '--stdio'], env: { ...(process.env as Record<string, string>), CAIRN_HOME: home, LANCEDB_LOG: 'error' } };
+  launch = {
+    command: process.execPath,
+    args: [join(REPO, 'bin', 'cairn.mjs'), 'mcp', '--stdio'],
+    env: { ...(process.env as Record<string, string>), CAIRN_HOME: home, LANCEDB_LOG: 'error' },
+  };
 });
 
 after(async () => {
@@ -64,7 +73,12 @@ after(async () => {
 function bridge(opts: { resolve?: () => Promise<{ url: string }>; toolset?: () => Promise<Toolset> } = {}) {
   const input = new PassThrough();
   const output = new PassThrough();
-  const b = new StdioBridge({ input, output, resolve: opts.resolve ?? (async () => ({ url: (await findOrStartEngine(home)).mcp })), toolset: opts.toolset });
+  const b = new StdioBridge({
+    input,
+    output,
+    resolve: opts.resolve ?? (async () => ({ url: (await findOrStartEngine(home)).mcp })),
+    toolset: opts.toolset,
+  });
   b.start();
   const lines: Record<string, unknown>[] = [];
   let buf = '';
@@ -96,23 +110,52 @@ const META = {
   'io.modelcontextprotocol/clientInfo': { name: 'bridge-test', version: '1' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-const initialize = (version: string, id: number | string = 1) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'bridge-test', version: '1' } } });
+const initialize = (version: string, id: number | string = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'bridge-test', version: '1' } },
+});
 
 /** What the engine's own HTTP endpoint answers to one message. */
 async function engineAnswer(engine: RunningEngine, msg: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const res = await fetch(engine.mcp, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bodyHeaders(msg) }, body: JSON.stringify(msg) });
+  const res = await fetch(engine.mcp, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bodyHeaders(msg) },
+    body: JSON.stringify(msg),
+  });
   const text = await res.text();
-  return JSON.parse(text.includes('data:') ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('') : text) as Record<string, unknown>;
+  return JSON.parse(
+    text.includes('data:')
+      ? text
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5))
+          .join('')
+      : text,
+  ) as Record<string, unknown>;
 }
 
 test('2026 requests carry their version, method and name as headers; 2025 ones carry none from the body', () => {
-  const modern = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } };
-  assert.deepEqual(bodyHeaders(modern), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search' });
-  assert.equal(bodyHeaders({ ...modern, params: { ...modern.params, name: 'zoë' } })['mcp-name'], `=?base64?${Buffer.from('zoë').toString('base64')}?=`);
+  const modern = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'search', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+  };
+  assert.deepEqual(bodyHeaders(modern), {
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': 'search',
+  });
+  assert.equal(
+    bodyHeaders({ ...modern, params: { ...modern.params, name: 'zoë' } })['mcp-name'],
+    `=?base64?${Buffer.from('zoë').toString('base64')}?=`,
+  );
   assert.deepEqual(bodyHeaders({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }), {});
 });
 
-test('the declared revisions are the SDK\'s (an SDK upgrade that serves others fails here)', () => {
+test("the declared revisions are the SDK's (an SDK upgrade that serves others fails here)", () => {
   assert.deepEqual([...LEGACY_PROTOCOL_VERSIONS], [...SUPPORTED_PROTOCOL_VERSIONS]);
 });
 
@@ -135,7 +178,10 @@ for (const kind of ['v1', 'v2-pinned-2026'] as const) {
         const listed = client.listTools();
         await starting.release();
         released = true;
-        assert.deepEqual((await listed).map((t) => t.name), ['search', 'read']);
+        assert.deepEqual(
+          (await listed).map((t) => t.name),
+          ['search', 'read'],
+        );
         const owner = await readLock(dataPaths(home).lock);
         assert.ok(owner?.url && owner.pid !== process.pid, 'the bridge started the engine once the folder was free');
       } finally {
@@ -195,12 +241,20 @@ test('what the bridge answers for the handshake is what the engine answers: init
     const discover = (n: number) => ({ jsonrpc: '2.0', id: n, method: 'server/discover', params: { _meta: META } });
     assert.deepEqual(await b.ask(discover(++id)), await engineAnswer(engine, discover(id)));
     // The full toolset advertises the Tasks extension to 2026 clients: remount the engine with it.
-    const admin = (method: string, path: string, body?: unknown) => fetch(engine.url + path, { method, headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const admin = (method: string, path: string, body?: unknown) =>
+      fetch(engine.url + path, {
+        method,
+        headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.toolset': 'full' } })).status, 200);
     assert.equal((await admin('POST', '/api/mcp/restart')).status, 200);
     toolset.current = 'full';
     const full = await engineAnswer(engine, discover(++id));
-    assert.ok((full.result as { capabilities: { extensions?: unknown } }).capabilities.extensions, 'control: the full toolset\'s discover differs from the agent one');
+    assert.ok(
+      (full.result as { capabilities: { extensions?: unknown } }).capabilities.extensions,
+      "control: the full toolset's discover differs from the agent one",
+    );
     assert.deepEqual(await b.ask(discover(id)), full);
     assert.deepEqual(full.result, discoverResult('full'));
     assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.toolset': 'agent' } })).status, 200);
@@ -215,7 +269,12 @@ test('a malformed initialize or a discover for an unknown revision is not answer
   try {
     const bad = await b.ask({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 7 } });
     assert.ok(bad.error, JSON.stringify(bad));
-    const future = await b.ask({ jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } });
+    const future = await b.ask({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'server/discover',
+      params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+    });
     assert.equal(future.error?.code, -32022);
   } finally {
     await b.stop();
@@ -227,7 +286,10 @@ for (const kind of CLIENT_KINDS) {
     const client = await connectEra(kind, { stdio: launch });
     try {
       assert.equal(client.era, EXPECTED_ERA[kind]);
-      assert.deepEqual((await client.listTools()).map((t) => t.name), ['search', 'read']);
+      assert.deepEqual(
+        (await client.listTools()).map((t) => t.name),
+        ['search', 'read'],
+      );
       const res = await client.callTool('search', { query: 'exponential backoff' });
       const hits = (res.structuredContent as { result: { hits: { path: string }[] } }).result.hits;
       assert.ok(hits[0].path.endsWith('retry.md'));
@@ -251,8 +313,16 @@ test('2026-07-28 over the bridge, forwarded: server/discover, tools/list and a s
     assert.equal(discover.error, undefined, JSON.stringify(discover.error));
     assert.deepEqual(discover.result!.supportedVersions, ['2026-07-28']);
     const list = await b.ask({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META } });
-    assert.deepEqual((list.result!.tools as { name: string }[]).map((t) => t.name), ['search', 'read']);
-    const call = await b.ask({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: { query: 'exponential backoff', top_k: 1 }, _meta: META } });
+    assert.deepEqual(
+      (list.result!.tools as { name: string }[]).map((t) => t.name),
+      ['search', 'read'],
+    );
+    const call = await b.ask({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'exponential backoff', top_k: 1 }, _meta: META },
+    });
     const hits = (call.result!.structuredContent as { result: { hits: { path: string }[] } }).result.hits;
     assert.ok(hits[0].path.endsWith('retry.md'));
   } finally {
@@ -265,29 +335,66 @@ test('2025-era over the same bridge (initialize answered by the bridge, replayed
   try {
     const init = await b.ask(initialize('2025-11-25'));
     assert.equal(init.result!.protocolVersion, '2025-11-25');
-    const call = await b.ask({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { query: 'lighthouse budget', top_k: 1 } } });
-    assert.ok(((call.result!.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path).endsWith('budget.md'));
-    const future = await b.ask({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } });
+    const call = await b.ask({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'lighthouse budget', top_k: 1 } },
+    });
+    assert.ok(
+      (call.result!.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path.endsWith(
+        'budget.md',
+      ),
+    );
+    const future = await b.ask({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/list',
+      params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+    });
     assert.equal(future.error?.code, -32022);
   } finally {
     await b.stop();
   }
 });
 
-test('with stateful sessions the replayed initialize opens the session the client\'s later calls use (a call without one is refused)', async () => {
+test("with stateful sessions the replayed initialize opens the session the client's later calls use (a call without one is refused)", async () => {
   const engine = await findOrStartEngine(home);
-  const admin = (method: string, path: string, body?: unknown) => fetch(engine.url + path, { method, headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetch(engine.url + path, {
+      method,
+      headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.stateless_http': false } })).status, 200);
   assert.equal((await admin('POST', '/api/mcp/restart')).status, 200);
   const b = bridge({ toolset: async () => 'agent' });
   try {
-    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { query: 'lighthouse budget', top_k: 1 } } };
-    const refused = await fetch(engine.mcp, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify(call) });
+    const call = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'lighthouse budget', top_k: 1 } },
+    };
+    const refused = await fetch(engine.mcp, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify(call),
+    });
     assert.equal(refused.status >= 400, true, 'control: a stateful engine refuses a call outside a session');
     await refused.body?.cancel();
     assert.equal((await b.ask(initialize('2025-11-25'))).result!.protocolVersion, '2025-11-25');
     const answer = await b.ask(call);
-    assert.ok(((answer.result!.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path).endsWith('budget.md'), JSON.stringify(answer));
+    assert.ok(
+      (answer.result!.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path.endsWith(
+        'budget.md',
+      ),
+      JSON.stringify(answer),
+    );
   } finally {
     await b.stop();
     await admin('PATCH', '/api/settings', { values: { 'mcp.stateless_http': true } });

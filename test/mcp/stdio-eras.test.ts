@@ -39,7 +39,10 @@ for (const kind of CLIENT_KINDS) {
       assert.equal(client.era, EXPECTED_ERA[kind]);
       if (client.era === 'modern') assert.deepEqual(client.discover?.supportedVersions, ['2026-07-28']);
       assert.deepEqual(client.capabilities?.tools, { listChanged: false });
-      assert.deepEqual((await client.listTools()).map((t) => t.name), ['search', 'read']);
+      assert.deepEqual(
+        (await client.listTools()).map((t) => t.name),
+        ['search', 'read'],
+      );
       const res = await client.callTool('search', { query: 'exponential backoff' });
       const hits = (res.structuredContent as { result: { hits: { path: string }[] } }).result.hits;
       assert.ok(hits[0].path.endsWith('retry.md'));

@@ -26,11 +26,17 @@ test('stdio: list and call the tools, typed errors included', async () => {
     await client.connect(transport);
     const names = (await client.listTools()).tools.map((t) => t.name);
     assert.ok(names.includes('search') && names.includes('read') && names.includes('grep'), names.join());
-    const res = (await client.callTool({ name: 'search', arguments: { query: 'exponential backoff' } })) as CallToolResult;
+    const res = (await client.callTool({
+      name: 'search',
+      arguments: { query: 'exponential backoff' },
+    })) as CallToolResult;
     assert.equal(res.isError, undefined);
     const hits = (res.structuredContent as { result: { hits: { path: string }[] } }).result.hits;
     assert.ok(hits[0].path.endsWith('retry.md'));
-    const read = (await client.callTool({ name: 'read', arguments: { path: join(root, 'outside.txt') } })) as CallToolResult;
+    const read = (await client.callTool({
+      name: 'read',
+      arguments: { path: join(root, 'outside.txt') },
+    })) as CallToolResult;
     assert.equal(read.isError, true);
     assert.equal((read.structuredContent as { error: { code: string } }).error.code, 'path_outside_folders');
     const bad = (await client.callTool({ name: 'search', arguments: { query: 'x', top_k: 0 } })) as CallToolResult;

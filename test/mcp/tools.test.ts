@@ -14,11 +14,24 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { connect, startFixture, type Fixture } from './fixtures.js';
 import type { Schema } from '../../main/common/json-schema.js';
 import { GREP_REQUEST_SCHEMA, READ_REQUEST_SCHEMA, searchRequestSchema } from '../../main/common/requests.js';
-import { GREP_RESULT_SCHEMA, READ_RESULT_SCHEMA, SEARCH_RESULT_SCHEMA, outcomeSchema } from '../../main/common/results.js';
 import {
-  ANSWER_REQUEST_SCHEMA, ANSWER_RESULT_SCHEMA, EMPTY_REQUEST_SCHEMA, INDEX_DROP_REQUEST_SCHEMA, INDEX_DROP_RESULT_SCHEMA,
-  INDEX_STATUS_RESULT_SCHEMA, INDEX_UPDATE_REQUEST_SCHEMA, JOB_RESULT_SCHEMA, RETRIEVE_CONTEXT_REQUEST_SCHEMA,
-  SEMANTIC_SEARCH_REQUEST_SCHEMA, SERVER_STATUS_RESULT_SCHEMA,
+  GREP_RESULT_SCHEMA,
+  READ_RESULT_SCHEMA,
+  SEARCH_RESULT_SCHEMA,
+  outcomeSchema,
+} from '../../main/common/results.js';
+import {
+  ANSWER_REQUEST_SCHEMA,
+  ANSWER_RESULT_SCHEMA,
+  EMPTY_REQUEST_SCHEMA,
+  INDEX_DROP_REQUEST_SCHEMA,
+  INDEX_DROP_RESULT_SCHEMA,
+  INDEX_STATUS_RESULT_SCHEMA,
+  INDEX_UPDATE_REQUEST_SCHEMA,
+  JOB_RESULT_SCHEMA,
+  RETRIEVE_CONTEXT_REQUEST_SCHEMA,
+  SEMANTIC_SEARCH_REQUEST_SCHEMA,
+  SERVER_STATUS_RESULT_SCHEMA,
 } from '../../main/common/tool-requests.js';
 
 let fx: Fixture;
@@ -37,7 +50,11 @@ async function startLlm(): Promise<string> {
       assert.equal(req.url, '/v1/chat/completions');
       llmRequests.push(JSON.parse(body));
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'It retries with exponential backoff [1].' } }] }));
+      res.end(
+        JSON.stringify({
+          choices: [{ message: { role: 'assistant', content: 'It retries with exponential backoff [1].' } }],
+        }),
+      );
     });
   });
   await new Promise<void>((r) => llm.listen(0, '127.0.0.1', r));
@@ -46,7 +63,11 @@ async function startLlm(): Promise<string> {
 
 before(async () => {
   const generationUrl = await startLlm();
-  fx = await startFixture({ 'mcp.toolset': 'full', 'mcp.generation_url': generationUrl, 'mcp.generation_model': 'tiny' });
+  fx = await startFixture({
+    'mcp.toolset': 'full',
+    'mcp.generation_url': generationUrl,
+    'mcp.generation_model': 'tiny',
+  });
   client = await connect(fx.mcpUrl);
   tools = (await client.listTools()).tools;
 });
@@ -65,16 +86,24 @@ async function call(name: string, args: Record<string, unknown>): Promise<CallTo
   const validate = ajv.compile(tool.outputSchema);
   assert.ok(validate(res.structuredContent), `${name} structuredContent validates: ${ajv.errorsText(validate.errors)}`);
   const sc = res.structuredContent as Record<string, unknown>;
-  assert.ok(('result' in sc) !== ('error' in sc), `${name}: exactly one of result and error`);
+  assert.ok('result' in sc !== 'error' in sc, `${name}: exactly one of result and error`);
   assert.equal(res.isError === true, 'error' in sc, `${name}: isError matches the error branch`);
   assert.equal(res.content[0].type, 'text');
   return res;
 }
 
-async function expectError(name: string, args: Record<string, unknown>, code: string): Promise<Record<string, unknown>> {
+async function expectError(
+  name: string,
+  args: Record<string, unknown>,
+  code: string,
+): Promise<Record<string, unknown>> {
   const res = await call(name, args);
   const err = (res.structuredContent as { error?: { code: string; message: string } }).error;
-  assert.equal(err?.code, code, `${name}(${JSON.stringify(args)}) fails with ${code}, got ${JSON.stringify(res.structuredContent)}`);
+  assert.equal(
+    err?.code,
+    code,
+    `${name}(${JSON.stringify(args)}) fails with ${code}, got ${JSON.stringify(res.structuredContent)}`,
+  );
   assert.ok(err.message.length > 0);
   return err as Record<string, unknown>;
 }
@@ -97,9 +126,23 @@ const resultOf = <T>(res: CallToolResult) => (res.structuredContent as { result:
 const textOf = (res: CallToolResult) => (res.content[0] as { text: string }).text;
 
 test('tools/list: the full toolset with answer, flat schemas, descriptions that guide the agent', () => {
-  assert.deepEqual(tools.map((t) => t.name).sort(), ['answer', 'grep', 'index_drop', 'index_status', 'index_update', 'read', 'retrieve_context', 'search', 'semantic_search', 'server_status']);
+  assert.deepEqual(tools.map((t) => t.name).sort(), [
+    'answer',
+    'grep',
+    'index_drop',
+    'index_status',
+    'index_update',
+    'read',
+    'retrieve_context',
+    'search',
+    'semantic_search',
+    'server_status',
+  ]);
   const text = JSON.stringify(tools);
-  assert.ok(!text.includes('$ref') && !text.includes('$defs') && !text.includes('definitions'), 'no $ref/$defs anywhere');
+  assert.ok(
+    !text.includes('$ref') && !text.includes('$defs') && !text.includes('definitions'),
+    'no $ref/$defs anywhere',
+  );
   for (const t of tools) {
     assert.equal(t.inputSchema.type, 'object');
     assert.equal(t.outputSchema?.type, 'object');
@@ -122,10 +165,17 @@ test('search: hits, freshness first, grouped by file with numbered lines, bounde
   assert.match(text, /not instructions/);
   const small = await call('search', { query: 'the', top_k: 50, max_chars: 1000 });
   assert.ok(textOf(small).length <= 1000, `bounded text (${textOf(small).length})`);
-  assert.ok(JSON.stringify(small.structuredContent).length <= 1000, `bounded JSON (${JSON.stringify(small.structuredContent).length})`);
+  assert.ok(
+    JSON.stringify(small.structuredContent).length <= 1000,
+    `bounded JSON (${JSON.stringify(small.structuredContent).length})`,
+  );
   const sr = (small.structuredContent as { result: { hits: unknown[]; hits_omitted: number } }).result;
   assert.ok(sr.hits.length >= 1, 'the first hit is always there');
-  const multi = await call('search', { queries: ['lighthouse budget', 'travel costs'], mode: 'sparse', file_types: ['md'] });
+  const multi = await call('search', {
+    queries: ['lighthouse budget', 'travel costs'],
+    mode: 'sparse',
+    file_types: ['md'],
+  });
   assert.ok(resultOf<{ hits: { path: string }[] }>(multi).hits.every((h) => h.path.endsWith('.md')));
 });
 
@@ -172,8 +222,13 @@ test('read: every path escape is refused with path_outside_folders and reveals n
 });
 
 test('grep: exhaustive literal and regex matches', async () => {
-  const lit = resultOf<{ matches: { path: string; line: number; text: string }[] }>(await call('grep', { pattern: 'UploadQueue' }));
-  assert.deepEqual(lit.matches.map((m) => [m.path, m.line]), [[join(fx.data, 'src/queue.ts'), 1]]);
+  const lit = resultOf<{ matches: { path: string; line: number; text: string }[] }>(
+    await call('grep', { pattern: 'UploadQueue' }),
+  );
+  assert.deepEqual(
+    lit.matches.map((m) => [m.path, m.line]),
+    [[join(fx.data, 'src/queue.ts'), 1]],
+  );
   const re = resultOf<{ matches: unknown[] }>(await call('grep', { pattern: 'Q[0-9] budget', regex: true }));
   assert.equal(re.matches.length, 1);
   await expectError('grep', { pattern: '(', regex: true }, 'invalid_argument');
@@ -181,19 +236,31 @@ test('grep: exhaustive literal and regex matches', async () => {
 
 test('index_status, server_status, retrieve_context, semantic_search', async () => {
   const st = resultOf<{ folders: { path: string; state: string }[] }>(await call('index_status', {}));
-  assert.deepEqual(st.folders.map((f) => [f.path, f.state]), [[fx.data, 'fresh']]);
+  assert.deepEqual(
+    st.folders.map((f) => [f.path, f.state]),
+    [[fx.data, 'fresh']],
+  );
   const ss = resultOf<{ toolset: string; default_mode: string; tools: string[] }>(await call('server_status', {}));
   assert.equal(ss.toolset, 'full');
   assert.equal(ss.default_mode, 'tribrid');
   assert.ok(ss.tools.includes('answer'));
-  const rc = resultOf<{ mode: string; hits: { path: string }[] }>(await call('retrieve_context', { query: 'budget euros', filters: { source: fx.data, tags: ['md'] } }));
+  const rc = resultOf<{ mode: string; hits: { path: string }[] }>(
+    await call('retrieve_context', { query: 'budget euros', filters: { source: fx.data, tags: ['md'] } }),
+  );
   assert.ok(rc.hits.length > 0 && rc.hits.length <= 10);
   assert.equal(rc.mode, 'hybrid', 'hybrid: no graph leg');
-  assert.ok(rc.hits.every((h) => h.path.endsWith('.md')), 'tags filter kinds');
-  const sem = resultOf<{ mode: string; hits: { score: number }[] }>(await call('semantic_search', { vector_query: 'how uploads recover from failures', threshold: 0 }));
+  assert.ok(
+    rc.hits.every((h) => h.path.endsWith('.md')),
+    'tags filter kinds',
+  );
+  const sem = resultOf<{ mode: string; hits: { score: number }[] }>(
+    await call('semantic_search', { vector_query: 'how uploads recover from failures', threshold: 0 }),
+  );
   assert.ok(sem.hits.length > 0);
   assert.equal(sem.mode, 'vector', 'vectors only');
-  const strict = resultOf<{ hits: unknown[] }>(await call('semantic_search', { vector_query: 'how uploads recover from failures', threshold: 1 }));
+  const strict = resultOf<{ hits: unknown[] }>(
+    await call('semantic_search', { vector_query: 'how uploads recover from failures', threshold: 1 }),
+  );
   assert.equal(strict.hits.length, 0, 'an empty list is a success');
 });
 
@@ -207,10 +274,16 @@ test('index_update returns a job id; index_drop needs confirm and only takes ind
   await expectError('index_drop', { path: '/tmp', confirm: true }, 'path_outside_folders');
   const dropped = resultOf<{ dropped: string }>(await call('index_drop', { path: fx.data, confirm: true }));
   assert.equal(dropped.dropped, fx.data);
-  assert.equal(resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'sparse' })).hits.length, 0);
+  assert.equal(
+    resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'sparse' })).hits.length,
+    0,
+  );
   await call('index_update', { path: fx.data, kind: 'rebuild' });
   await fx.engine.idle();
-  assert.ok(resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'sparse' })).hits.length > 0, 'searchable again');
+  assert.ok(
+    resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'sparse' })).hits.length > 0,
+    'searchable again',
+  );
 });
 
 test('answer: retrieval, local generation, citations to the hits', async () => {
@@ -242,17 +315,24 @@ test('answer: generation_unavailable when the endpoint does not answer', async (
 test('contract mismatch: search fails closed with embedding_contract_mismatch, answer with answer_retrieval_failed', async () => {
   fx.engine.settings.set({ 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
   // The engine re-checks its index contract asynchronously after a model change.
-  for (let i = 0; i < 100 && !(await fx.engine.status()).contract_mismatch; i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 100 && !(await fx.engine.status()).contract_mismatch; i++)
+    await new Promise((r) => setTimeout(r, 50));
   const err = await expectError('search', { query: 'backoff' }, 'embedding_contract_mismatch');
   assert.ok(err.remedy, 'the error says what to do');
   const ans = await expectError('answer', { question: 'retries?' }, 'answer_retrieval_failed');
   assert.equal((ans.details as { cause: { code: string } }).cause.code, 'embedding_contract_mismatch');
-  assert.ok(resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'sparse' })).hits.length > 0, 'sparse mode still works');
+  assert.ok(
+    resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'sparse' })).hits.length > 0,
+    'sparse mode still works',
+  );
   // Back to the model the index was built with: nothing was lost, vector search answers again.
   // (This also lets the engine finish swapping models before the fixture closes it: Engine.close()
   // does not yet wait for that background work.)
   fx.engine.settings.set({ 'embedding.model': 'cairn/use-lite' });
-  assert.ok(resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'tribrid' })).hits.length > 0, 'tribrid works again');
+  assert.ok(
+    resultOf<{ hits: unknown[] }>(await call('search', { query: 'backoff', mode: 'tribrid' })).hits.length > 0,
+    'tribrid works again',
+  );
 });
 
 test('every tool lists its declared contract schemas as they are (input, and output as {result} or {error})', () => {
@@ -260,7 +340,11 @@ test('every tool lists its declared contract schemas as they are (input, and out
     const { $schema: _dialect, ...rest } = x as Record<string, unknown>;
     return rest;
   };
-  assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(DECLARED).sort(), 'every listed tool has a declared contract');
+  assert.deepEqual(
+    tools.map((t) => t.name).sort(),
+    Object.keys(DECLARED).sort(),
+    'every listed tool has a declared contract',
+  );
   for (const t of tools) {
     const [input, output] = DECLARED[t.name];
     const listedInput = strip(t.inputSchema) as { properties?: Record<string, { default?: unknown }> };
@@ -269,7 +353,11 @@ test('every tool lists its declared contract schemas as they are (input, and out
     const declaredInput = JSON.parse(JSON.stringify(input)) as typeof listedInput;
     if (t.name === 'search') for (const k of ['mode', 'top_k'] as const) delete declaredInput.properties![k].default;
     assert.deepEqual(listedInput, declaredInput, `${t.name} input schema`);
-    assert.deepEqual(strip(t.outputSchema), JSON.parse(JSON.stringify(outcomeSchema(output))), `${t.name} output schema`);
+    assert.deepEqual(
+      strip(t.outputSchema),
+      JSON.parse(JSON.stringify(outcomeSchema(output))),
+      `${t.name} output schema`,
+    );
   }
 });
 

@@ -28,7 +28,11 @@ test('line windows fit, overlap a little, cover every line, and fill most of the
   const text = Array.from({ length: 200 }, (_, i) => `line ${i + 1} holds some words of text`).join('\n');
   const out = packUnits(toUnits(text), budget(64), 6);
   for (const w of out) assert.ok(countTokens(w.text) <= 64);
-  for (let line = 1; line <= 200; line++) assert.ok(out.some((w) => w.startLine <= line && line <= w.endLine), `line ${line}`);
+  for (let line = 1; line <= 200; line++)
+    assert.ok(
+      out.some((w) => w.startLine <= line && line <= w.endLine),
+      `line ${line}`,
+    );
   for (let i = 1; i < out.length; i++) assert.ok(out[i].startLine <= out[i - 1].endLine, 'consecutive windows overlap');
   for (const w of out.slice(0, -1)) assert.ok(countTokens(w.text) >= 0.6 * 64, `window ${w.startLine} is under 60%`);
 });
@@ -47,16 +51,25 @@ test('paragraph packing never cuts a paragraph that fits and keeps the exact sou
 });
 
 test('parseFile rejects a window of less than one token', async () => {
-  await assert.rejects(parseFile({ path: '/a.txt', rel: 'a.txt' }, Buffer.from('x'), { maxTokens: 0, countTokens }), RangeError);
+  await assert.rejects(
+    parseFile({ path: '/a.txt', rel: 'a.txt' }, Buffer.from('x'), { maxTokens: 0, countTokens }),
+    RangeError,
+  );
 });
 
 test('plain text: windows over paragraphs; invalid UTF-8 decodes as Windows-1252; BOM dropped', async () => {
   const latin = Buffer.from([0x63, 0x61, 0x66, 0xe9]);
   const r = await parseFile({ path: '/a.txt', rel: 'a.txt' }, latin, { maxTokens: 128, countTokens });
   assert.equal(r.chunks[0].text, 'café');
-  const bom = await parseFile({ path: '/b.txt', rel: 'b.txt' }, Buffer.from('\ufeffhello'), { maxTokens: 128, countTokens });
+  const bom = await parseFile({ path: '/b.txt', rel: 'b.txt' }, Buffer.from('\ufeffhello'), {
+    maxTokens: 128,
+    countTokens,
+  });
   assert.equal(bom.chunks[0].text, 'hello');
-  const empty = await parseFile({ path: '/c.txt', rel: 'c.txt' }, Buffer.from('\n\n  \n'), { maxTokens: 128, countTokens });
+  const empty = await parseFile({ path: '/c.txt', rel: 'c.txt' }, Buffer.from('\n\n  \n'), {
+    maxTokens: 128,
+    countTokens,
+  });
   assert.deepEqual(empty.chunks, []);
 });
 

@@ -4,7 +4,8 @@ import { parseFile } from '../../main/engine/parse/index.js';
 import { countTokens, opts } from './counter.js';
 
 const parse = (rel: string, text: string) => parseFile({ path: `/p/${rel}`, rel }, Buffer.from(text), opts);
-const defs = (r: Awaited<ReturnType<typeof parse>>) => r.symbols.map((s) => `${s.name}:${s.kind}:${s.startLine}-${s.endLine}`);
+const defs = (r: Awaited<ReturnType<typeof parse>>) =>
+  r.symbols.map((s) => `${s.name}:${s.kind}:${s.startLine}-${s.endLine}`);
 
 test('a function longer than the window becomes line windows that all keep its symbol', async () => {
   const body = Array.from({ length: 60 }, (_, i) => `  const value${i} = compute(input, ${i});`).join('\n');
@@ -18,7 +19,8 @@ test('a function longer than the window becomes line windows that all keep its s
 });
 
 test('a class bigger than the window is split at its methods, with Class.method symbols', async () => {
-  const method = (n: number) => `  method${n}(a: number, b: number): number {\n    const sum = a + b + ${n};\n    return this.scale(sum) * ${n};\n  }\n`;
+  const method = (n: number) =>
+    `  method${n}(a: number, b: number): number {\n    const sum = a + b + ${n};\n    return this.scale(sum) * ${n};\n  }\n`;
   const text = `export class Calculator {\n  private factor = 2;\n\n${Array.from({ length: 8 }, (_, i) => method(i)).join('\n')}}\n`;
   const r = await parse('calc.ts', text);
   assert.ok(r.chunks.length >= 8);
@@ -31,29 +33,56 @@ test('a class bigger than the window is split at its methods, with Class.method 
 });
 
 test('JavaScript: arrow functions, classes, require and dynamic import', async () => {
-  const r = await parse('a.js', "const fs = require('fs');\nconst run = async () => {\n  await import('./lazy.js');\n};\nclass A {\n  go() { return 1; }\n}\n");
+  const r = await parse(
+    'a.js',
+    "const fs = require('fs');\nconst run = async () => {\n  await import('./lazy.js');\n};\nclass A {\n  go() { return 1; }\n}\n",
+  );
   assert.deepEqual(defs(r), ['run:function:2-4', 'A:class:5-7', 'A.go:method:6-6']);
-  assert.deepEqual(r.refs.filter((x) => x.kind === 'import').map((x) => x.target), ['fs', './lazy.js']);
+  assert.deepEqual(
+    r.refs.filter((x) => x.kind === 'import').map((x) => x.target),
+    ['fs', './lazy.js'],
+  );
 });
 
 test('TSX parses with the TSX grammar', async () => {
-  const r = await parse('c.tsx', "import React from 'react';\nexport function Card(props: { title: string }) {\n  return <div className=\"card\">{props.title}</div>;\n}\n");
+  const r = await parse(
+    'c.tsx',
+    'import React from \'react\';\nexport function Card(props: { title: string }) {\n  return <div className="card">{props.title}</div>;\n}\n',
+  );
   assert.deepEqual(defs(r), ['Card:function:2-4']);
 });
 
 test('C#, Ruby, PHP and Bash: definitions and imports', async () => {
-  const cs = await parse('a.cs', 'using System.Text;\nnamespace Acme {\n  public class Greeter {\n    public string Hello(string n) { return n; }\n  }\n}\n');
+  const cs = await parse(
+    'a.cs',
+    'using System.Text;\nnamespace Acme {\n  public class Greeter {\n    public string Hello(string n) { return n; }\n  }\n}\n',
+  );
   assert.deepEqual(defs(cs), ['Acme:namespace:2-6', 'Acme.Greeter:class:3-5', 'Acme.Greeter.Hello:method:4-4']);
-  assert.deepEqual(cs.refs.filter((x) => x.kind === 'import').map((x) => x.target), ['System.Text']);
+  assert.deepEqual(
+    cs.refs.filter((x) => x.kind === 'import').map((x) => x.target),
+    ['System.Text'],
+  );
   const rb = await parse('a.rb', "require 'json'\nclass Parser\n  def parse(s)\n    JSON.parse(s)\n  end\nend\n");
   assert.deepEqual(defs(rb), ['Parser:class:2-6', 'Parser.parse:method:3-5']);
-  assert.deepEqual(rb.refs.filter((x) => x.kind === 'import').map((x) => x.target), ['json']);
-  const php = await parse('a.php', "<?php\nrequire_once 'db.php';\nclass Repo {\n  public function find($id) { return $id; }\n}\nfunction helper() {}\n");
+  assert.deepEqual(
+    rb.refs.filter((x) => x.kind === 'import').map((x) => x.target),
+    ['json'],
+  );
+  const php = await parse(
+    'a.php',
+    "<?php\nrequire_once 'db.php';\nclass Repo {\n  public function find($id) { return $id; }\n}\nfunction helper() {}\n",
+  );
   assert.deepEqual(defs(php), ['Repo:class:3-5', 'Repo.find:method:4-4', 'helper:function:6-6']);
-  assert.deepEqual(php.refs.filter((x) => x.kind === 'import').map((x) => x.target), ['db.php']);
+  assert.deepEqual(
+    php.refs.filter((x) => x.kind === 'import').map((x) => x.target),
+    ['db.php'],
+  );
   const sh = await parse('a.sh', '#!/bin/bash\nsource ./env.sh\ndeploy() {\n  echo hi\n}\ndeploy\n');
   assert.deepEqual(defs(sh), ['deploy:function:3-5']);
-  assert.deepEqual(sh.refs.filter((x) => x.kind === 'import').map((x) => x.target), ['./env.sh']);
+  assert.deepEqual(
+    sh.refs.filter((x) => x.kind === 'import').map((x) => x.target),
+    ['./env.sh'],
+  );
 });
 
 test('Rust impl methods, Go methods and C++ namespaces are qualified', async () => {
@@ -71,7 +100,10 @@ test('syntax errors do not lose the file; code without a grammar gets line windo
   assert.ok(broken.chunks.some((c) => c.text.includes('def ok')));
   assert.ok(broken.chunks.some((c) => c.text.includes('broken')));
   const kt = await parse('a.kt', 'fun main() {\n  println("hi")\n}\n');
-  assert.deepEqual(kt.chunks.map((c) => [c.kind, c.language, c.startLine, c.endLine]), [['code', 'kotlin', 1, 3]]);
+  assert.deepEqual(
+    kt.chunks.map((c) => [c.kind, c.language, c.startLine, c.endLine]),
+    [['code', 'kotlin', 1, 3]],
+  );
 });
 
 test('references are bounded per file', async () => {

@@ -5,7 +5,8 @@
  */
 export function countTokens(text: string): number {
   let n = 0;
-  for (const m of text.matchAll(/[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu)) n += m[0].length > 1 && /[\p{L}\p{N}_]/u.test(m[0][0]) ? Math.ceil(m[0].length / 4) : 1;
+  for (const m of text.matchAll(/[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu))
+    n += m[0].length > 1 && /[\p{L}\p{N}_]/u.test(m[0][0]) ? Math.ceil(m[0].length / 4) : 1;
   return n;
 }
 

@@ -43,7 +43,8 @@ test('chunks of text files are the exact source lines they claim', () => {
   for (const [rel, p] of parsed) {
     if (!p.chunks.length || ['pdf', 'docx', 'html'].includes(p.chunks[0].kind)) continue;
     const lines = sources.get(rel)!.split('\n');
-    for (const c of p.chunks) assert.equal(c.text, lines.slice(c.startLine - 1, c.endLine).join('\n'), `${rel}:${c.startLine}-${c.endLine}`);
+    for (const c of p.chunks)
+      assert.equal(c.text, lines.slice(c.startLine - 1, c.endLine).join('\n'), `${rel}:${c.startLine}-${c.endLine}`);
   }
 });
 
@@ -52,14 +53,21 @@ test('known symbols have their names, kinds and exact line ranges in every langu
     const p = parsed.get(s.rel)!;
     const def = p.symbols.find((d) => d.name === s.name);
     assert.ok(def, `${s.rel}: no symbol ${s.name} among ${p.symbols.map((d) => d.name).join(', ')}`);
-    assert.deepEqual({ kind: def.kind, startLine: def.startLine, endLine: def.endLine }, { kind: s.kind, startLine: s.startLine, endLine: s.endLine }, `${s.rel} ${s.name}`);
+    assert.deepEqual(
+      { kind: def.kind, startLine: def.startLine, endLine: def.endLine },
+      { kind: s.kind, startLine: s.startLine, endLine: s.endLine },
+      `${s.rel} ${s.name}`,
+    );
     // The definition's lines are covered by chunks of its own symbol, or (when the whole class
     // fits one chunk) of its container's: `InvoiceStore.save` inside the `InvoiceStore` chunk.
     const owners = p.chunks.filter((c) => c.symbol === s.name || s.name.startsWith(`${c.symbol}.`));
     assert.ok(owners.length, `${s.rel}: no chunk for ${s.name}`);
     for (const c of owners) assert.equal(c.language, s.language);
     for (let line = s.startLine; line <= s.endLine; line++) {
-      assert.ok(owners.some((c) => c.startLine <= line && line <= c.endLine), `${s.rel} ${s.name}: line ${line} not covered`);
+      assert.ok(
+        owners.some((c) => c.startLine <= line && line <= c.endLine),
+        `${s.rel} ${s.name}: line ${line} not covered`,
+      );
     }
     const own = p.chunks.find((c) => c.symbol === s.name);
     if (own) assert.equal(own.symbolKind, s.kind);
@@ -92,11 +100,17 @@ test('Markdown sections keep their heading path and exact lines; front matter is
 
 test('graph refs: imports of every language and links of Markdown and HTML', () => {
   for (const i of info.imports) {
-    const refs = parsed.get(i.rel)!.refs.filter((r) => r.kind === 'import').map((r) => r.target);
+    const refs = parsed
+      .get(i.rel)!
+      .refs.filter((r) => r.kind === 'import')
+      .map((r) => r.target);
     assert.ok(refs.includes(i.target), `${i.rel}: import ${i.target} not in ${refs.join(', ')}`);
   }
   for (const l of info.links) {
-    const refs = parsed.get(l.rel)!.refs.filter((r) => r.kind === 'link').map((r) => r.target);
+    const refs = parsed
+      .get(l.rel)!
+      .refs.filter((r) => r.kind === 'link')
+      .map((r) => r.target);
     assert.ok(refs.includes(l.target), `${l.rel}: link ${l.target} not in ${refs.join(', ')}`);
   }
 });
@@ -110,11 +124,20 @@ test('graph refs: call sites and type references, deduplicated, never the defini
   const inv = ts.find((r) => r.target === 'InvoiceLine')!;
   // The interface's own name (line 4) is not a reference; its first use is.
   assert.equal(inv.line, lineOf(INVOICE_TS, 'lines: InvoiceLine[]'));
-  const py = parsed.get('py/geo.py')!.refs.filter((r) => r.kind === 'reference').map((r) => r.target);
+  const py = parsed
+    .get('py/geo.py')!
+    .refs.filter((r) => r.kind === 'reference')
+    .map((r) => r.target);
   assert.ok(py.includes('haversine_distance') && py.includes('radians'));
-  const go = parsed.get('go/server.go')!.refs.filter((r) => r.kind === 'reference').map((r) => r.target);
+  const go = parsed
+    .get('go/server.go')!
+    .refs.filter((r) => r.kind === 'reference')
+    .map((r) => r.target);
   assert.ok(go.includes('ListenAndServe') && go.includes('Fprintln'));
-  const c = parsed.get('cpp/matrix.cpp')!.refs.filter((r) => r.kind === 'reference').map((r) => r.target);
+  const c = parsed
+    .get('cpp/matrix.cpp')!
+    .refs.filter((r) => r.kind === 'reference')
+    .map((r) => r.target);
   assert.ok(c.includes('at'));
 });
 
@@ -130,7 +153,10 @@ test('PDF chunks carry the page, lines within the page, and each page text', () 
 });
 
 test('DOCX paragraphs become text; HTML keeps visible text and drops scripts and styles', () => {
-  const docx = parsed.get(info.docx.rel)!.chunks.map((c) => c.text).join('\n');
+  const docx = parsed
+    .get(info.docx.rel)!
+    .chunks.map((c) => c.text)
+    .join('\n');
   for (const para of info.docx.paragraphs) assert.ok(docx.includes(para), para);
   const html = parsed.get(info.html.rel)!;
   const text = html.chunks.map((c) => c.text).join('\n');

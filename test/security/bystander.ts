@@ -19,9 +19,17 @@ export interface Watch {
 let nextId = 1;
 
 /** One stateless JSON-RPC call; returns its parsed result (SSE or JSON body) and how long it took. */
-export async function rpc(url: string, method: string, params: Record<string, unknown> = {}): Promise<{ result: unknown; ms: number }> {
+export async function rpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<{ result: unknown; ms: number }> {
   const t0 = performance.now();
-  const res = await fetch(url, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: MCP_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+  });
   const text = await res.text();
   const ms = performance.now() - t0;
   assert.equal(res.status, 200, `${method}: HTTP ${res.status} ${text.slice(0, 300)}`);
@@ -36,7 +44,11 @@ export async function rpc(url: string, method: string, params: Record<string, un
  * Every answer must be a success; the slowest per method, and how many answered before the attack
  * ended, are returned for the caller's bounds.
  */
-export async function whileCalling<T>(url: string, calls: [string, Record<string, unknown>][], attack: () => Promise<T>): Promise<{ result: T } & Watch> {
+export async function whileCalling<T>(
+  url: string,
+  calls: [string, Record<string, unknown>][],
+  attack: () => Promise<T>,
+): Promise<{ result: T } & Watch> {
   let done = false;
   const slowest: Record<string, number> = {};
   const during: Record<string, number> = {};
@@ -68,7 +80,8 @@ export class Hogs {
   private readonly sampler: NodeJS.Timeout;
 
   constructor(count: number) {
-    for (let i = 0; i < count; i++) this.children.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore', detached: true }));
+    for (let i = 0; i < count; i++)
+      this.children.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore', detached: true }));
     this.sampler = setInterval(() => {
       const m = /^procs_running (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
       if (m) this.runnable.push(Number(m[1]));

@@ -18,7 +18,8 @@ import { servedAt, start, type Proc } from '../helpers/processes.js';
 import { INIT, MCP_HEADERS } from '../mcp/fixtures.js';
 
 const NOBODY = 65534;
-const canSwitch = process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+const canSwitch =
+  process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
 let tmp: { dir: string; cleanup: () => Promise<void> };
 /** Made by Cairn itself (inside a folder every uid may enter), so its modes are Cairn's doing. */
 let homeDir: string;
@@ -29,7 +30,22 @@ let mcpUrl: string;
 
 /** Runs `script` (ESM, top-level await) as uid/gid nobody; returns what it printed as JSON. */
 function asNobody(script: string, args: string[]): Record<string, unknown> {
-  const r = spawnSync('setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, '--input-type=module', '-e', script, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(
+    'setpriv',
+    [
+      '--reuid',
+      String(NOBODY),
+      '--regid',
+      String(NOBODY),
+      '--clear-groups',
+      process.execPath,
+      '--input-type=module',
+      '-e',
+      script,
+      ...args,
+    ],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as Record<string, unknown>;
 }
@@ -70,7 +86,12 @@ after(async () => {
 });
 
 async function admin(method: string, path: string, body?: unknown): Promise<Response> {
-  const send = () => fetch(origin + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const send = () =>
+    fetch(origin + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   try {
     return await send();
   } catch (err) {
@@ -81,31 +102,36 @@ async function admin(method: string, path: string, body?: unknown): Promise<Resp
   }
 }
 
-test('another uid reads nothing of the data folder, has no admin API, and no MCP without the key once it is required', { skip: !canSwitch && 'switching to another uid needs root and setpriv (Linux)', timeout: 180_000 }, async () => {
-  const paths = dataPaths(homeDir);
-  // The modes themselves: the data folder 0700, the secret files 0600, owned by this user.
-  assert.equal((await stat(paths.root)).mode & 0o777, 0o700);
-  assert.equal((await stat(paths.adminToken)).mode & 0o777, 0o600);
-  const gen = await admin('POST', '/api/mcp/api-key', { action: 'generate' });
-  assert.equal(gen.status, 200, await gen.text());
-  assert.equal((await stat(paths.apiKey)).mode & 0o777, 0o600);
-  const key = (await readFile(paths.apiKey, 'utf8')).trim();
-  assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.require_api_key': true } })).status, 200);
+test(
+  'another uid reads nothing of the data folder, has no admin API, and no MCP without the key once it is required',
+  { skip: !canSwitch && 'switching to another uid needs root and setpriv (Linux)', timeout: 180_000 },
+  async () => {
+    const paths = dataPaths(homeDir);
+    // The modes themselves: the data folder 0700, the secret files 0600, owned by this user.
+    assert.equal((await stat(paths.root)).mode & 0o777, 0o700);
+    assert.equal((await stat(paths.adminToken)).mode & 0o777, 0o600);
+    const gen = await admin('POST', '/api/mcp/api-key', { action: 'generate' });
+    assert.equal(gen.status, 200, await gen.text());
+    assert.equal((await stat(paths.apiKey)).mode & 0o777, 0o600);
+    const key = (await readFile(paths.apiKey, 'utf8')).trim();
+    assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.require_api_key': true } })).status, 200);
 
-  const other = asNobody(PROBE, [homeDir, origin, mcpUrl, key]);
-  assert.equal(other.uid, NOBODY);
-  for (const f of ['admin-token', 'mcp-api-key', 'config.json', 'index']) assert.equal(other[f], 'EACCES', `${f}: ${JSON.stringify(other)}`);
-  assert.equal(other.admin, 401);
-  assert.equal(other.mcp_no_key, 401);
-  assert.equal(other.mcp_wrong_key, 401);
-  // Control: the key itself works from that uid (the refusals above are about the key, not the uid).
-  assert.equal(other.mcp_key, 200);
-  // Control: this user reads the same files (the refusals are the modes, not missing files).
-  assert.equal((await readFile(paths.adminToken, 'utf8')).trim(), token);
+    const other = asNobody(PROBE, [homeDir, origin, mcpUrl, key]);
+    assert.equal(other.uid, NOBODY);
+    for (const f of ['admin-token', 'mcp-api-key', 'config.json', 'index'])
+      assert.equal(other[f], 'EACCES', `${f}: ${JSON.stringify(other)}`);
+    assert.equal(other.admin, 401);
+    assert.equal(other.mcp_no_key, 401);
+    assert.equal(other.mcp_wrong_key, 401);
+    // Control: the key itself works from that uid (the refusals above are about the key, not the uid).
+    assert.equal(other.mcp_key, 200);
+    // Control: this user reads the same files (the refusals are the modes, not missing files).
+    assert.equal((await readFile(paths.adminToken, 'utf8')).trim(), token);
 
-  // With the key off, loopback is shared: the other uid is served (the README says so plainly).
-  assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.require_api_key': false } })).status, 200);
-  const open = asNobody(PROBE, [homeDir, origin, mcpUrl, key]);
-  assert.equal(open.mcp_no_key, 200, JSON.stringify(open));
-  assert.equal(open.admin, 401, 'the admin API needs the token whatever the key setting');
-});
+    // With the key off, loopback is shared: the other uid is served (the README says so plainly).
+    assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.require_api_key': false } })).status, 200);
+    const open = asNobody(PROBE, [homeDir, origin, mcpUrl, key]);
+    assert.equal(open.mcp_no_key, 200, JSON.stringify(open));
+    assert.equal(open.admin, 401, 'the admin API needs the token whatever the key setting');
+  },
+);

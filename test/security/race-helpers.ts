@@ -56,7 +56,9 @@ for (;;) {
 export async function startFlipper(folder: string): Promise<{ uid: number; stop: () => Promise<void> }> {
   const asRoot = process.getuid?.() === 0;
   const cmd = asRoot ? 'setpriv' : process.execPath;
-  const args = asRoot ? ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, '-e', FLIPPER, folder] : ['-e', FLIPPER, folder];
+  const args = asRoot
+    ? ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, '-e', FLIPPER, folder]
+    : ['-e', FLIPPER, folder];
   const child: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const uid = await new Promise<number>((resolve, reject) => {
     child.once('error', reject);

@@ -21,8 +21,23 @@ const cleanups: (() => Promise<void>)[] = [];
 
 /** A home-like folder: credentials where people keep them, next to ordinary notes. */
 const SECRET_FILES = [
-  '.ssh/id_rsa', '.ssh/id_ed25519', '.ssh/config', '.aws/credentials', '.env', '.env.production', 'app/.env.local', '.netrc', '.npmrc',
-  '.pypirc', '.git-credentials', 'certs/server.pem', 'certs/tls.key', '.gnupg/private.txt', '.kube/config', '.docker/config.json', 'keys/id_rsa',
+  '.ssh/id_rsa',
+  '.ssh/id_ed25519',
+  '.ssh/config',
+  '.aws/credentials',
+  '.env',
+  '.env.production',
+  'app/.env.local',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  'certs/server.pem',
+  'certs/tls.key',
+  '.gnupg/private.txt',
+  '.kube/config',
+  '.docker/config.json',
+  'keys/id_rsa',
 ];
 const EXCLUDED_BY_RULES = ['.git/config', 'node_modules/pkg/.npmrc', 'private/plan.md', 'build.log', 'dist/out.txt'];
 const ADMITTED = ['notes/todo.md', '.env.example', 'src/main.ts'];
@@ -55,7 +70,10 @@ after(async () => {
 
 async function refused(path: string): Promise<CairnError> {
   let caught: unknown;
-  await engine.read({ path }).then(() => undefined, (e: unknown) => (caught = e));
+  await engine.read({ path }).then(
+    () => undefined,
+    (e: unknown) => (caught = e),
+  );
   assert.ok(caught instanceof CairnError, `${path} was served`);
   assert.equal(caught.code, 'path_outside_folders', `${path}: ${caught.code} ${caught.message}`);
   return caught;
@@ -70,8 +88,11 @@ test('read refuses secrets, .git/, excluded globs, ignored files and links to th
   const e = await refused(join(folder, '.ssh', 'id_rsa'));
   assert.equal(e.details?.reason, 'secret');
   // Control: admitted files, and a link to one, read.
-  for (const rel of ADMITTED) assert.ok((await engine.read({ path: join(folder, rel) })).content.includes(tokens[rel]), rel);
-  assert.ok((await engine.read({ path: join(folder, 'notes', 'todo-link.md') })).content.includes(tokens['notes/todo.md']));
+  for (const rel of ADMITTED)
+    assert.ok((await engine.read({ path: join(folder, rel) })).content.includes(tokens[rel]), rel);
+  assert.ok(
+    (await engine.read({ path: join(folder, 'notes', 'todo-link.md') })).content.includes(tokens['notes/todo.md']),
+  );
 });
 
 test('secrets are neither indexed nor grepped, and status counts what they kept out', async () => {
@@ -86,7 +107,10 @@ test('secrets are neither indexed nor grepped, and status counts what they kept 
   for (const rel of ADMITTED) {
     assert.ok(grepped.has(rel), `grep missed ${rel}`);
     const r = await engine.search({ query: tokens[rel], mode: 'sparse', top_k: 5 });
-    assert.ok(r.hits.some((h) => h.snippet.includes(tokens[rel])), `${rel} is not indexed`);
+    assert.ok(
+      r.hits.some((h) => h.snippet.includes(tokens[rel])),
+      `${rel} is not indexed`,
+    );
   }
   const st = (await engine.folders()).find((f) => f.path === folder);
   assert.equal(st?.include_secrets, false);
@@ -111,7 +135,10 @@ test('a folder that asks for its secrets (include_secrets) indexes and serves th
   // .git/ stays out even then.
   await mkdir(join(other, '.git'));
   await writeFile(join(other, '.git', 'config'), '[remote]\n');
-  await assert.rejects(engine.read({ path: join(other, '.git', 'config') }), (e: unknown) => e instanceof CairnError && e.code === 'path_outside_folders');
+  await assert.rejects(
+    engine.read({ path: join(other, '.git', 'config') }),
+    (e: unknown) => e instanceof CairnError && e.code === 'path_outside_folders',
+  );
   await engine.removeFolder(other);
 });
 
@@ -124,7 +151,11 @@ test('the data folder: refused as a folder and inside one, left out of a folder 
   try {
     for (const p of [data, join(data, 'index')]) {
       await mkdir(p, { recursive: true });
-      await assert.rejects(own.addFolder({ path: p }), (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument' && /data folder/.test(e.message), p);
+      await assert.rejects(
+        own.addFolder({ path: p }),
+        (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument' && /data folder/.test(e.message),
+        p,
+      );
     }
     const planted = TOKEN();
     await writeFile(join(data, 'planted.txt'), `${planted} in the data folder\n`);
@@ -137,9 +168,17 @@ test('the data folder: refused as a folder and inside one, left out of a folder 
     await own.addFolder({ path: parent });
     await indexNow(own, parent);
     for (const p of [join(data, 'planted.txt'), join(data, 'mcp-api-key'), join(data, 'config.json')]) {
-      await assert.rejects(own.read({ path: p }), (e: unknown) => e instanceof CairnError && e.code === 'path_outside_folders', p);
+      await assert.rejects(
+        own.read({ path: p }),
+        (e: unknown) => e instanceof CairnError && e.code === 'path_outside_folders',
+        p,
+      );
     }
-    assert.equal((await own.search({ query: planted, mode: 'sparse', top_k: 5 })).hits.length, 0, 'the data folder was indexed');
+    assert.equal(
+      (await own.search({ query: planted, mode: 'sparse', top_k: 5 })).hits.length,
+      0,
+      'the data folder was indexed',
+    );
     assert.equal((await own.grep({ pattern: planted })).matches.length, 0, 'grep searched the data folder');
     // Control: the files beside it are indexed, grepped and read.
     assert.ok((await own.read({ path: beside })).content.includes(besideTok));

@@ -60,44 +60,68 @@ after(async () => {
 
 const errorOf = (res: CallToolResult) => (res.structuredContent as { error?: { code: string; message: string } }).error;
 // Each call ends at its deadline once a worker runs it; a worker's start-up on a loaded machine is not counted, so the SDK's 60 s default is too short.
-const grep = (pattern: string) => attacker.callTool({ name: 'grep', arguments: { pattern, regex: true } }, undefined, { timeout: 170_000 }) as Promise<CallToolResult>;
+const grep = (pattern: string) =>
+  attacker.callTool({ name: 'grep', arguments: { pattern, regex: true } }, undefined, {
+    timeout: 170_000,
+  }) as Promise<CallToolResult>;
 const BYSTANDER: [string, Record<string, unknown>][] = [
   ['tools/list', {}],
   ['tools/call', { name: 'search', arguments: { query: 'lighthouse budget', mode: 'sparse', top_k: 3 } }],
 ];
 
-test('ReDoS under load: backtracking greps end in `timeout` while tools/list keeps answering within 1 s and searches answer', { timeout: 180_000 }, async () => {
-  const hogs = new Hogs(2 * availableParallelism());
-  let runnable = 0;
-  try {
-    // One at a time, then more at once than there are grep workers (the pool has at most 4).
-    const rounds: string[][] = [['^(\\w+\\s?)*$'], ['(\\w|\\w?)+$', '^(([a-z])+.)+[A-Z]([a-z])+$'], Array(5).fill('^(\\w+\\s?)*$')];
-    for (const patterns of rounds) {
-      const { result, slowest, during } = await whileCalling(mcpUrl, BYSTANDER, () => Promise.all(patterns.map(grep)));
-      result.forEach((res, i) => {
-        const err = errorOf(res);
-        // The issue's pattern never finishes over these lines (2^words ways to split each one): the
-        // control that the attack is real. Others may happen to finish; nothing may wait on them.
-        if (patterns[i].startsWith('^(\\w+')) assert.ok(err, 'the backtracking grep finished: the attack proves nothing');
-        if (err) {
-          assert.equal(err.code, 'timeout', JSON.stringify(err));
-          assert.match(err.message, new RegExp(`grep stopped after ${TIMEOUT_MS} ms`));
-        }
-      });
-      if (process.env.CAIRN_TEST_TRACE) console.error('bystander', patterns.length, JSON.stringify({ slowest, during }));
-      // The issue's bound for a concurrent tools/list; a search must answer while the greps still run
-      // (how fast depends on what else loads the machine: LanceDB's threads share the hogs' cores).
-      assert.ok(slowest['tools/list'] < 1000, `tools/list took ${slowest['tools/list'].toFixed(0)} ms during greps ${patterns.join(' ')}`);
-      assert.ok((during['tools/list'] ?? 0) >= 1 && (during['tools/call'] ?? 0) >= 1, `the bystander was not answered while the greps ran: ${JSON.stringify(during)}`);
+test(
+  'ReDoS under load: backtracking greps end in `timeout` while tools/list keeps answering within 1 s and searches answer',
+  { timeout: 180_000 },
+  async () => {
+    const hogs = new Hogs(2 * availableParallelism());
+    let runnable = 0;
+    try {
+      // One at a time, then more at once than there are grep workers (the pool has at most 4).
+      const rounds: string[][] = [
+        ['^(\\w+\\s?)*$'],
+        ['(\\w|\\w?)+$', '^(([a-z])+.)+[A-Z]([a-z])+$'],
+        Array(5).fill('^(\\w+\\s?)*$'),
+      ];
+      for (const patterns of rounds) {
+        const { result, slowest, during } = await whileCalling(mcpUrl, BYSTANDER, () =>
+          Promise.all(patterns.map(grep)),
+        );
+        result.forEach((res, i) => {
+          const err = errorOf(res);
+          // The issue's pattern never finishes over these lines (2^words ways to split each one): the
+          // control that the attack is real. Others may happen to finish; nothing may wait on them.
+          if (patterns[i].startsWith('^(\\w+'))
+            assert.ok(err, 'the backtracking grep finished: the attack proves nothing');
+          if (err) {
+            assert.equal(err.code, 'timeout', JSON.stringify(err));
+            assert.match(err.message, new RegExp(`grep stopped after ${TIMEOUT_MS} ms`));
+          }
+        });
+        if (process.env.CAIRN_TEST_TRACE)
+          console.error('bystander', patterns.length, JSON.stringify({ slowest, during }));
+        // The issue's bound for a concurrent tools/list; a search must answer while the greps still run
+        // (how fast depends on what else loads the machine: LanceDB's threads share the hogs' cores).
+        assert.ok(
+          slowest['tools/list'] < 1000,
+          `tools/list took ${slowest['tools/list'].toFixed(0)} ms during greps ${patterns.join(' ')}`,
+        );
+        assert.ok(
+          (during['tools/list'] ?? 0) >= 1 && (during['tools/call'] ?? 0) >= 1,
+          `the bystander was not answered while the greps ran: ${JSON.stringify(during)}`,
+        );
+      }
+    } finally {
+      runnable = hogs.medianRunnable();
+      await hogs.stop();
     }
-  } finally {
-    runnable = hogs.medianRunnable();
-    await hogs.stop();
-  }
-  // Control: the machine really was loaded (at least twice as many runnable threads as cores).
-  assert.ok(runnable >= 2 * availableParallelism(), `median ${runnable} runnable threads on ${availableParallelism()} cores: no real load`);
-  // The stuck workers were replaced: an ordinary grep answers, with its matches.
-  const ok = await attacker.callTool({ name: 'grep', arguments: { pattern: 'exponential backoff' } });
-  assert.equal(errorOf(ok as CallToolResult), undefined, JSON.stringify(ok.structuredContent));
-  assert.match(JSON.stringify(ok.structuredContent), /retry\.md/);
-});
+    // Control: the machine really was loaded (at least twice as many runnable threads as cores).
+    assert.ok(
+      runnable >= 2 * availableParallelism(),
+      `median ${runnable} runnable threads on ${availableParallelism()} cores: no real load`,
+    );
+    // The stuck workers were replaced: an ordinary grep answers, with its matches.
+    const ok = await attacker.callTool({ name: 'grep', arguments: { pattern: 'exponential backoff' } });
+    assert.equal(errorOf(ok as CallToolResult), undefined, JSON.stringify(ok.structuredContent));
+    assert.match(JSON.stringify(ok.structuredContent), /retry\.md/);
+  },
+);

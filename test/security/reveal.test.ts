@@ -19,11 +19,22 @@ test('revealFile paths: normalised, inside an indexed folder, links resolved; ot
     await symlink(join(t.dir, 'outside.txt'), join(folder, 'out-link.txt'));
     const folders = [folder];
     // The old prefix check let every one of these through.
-    for (const bad of [`${folder}/../outside.txt`, `${folder}/docs/../../outside.txt`, `${folder}-evil/x`, `${folder}/./docs/a.md`, join(folder, 'out-link.txt'), `${folder}/a\0b`, 'docs/a.md']) {
+    for (const bad of [
+      `${folder}/../outside.txt`,
+      `${folder}/docs/../../outside.txt`,
+      `${folder}-evil/x`,
+      `${folder}/./docs/a.md`,
+      join(folder, 'out-link.txt'),
+      `${folder}/a\0b`,
+      'docs/a.md',
+    ]) {
       assert.equal(await revealablePath(folders, bad), null, bad);
     }
     // Control: a file inside is revealed at its real path.
-    assert.equal(await revealablePath(folders, join(folder, 'docs', 'a.md')), await realpath(join(folder, 'docs', 'a.md')));
+    assert.equal(
+      await revealablePath(folders, join(folder, 'docs', 'a.md')),
+      await realpath(join(folder, 'docs', 'a.md')),
+    );
   } finally {
     await t.cleanup();
   }

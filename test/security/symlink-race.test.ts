@@ -44,7 +44,9 @@ async function oldRead(path: string, folder: string): Promise<string | null> {
 }
 
 /** Runs `attempt` ATTEMPTS times under flipping; returns what leaked, what was served from inside, and whether the link was seen pointing out. */
-async function underFlips(attempt: () => Promise<string>): Promise<{ leaks: number; inside: number; sawOutside: boolean; control: number; uid: number }> {
+async function underFlips(
+  attempt: () => Promise<string>,
+): Promise<{ leaks: number; inside: number; sawOutside: boolean; control: number; uid: number }> {
   const flipper = await startFlipper(tree.folder);
   try {
     let leaks = 0;
@@ -58,7 +60,8 @@ async function underFlips(attempt: () => Promise<string>): Promise<{ leaks: numb
     }
     // The control: the old algorithm over the same flips leaks (bounded; it usually does within a few hundred).
     let control = 0;
-    for (let i = 0; i < 20_000 && control === 0; i++) if ((await oldRead(tree.target, tree.folder))?.includes(tree.outsideToken)) control++;
+    for (let i = 0; i < 20_000 && control === 0; i++)
+      if ((await oldRead(tree.target, tree.folder))?.includes(tree.outsideToken)) control++;
     return { leaks, inside, sawOutside, control, uid: flipper.uid };
   } finally {
     await flipper.stop();
@@ -69,7 +72,10 @@ function check(name: string, r: Awaited<ReturnType<typeof underFlips>>): void {
   if (process.getuid?.() === 0) assert.equal(r.uid, NOBODY, 'the flipper runs as another user');
   assert.equal(r.leaks, 0, `${name}: ${r.leaks} of ${ATTEMPTS} attempts served the outside file`);
   assert.ok(r.sawOutside, `${name}: the link never pointed outside during the run`);
-  assert.ok(r.control > 0, `${name}: the old check-then-open never leaked over the same flips: the race window was not hit`);
+  assert.ok(
+    r.control > 0,
+    `${name}: the old check-then-open never leaked over the same flips: the race window was not hit`,
+  );
   assert.ok(r.inside > 0, `${name}: nothing was served from inside either (the attempts must be able to succeed)`);
 }
 
@@ -85,7 +91,8 @@ test('read through a flipping directory symlink never serves the outside file', 
 });
 
 test('the file door itself, opened 300 times under flips, never returns outside bytes', async () => {
-  const door = () => new FolderAccess({ path: tree.folder }, { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] });
+  const door = () =>
+    new FolderAccess({ path: tree.folder }, { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] });
   const r = await underFlips(async () => {
     try {
       return (await door().readFile(tree.target)).bytes.toString();
@@ -109,10 +116,22 @@ test('grep through a flipping directory symlink never matches in the outside fil
 });
 
 test('the indexer reads through the door: no parse of the flipping path yields outside text, and no index run stores it', async () => {
-  const access = { spec: { path: tree.folder }, opts: accessOptions({ maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] }), epoch: 0 };
+  const access = {
+    spec: { path: tree.folder },
+    opts: accessOptions({ maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] }),
+    epoch: 0,
+  };
   let n = 0;
   const r = await underFlips(async () => {
-    const rows = await readAndParse({ folder: tree.folder, src: { path: tree.target, rel: 'link/secret.txt', size: 40, mtimeMs: 0 }, rebuild: true, access: { ...access, epoch: n++ } }, { maxTokens: 256, countTokens: fallbackCount });
+    const rows = await readAndParse(
+      {
+        folder: tree.folder,
+        src: { path: tree.target, rel: 'link/secret.txt', size: 40, mtimeMs: 0 },
+        rebuild: true,
+        access: { ...access, epoch: n++ },
+      },
+      { maxTokens: 256, countTokens: fallbackCount },
+    );
     return rows === 'unchanged' ? '' : rows.chunks.map((c) => c.text).join('\n');
   });
   check('indexer parse', r);
@@ -123,8 +142,15 @@ test('the indexer reads through the door: no parse of the flipping path yields o
     await flipper.stop();
   }
   const hits = await engine.search({ query: tree.outsideToken, mode: 'sparse', top_k: 10 });
-  assert.equal(hits.hits.filter((h) => h.snippet.includes(tree.outsideToken)).length, 0, 'the outside file reached the index');
+  assert.equal(
+    hits.hits.filter((h) => h.snippet.includes(tree.outsideToken)).length,
+    0,
+    'the outside file reached the index',
+  );
   // Control: the same search finds the inside file's token.
   const inside = await engine.search({ query: tree.insideToken, mode: 'sparse', top_k: 10 });
-  assert.ok(inside.hits.some((h) => h.snippet.includes(tree.insideToken)), 'the inside file is not searchable: the check proves nothing');
+  assert.ok(
+    inside.hits.some((h) => h.snippet.includes(tree.insideToken)),
+    'the inside file is not searchable: the check proves nothing',
+  );
 });

@@ -12,8 +12,17 @@ test('FolderFilter agrees with the walk on every path of a tree', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'cairn-filter-'));
   try {
     const files = {
-      '.gitignore': '*.log\n', 'a.log': 'x', 'a.md': 'x', 'sub/.ignore': 'tmp/\n', 'sub/tmp/x.md': 'x', 'sub/y.md': 'x',
-      'node_modules/p/i.js': 'x', 'yarn.lock': 'x', 'pic.jpg': 'x', 'docs/private/z.md': 'x', 'src/k.ts': 'x',
+      '.gitignore': '*.log\n',
+      'a.log': 'x',
+      'a.md': 'x',
+      'sub/.ignore': 'tmp/\n',
+      'sub/tmp/x.md': 'x',
+      'sub/y.md': 'x',
+      'node_modules/p/i.js': 'x',
+      'yarn.lock': 'x',
+      'pic.jpg': 'x',
+      'docs/private/z.md': 'x',
+      'src/k.ts': 'x',
     };
     await writeTree(dir, files);
     const spec = { path: dir, exclude: ['docs/private/**'] };
@@ -54,8 +63,14 @@ test('the file door returns the bytes, or a typed error naming the file', async 
     const door = new FolderAccess({ path: dir }, { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] });
     const readSourceFile = async (p: string) => (await door.readFile(p)).bytes;
     assert.equal((await readSourceFile(join(dir, 'a.txt'))).toString(), 'hello');
-    await assert.rejects(readSourceFile(join(dir, 'missing.txt')), (err: unknown) => err instanceof CairnError && err.code === 'not_found' && err.message.includes('missing.txt'));
-    await assert.rejects(readSourceFile(join(dir, 'sub')), (err: unknown) => err instanceof CairnError && err.message.includes(join(dir, 'sub')));
+    await assert.rejects(
+      readSourceFile(join(dir, 'missing.txt')),
+      (err: unknown) => err instanceof CairnError && err.code === 'not_found' && err.message.includes('missing.txt'),
+    );
+    await assert.rejects(
+      readSourceFile(join(dir, 'sub')),
+      (err: unknown) => err instanceof CairnError && err.message.includes(join(dir, 'sub')),
+    );
   } finally {
     await rm(dir, { recursive: true });
   }
@@ -66,14 +81,24 @@ test('inspectPath judges one path exactly as the walk does', async () => {
   const dir = join(base, 'folder');
   try {
     await writeTree(base, {
-      'outside.txt': 'secret', 'folder/.gitignore': '*.log\n', 'folder/a.md': 'x', 'folder/b.log': 'x', 'folder/nul.txt': Buffer.from([0x61, 0]),
-      'folder/big.txt': 'x'.repeat(5000), 'folder/pic.png': 'x', 'folder/node_modules/m.js': 'x', 'folder/sub/c.ts': 'x',
+      'outside.txt': 'secret',
+      'folder/.gitignore': '*.log\n',
+      'folder/a.md': 'x',
+      'folder/b.log': 'x',
+      'folder/nul.txt': Buffer.from([0x61, 0]),
+      'folder/big.txt': 'x'.repeat(5000),
+      'folder/pic.png': 'x',
+      'folder/node_modules/m.js': 'x',
+      'folder/sub/c.ts': 'x',
     });
     await symlink(join(base, 'outside.txt'), join(dir, 'leak.txt'));
     const spec = { path: dir };
     const opts = { maxFileBytes: 1000, respectGitignore: true, extraExcludes: [] };
     const walked = await collect(spec, opts);
-    const expectOf = (rel: string) => walked.find((i) => ('file' in i ? i.file.rel === rel : 'skipped' in i ? i.skipped.path === join(dir, rel) : false)) ?? null;
+    const expectOf = (rel: string) =>
+      walked.find((i) =>
+        'file' in i ? i.file.rel === rel : 'skipped' in i ? i.skipped.path === join(dir, rel) : false,
+      ) ?? null;
     for (const rel of ['a.md', 'b.log', 'nul.txt', 'big.txt', 'pic.png', 'node_modules/m.js', 'sub/c.ts', 'leak.txt']) {
       assert.deepEqual(await inspectPath(spec, rel, opts), expectOf(rel), rel);
     }

@@ -6,10 +6,16 @@ import { CairnError } from '../../main/engine/errors.js';
 
 const dir = process.argv[2];
 const items: WalkItem[] = [];
-for await (const item of walkFolder({ path: dir }, { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] })) items.push(item);
+for await (const item of walkFolder(
+  { path: dir },
+  { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] },
+))
+  items.push(item);
 let readError: unknown = null;
 try {
-  await new FolderAccess({ path: dir }, { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] }).readFile(`${dir}/locked.txt`);
+  await new FolderAccess({ path: dir }, { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] }).readFile(
+    `${dir}/locked.txt`,
+  );
 } catch (err) {
   readError = err instanceof CairnError ? { code: err.code, message: err.message } : String(err);
 }

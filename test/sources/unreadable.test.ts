@@ -29,12 +29,22 @@ test('unreadable files and directories are yielded as errors and the walk goes o
       env: { ...process.env, HOME: tmpdir() },
     });
     assert.equal(r.status, 0, r.stderr);
-    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as { uid: number; items: WalkItem[]; readError: { code: string; message: string } };
+    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as {
+      uid: number;
+      items: WalkItem[];
+      readError: { code: string; message: string };
+    };
     assert.notEqual(out.uid, 0, 'the check must run unprivileged to mean anything');
     const files = out.items.flatMap((i) => ('file' in i ? [i.file.rel] : []));
     const errors = out.items.flatMap((i) => ('error' in i ? [i.error] : []));
     assert.deepEqual(files, ['a.txt', 'z.txt']);
-    assert.deepEqual(errors.map((e) => [e.path.slice(dir.length + 1), e.code]), [['closed', 'forbidden'], ['locked.txt', 'forbidden']]);
+    assert.deepEqual(
+      errors.map((e) => [e.path.slice(dir.length + 1), e.code]),
+      [
+        ['closed', 'forbidden'],
+        ['locked.txt', 'forbidden'],
+      ],
+    );
     assert.match(errors[1].message, /permission denied/);
     assert.equal(out.readError.code, 'forbidden');
     assert.match(out.readError.message, /locked\.txt/);

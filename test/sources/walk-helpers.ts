@@ -12,7 +12,13 @@ export async function writeTree(root: string, files: Record<string, string | Buf
 
 export async function collect(spec: FolderSpec, opts: Partial<WalkOptions> = {}): Promise<WalkItem[]> {
   const items: WalkItem[] = [];
-  for await (const item of walkFolder(spec, { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [], ...opts })) items.push(item);
+  for await (const item of walkFolder(spec, {
+    maxFileBytes: 1 << 20,
+    respectGitignore: true,
+    extraExcludes: [],
+    ...opts,
+  }))
+    items.push(item);
   return items;
 }
 

@@ -33,15 +33,24 @@ export async function browseDirectory(requested: string | null, ctx: BrowseConte
     real = await realpath(asked);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new CairnError(code === 'ENOENT' ? 'not_found' : 'invalid_argument', code === 'ENOENT' ? `There is no folder at ${asked}.` : `Cairn cannot open ${asked}: ${(err as Error).message}`, { details: { key: 'path' } });
+    throw new CairnError(
+      code === 'ENOENT' ? 'not_found' : 'invalid_argument',
+      code === 'ENOENT' ? `There is no folder at ${asked}.` : `Cairn cannot open ${asked}: ${(err as Error).message}`,
+      { details: { key: 'path' } },
+    );
   }
   if (relativeInside(homeReal, real) === null) {
-    throw new CairnError('path_outside_folders', `The folder browser shows only your home folder (${ctx.home}) and what is inside it.`, {
-      remedy: 'Type the full path of a folder elsewhere into the folder box instead.',
-      details: { key: 'path', home: ctx.home },
-    });
+    throw new CairnError(
+      'path_outside_folders',
+      `The folder browser shows only your home folder (${ctx.home}) and what is inside it.`,
+      {
+        remedy: 'Type the full path of a folder elsewhere into the folder box instead.',
+        details: { key: 'path', home: ctx.home },
+      },
+    );
   }
-  if (!(await stat(real)).isDirectory()) throw new CairnError('invalid_argument', `${asked} is not a folder.`, { details: { key: 'path' } });
+  if (!(await stat(real)).isDirectory())
+    throw new CairnError('invalid_argument', `${asked} is not a folder.`, { details: { key: 'path' } });
   const [dataReal, folderReals] = await Promise.all([realOr(ctx.dataDir), Promise.all(ctx.folders.map(realOr))]);
   const entries: BrowseEntry[] = [];
   let truncated = false;
@@ -49,7 +58,11 @@ export async function browseDirectory(requested: string | null, ctx: BrowseConte
   try {
     dir = await opendir(real);
   } catch (err) {
-    throw new CairnError('invalid_argument', `Cairn cannot read the folder ${real} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`, { details: { key: 'path' } });
+    throw new CairnError(
+      'invalid_argument',
+      `Cairn cannot read the folder ${real} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`,
+      { details: { key: 'path' } },
+    );
   }
   for await (const e of dir) {
     let isDir = e.isDirectory();
@@ -57,7 +70,10 @@ export async function browseDirectory(requested: string | null, ctx: BrowseConte
     let target = path;
     if (e.isSymbolicLink()) {
       target = await realOr(path);
-      isDir = await stat(target).then((s) => s.isDirectory(), () => false);
+      isDir = await stat(target).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
     }
     if (!isDir) continue;
     if (entries.length >= BROWSE_MAX_ENTRIES) {
@@ -74,7 +90,12 @@ export async function browseDirectory(requested: string | null, ctx: BrowseConte
     if (DEFAULT_EXCLUDED_DIRS.has(e.name)) marks.push('default_exclude');
     const outside = relativeInside(homeReal, target) === null;
     if (outside) marks.push('outside_home');
-    const readable = outside ? false : await opendir(target).then((d) => d.close().then(() => true), () => false);
+    const readable = outside
+      ? false
+      : await opendir(target).then(
+          (d) => d.close().then(() => true),
+          () => false,
+        );
     entries.push({ name: e.name, path, hidden: e.name.startsWith('.'), readable, marks });
   }
   entries.sort((a, b) => Number(a.hidden) - Number(b.hidden) || a.name.localeCompare(b.name));

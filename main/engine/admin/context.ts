@@ -33,7 +33,9 @@ export async function jsonBody<T>(req: Request): Promise<T> {
   const text = await readBounded(req, 1_048_576);
   // JSON only: a form post (text/plain, urlencoded) is how another site would try to write here.
   if (text && !isJsonContentType(req.headers.get('content-type'))) {
-    throw new CairnError('invalid_argument', 'Send the body as Content-Type: application/json.', { details: { key: 'content-type' } });
+    throw new CairnError('invalid_argument', 'Send the body as Content-Type: application/json.', {
+      details: { key: 'content-type' },
+    });
   }
   if (text === null) throw new CairnError('invalid_argument', 'The request body is larger than 1 MiB.');
   if (!text) return {} as T;

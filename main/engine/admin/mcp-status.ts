@@ -26,7 +26,12 @@ export async function mcpStatus(ctx: AdminContext): Promise<McpStatus> {
     running: enabled,
     advertised_url: ctx.advertisedOrigin() + mount.mountPath,
     in_process_url: ctx.inProcessOrigin() + mount.mountPath,
-    transport: { stateless: mount.stateless, json_response: mount.jsonResponse, protocol_versions: [...SERVED_PROTOCOL_VERSIONS], sessions: ctx.endpoint.sessionCount },
+    transport: {
+      stateless: mount.stateless,
+      json_response: mount.jsonResponse,
+      protocol_versions: [...SERVED_PROTOCOL_VERSIONS],
+      sessions: ctx.endpoint.sessionCount,
+    },
     security: {
       dns_rebinding_protection: dns,
       allowed_hosts: hosts,

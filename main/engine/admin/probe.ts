@@ -28,12 +28,20 @@ function transportError(err: unknown): ErrorBody {
   const message = err instanceof Error ? err.message : String(err);
   const status = httpStatusOf(err);
   if (status === 401 || /\b401\b|unauthori[sz]ed/i.test(message)) {
-    return { code: 'unauthorized', message: 'The MCP endpoint refused the API key.', remedy: 'Generate or rotate the API key, then probe again.' };
+    return {
+      code: 'unauthorized',
+      message: 'The MCP endpoint refused the API key.',
+      remedy: 'Generate or rotate the API key, then probe again.',
+    };
   }
   if (status === 403) {
     return { code: 'forbidden', message, remedy: 'Add the in-process address to mcp.allowed_hosts.' };
   }
-  return { code: 'dependency_unavailable', message: `The MCP endpoint did not answer: ${message}`, remedy: 'Check that mcp.enabled is true and restart the MCP server.' };
+  return {
+    code: 'dependency_unavailable',
+    message: `The MCP endpoint did not answer: ${message}`,
+    remedy: 'Check that mcp.enabled is true and restart the MCP server.',
+  };
 }
 
 function negotiation(era: ProbeEra) {
@@ -42,7 +50,11 @@ function negotiation(era: ProbeEra) {
   return { mode: 'auto' as const };
 }
 
-export async function runProbe(ctx: AdminContext, query: string, era: ProbeEra = 'auto'): Promise<{ status: number; body: ProbeResult }> {
+export async function runProbe(
+  ctx: AdminContext,
+  query: string,
+  era: ProbeEra = 'auto',
+): Promise<{ status: number; body: ProbeResult }> {
   const url = ctx.inProcessOrigin() + ctx.endpoint.mount.mountPath;
   const headers: Record<string, string> = {};
   if (keyRequired(ctx.engine.settings, ctx.loopbackOnly)) {
@@ -54,7 +66,10 @@ export async function runProbe(ctx: AdminContext, query: string, era: ProbeEra =
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   let tools: string[] = [];
   const latency = () => Math.round(performance.now() - started);
-  const protocol = (): ProbeProtocol => ({ era: client.getProtocolEra() ?? null, protocol_version: client.getNegotiatedProtocolVersion() ?? null });
+  const protocol = (): ProbeProtocol => ({
+    era: client.getProtocolEra() ?? null,
+    protocol_version: client.getNegotiatedProtocolVersion() ?? null,
+  });
   const fail = (error: ErrorBody) => ({
     status: httpStatusFor(error.code),
     body: { ok: false as const, tools, latency_ms: latency(), transport_url: url, error, ...protocol() },
@@ -66,14 +81,33 @@ export async function runProbe(ctx: AdminContext, query: string, era: ProbeEra =
     const result = await client.callTool({ name: 'search', arguments: { query } });
     const structured = result.structuredContent;
     if (result.isError || isErrorEnvelope(structured)) {
-      const error = isErrorEnvelope(structured) ? structured.error : { code: 'internal' as const, message: 'search failed without a typed error' };
+      const error = isErrorEnvelope(structured)
+        ? structured.error
+        : { code: 'internal' as const, message: 'search failed without a typed error' };
       return fail(error);
     }
-    const hits = ((structured as { result?: { hits?: SearchHit[] } } | undefined)?.result?.hits ?? []).slice(0, PROBE_HITS);
-    const probeHits: ProbeHit[] = hits.map((h) => ({ path: h.path, start_line: h.start_line, end_line: h.end_line, ...(h.page ? { page: h.page } : {}), score: h.score }));
+    const hits = ((structured as { result?: { hits?: SearchHit[] } } | undefined)?.result?.hits ?? []).slice(
+      0,
+      PROBE_HITS,
+    );
+    const probeHits: ProbeHit[] = hits.map((h) => ({
+      path: h.path,
+      start_line: h.start_line,
+      end_line: h.end_line,
+      ...(h.page ? { page: h.page } : {}),
+      score: h.score,
+    }));
     return {
       status: 200,
-      body: { ok: true, tools, latency_ms: latency(), hits: probeHits, transport_url: url, transport_label: 'in-process', ...protocol() },
+      body: {
+        ok: true,
+        tools,
+        latency_ms: latency(),
+        hits: probeHits,
+        transport_url: url,
+        transport_label: 'in-process',
+        ...protocol(),
+      },
     };
   } catch (err) {
     return fail(transportError(err));

@@ -25,16 +25,30 @@ export async function handleAdmin(req: Request, ctx: AdminContext): Promise<Resp
   const host = req.headers.get('host');
   // The workbench is served by this same origin; it is allowed even if the MCP origin list is
   // narrowed, and this server's own loopback address is allowed whatever the Host list says.
-  const refused = rebindingRefusal(req, ctx.engine.settings, host ? `http://${host}` : undefined, isOwnHost(host, ctx.inProcessOrigin()));
+  const refused = rebindingRefusal(
+    req,
+    ctx.engine.settings,
+    host ? `http://${host}` : undefined,
+    isOwnHost(host, ctx.inProcessOrigin()),
+  );
   if (refused) {
     ctx.counters.rejected++;
     return typedError('forbidden', 'Host or Origin is not allowed for the admin API.');
   }
-  if (credentialInQuery(url)) return typedError('invalid_argument', 'Credentials are never accepted in the URL; send Authorization: Bearer <token>.');
+  if (credentialInQuery(url))
+    return typedError(
+      'invalid_argument',
+      'Credentials are never accepted in the URL; send Authorization: Bearer <token>.',
+    );
   if (!secretEquals(bearerToken(req.headers.get('authorization')), ctx.adminToken)) {
-    return typedError('unauthorized', 'The admin API needs Authorization: Bearer <admin token> (printed by `cairn serve`).', {}, {
-      'www-authenticate': 'Bearer realm="cairn-admin"',
-    });
+    return typedError(
+      'unauthorized',
+      'The admin API needs Authorization: Bearer <admin token> (printed by `cairn serve`).',
+      {},
+      {
+        'www-authenticate': 'Bearer realm="cairn-admin"',
+      },
+    );
   }
   const handler = ROUTES[`${req.method} ${url.pathname}`];
   if (!handler) return typedError('not_found', `No admin route ${req.method} ${url.pathname}`);

@@ -16,7 +16,9 @@ async function setup(ctx: AdminContext, withKey: boolean): Promise<ClientSetup> 
   if (keyRequired(ctx.engine.settings, ctx.loopbackOnly)) {
     key = withKey ? await ctx.apiKeyStore.get() : KEY_PLACEHOLDER;
     if (withKey && !key) {
-      throw new CairnError('conflict', 'The API key is required but none is set.', { remedy: 'Generate an API key first.' });
+      throw new CairnError('conflict', 'The API key is required but none is set.', {
+        remedy: 'Generate an API key first.',
+      });
     }
   }
   return {
@@ -38,11 +40,16 @@ export const clientRoutes: Record<string, Handler> = {
 
   'POST /api/clients/install': async (req, ctx) => {
     const body = await jsonBody<{ id?: unknown; confirm?: unknown }>(req);
-    if (typeof body.id !== 'string') throw new CairnError('invalid_argument', 'id must name a client', { details: { key: 'id' } });
+    if (typeof body.id !== 'string')
+      throw new CairnError('invalid_argument', 'id must name a client', { details: { key: 'id' } });
     if (body.confirm !== true) {
-      throw new CairnError('invalid_argument', 'Installing writes the client\'s config file: send confirm: true after the person agreed.', {
-        details: { key: 'confirm' },
-      });
+      throw new CairnError(
+        'invalid_argument',
+        "Installing writes the client's config file: send confirm: true after the person agreed.",
+        {
+          details: { key: 'confirm' },
+        },
+      );
     }
     return json(200, await installClient(body.id, await setup(ctx, true)));
   },

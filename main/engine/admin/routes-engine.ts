@@ -1,6 +1,15 @@
 /** Admin routes over the engine: settings, folders, jobs, status and the search playground. */
 import type { FolderSpec } from '../../common/settings.js';
-import type { IndexFolderRequest, JobActionRequest, RemoveFolderRequest, SetPausedRequest, SetPausedResponse, SettingsPatch, ValidateResponse, ValidationIssue } from '../../common/admin.js';
+import type {
+  IndexFolderRequest,
+  JobActionRequest,
+  RemoveFolderRequest,
+  SetPausedRequest,
+  SetPausedResponse,
+  SettingsPatch,
+  ValidateResponse,
+  ValidationIssue,
+} from '../../common/admin.js';
 import type { SearchRequest } from '../../common/search.js';
 import { CairnError } from '../errors.js';
 import { json, typedError } from '../http/responses.js';
@@ -19,7 +28,9 @@ function needString(value: unknown, key: string): string {
 
 function valuesOf(body: Partial<SettingsPatch>): Record<string, unknown> {
   if (typeof body.values !== 'object' || body.values === null || Array.isArray(body.values)) {
-    throw new CairnError('invalid_argument', 'The body must be {"values": {"<key>": <value>, ...}}', { details: { key: 'values' } });
+    throw new CairnError('invalid_argument', 'The body must be {"values": {"<key>": <value>, ...}}', {
+      details: { key: 'values' },
+    });
   }
   return body.values;
 }
@@ -30,13 +41,21 @@ async function allIssues(req: Request, ctx: AdminContext, values: Record<string,
   if (issues.length > 0) return issues;
   if ('embedding.model' in values && values['embedding.model'] !== ctx.engine.settings.get('embedding.model')) {
     // A model that cannot load must never become the configured one: the switch checks it first.
-    return [{
-      key: 'embedding.model',
-      rule: 'switch_first',
-      message: 'Not saved: the embedding model is changed with "Change model" in the workbench (POST /api/model/switch), which downloads and checks the model first, so one that cannot load never becomes the configured model.',
-    }];
+    return [
+      {
+        key: 'embedding.model',
+        rule: 'switch_first',
+        message:
+          'Not saved: the embedding model is changed with "Change model" in the workbench (POST /api/model/switch), which downloads and checks the model first, so one that cannot load never becomes the configured model.',
+      },
+    ];
   }
-  return guardIssues(values, { current: ctx.engine.settings.all(), listenOrigin: ctx.inProcessOrigin(), advertisedOrigin: ctx.advertisedOrigin(), requestHost: req.headers.get('host') });
+  return guardIssues(values, {
+    current: ctx.engine.settings.all(),
+    listenOrigin: ctx.inProcessOrigin(),
+    advertisedOrigin: ctx.advertisedOrigin(),
+    requestHost: req.headers.get('host'),
+  });
 }
 
 export const engineRoutes: Record<string, Handler> = {
@@ -93,14 +112,17 @@ export const engineRoutes: Record<string, Handler> = {
   'POST /api/jobs/action': async (req, ctx) => {
     const body = await jsonBody<Partial<JobActionRequest>>(req);
     if (body.action !== 'pause' && body.action !== 'resume' && body.action !== 'cancel') {
-      throw new CairnError('invalid_argument', 'action must be pause, resume or cancel', { details: { key: 'action' } });
+      throw new CairnError('invalid_argument', 'action must be pause, resume or cancel', {
+        details: { key: 'action' },
+      });
     }
     return json(200, ctx.engine.jobAction(needString(body.id, 'id'), body.action));
   },
 
   'POST /api/jobs/paused': async (req, ctx) => {
     const body = await jsonBody<Partial<SetPausedRequest>>(req);
-    if (typeof body.paused !== 'boolean') throw new CairnError('invalid_argument', 'paused must be true or false', { details: { key: 'paused' } });
+    if (typeof body.paused !== 'boolean')
+      throw new CairnError('invalid_argument', 'paused must be true or false', { details: { key: 'paused' } });
     ctx.engine.setPaused(body.paused);
     return json(200, { paused: (await ctx.engine.status()).paused } satisfies SetPausedResponse);
   },

@@ -14,19 +14,42 @@ export const folderRoutes: Record<string, Handler> = {
   'GET /api/browse': async (req, ctx) => {
     const url = new URL(req.url);
     const folders = (await ctx.engine.folders()).map((f) => f.path);
-    return json(200, await browseDirectory(url.searchParams.get('path'), { home: ctx.browseHome ?? homedir(), dataDir: ctx.engine.dataDir, folders }));
+    return json(
+      200,
+      await browseDirectory(url.searchParams.get('path'), {
+        home: ctx.browseHome ?? homedir(),
+        dataDir: ctx.engine.dataDir,
+        folders,
+      }),
+    );
   },
 
   'GET /api/folders/files': async (req, ctx) => {
     const p = new URL(req.url).searchParams;
     const get = (k: string) => p.get(k) ?? undefined;
-    return json(200, await ctx.engine.folderFiles({ path: get('path') ?? '', show: get('show') as never, q: get('q'), offset: get('offset') as never, limit: get('limit') as never }));
+    return json(
+      200,
+      await ctx.engine.folderFiles({
+        path: get('path') ?? '',
+        show: get('show') as never,
+        q: get('q'),
+        offset: get('offset') as never,
+        limit: get('limit') as never,
+      }),
+    );
   },
 
   'PATCH /api/folders': async (req, ctx) => {
     const body = await jsonBody<Partial<UpdateFolderRequest>>(req);
-    if (typeof body.path !== 'string' || !body.path) throw new CairnError('invalid_argument', 'path must name an indexed folder', { details: { key: 'path' } });
-    return json(200, await ctx.engine.updateFolder({ path: body.path, ...(body.text_only !== undefined ? { text_only: body.text_only } : {}) }));
+    if (typeof body.path !== 'string' || !body.path)
+      throw new CairnError('invalid_argument', 'path must name an indexed folder', { details: { key: 'path' } });
+    return json(
+      200,
+      await ctx.engine.updateFolder({
+        path: body.path,
+        ...(body.text_only !== undefined ? { text_only: body.text_only } : {}),
+      }),
+    );
   },
 
   // Exactly what the MCP read tool serves (the same contract and file door): nothing more for the admin token.

@@ -17,7 +17,9 @@ export const mcpRoutes: Record<string, Handler> = {
       throw new CairnError('invalid_argument', 'query must be a non-empty string', { details: { key: 'query' } });
     }
     if (!PROBE_ERAS.includes(era as ProbeEra)) {
-      throw new CairnError('invalid_argument', `era must be one of ${PROBE_ERAS.join(', ')}`, { details: { key: 'era' } });
+      throw new CairnError('invalid_argument', `era must be one of ${PROBE_ERAS.join(', ')}`, {
+        details: { key: 'era' },
+      });
     }
     // Loaded on first use: the SDK's client is a large import `cairn serve` need not wait for.
     const { runProbe } = await import('./probe.js');
@@ -39,14 +41,19 @@ export const mcpRoutes: Record<string, Handler> = {
   'POST /api/mcp/api-key': async (req, ctx) => {
     const { action, key } = await jsonBody<ApiKeyActionRequest & { key?: unknown }>(req);
     if (action !== 'generate' && action !== 'rotate' && action !== 'set') {
-      throw new CairnError('invalid_argument', 'action must be generate, rotate or set', { details: { key: 'action' } });
+      throw new CairnError('invalid_argument', 'action must be generate, rotate or set', {
+        details: { key: 'action' },
+      });
     }
     if (ctx.apiKeyStore.readOnlyReason) throw new CairnError('conflict', ctx.apiKeyStore.readOnlyReason);
     if (action === 'generate' && (await ctx.apiKeyStore.get()) !== null) {
-      throw new CairnError('conflict', 'An API key is already set; rotate it to replace it.', { remedy: 'POST {"action":"rotate"}' });
+      throw new CairnError('conflict', 'An API key is already set; rotate it to replace it.', {
+        remedy: 'POST {"action":"rotate"}',
+      });
     }
     if (action === 'set') {
-      if (typeof key !== 'string') throw new CairnError('invalid_argument', 'key must be a string', { details: { key: 'key' } });
+      if (typeof key !== 'string')
+        throw new CairnError('invalid_argument', 'key must be a string', { details: { key: 'key' } });
       // The store applies the key rule (main/common/api-key.ts): a weak key is refused, nothing changes.
       await ctx.apiKeyStore.set(key);
       return json(200, { set: true });

@@ -56,7 +56,9 @@ function listIssues(values: Record<string, unknown>, ctx: GuardContext): Validat
       message: `Not saved: ${shown} would refuse ${listen}, the address the CLI, the probe and your MCP clients use. Keep 127.0.0.1:* (or ${listen}) in the list.`,
     });
   }
-  const advertised = hostOf('mcp.public_base_url' in values ? String(values['mcp.public_base_url']) : ctx.advertisedOrigin);
+  const advertised = hostOf(
+    'mcp.public_base_url' in values ? String(values['mcp.public_base_url']) : ctx.advertisedOrigin,
+  );
   if (advertised && advertised !== listen && !hostAllowed(advertised, hosts)) {
     issues.push({
       key: 'mcp.allowed_hosts',
@@ -85,19 +87,26 @@ async function addressIssues(values: Record<string, unknown>, ctx: GuardContext)
   const samePort = port === Number(listen.port);
   if (sameHost && samePort) return [];
   if (port !== 0 && !samePort && !(await portFree(host, port))) {
-    return [{
-      key: 'mcp.port',
-      rule: 'port_in_use',
-      message: `Not saved: port ${port} on ${host} is in use by another program (or cannot be opened), so Cairn could not start there. Choose another port.`,
-    }];
+    return [
+      {
+        key: 'mcp.port',
+        rule: 'port_in_use',
+        message: `Not saved: port ${port} on ${host} is in use by another program (or cannot be opened), so Cairn could not start there. Choose another port.`,
+      },
+    ];
   }
-  const where = port === 0 ? `a free port chosen at each start on ${host}` : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return [{
-    key: 'mcp.port' in values ? 'mcp.port' : 'mcp.host',
-    rule: 'moves_workbench',
-    needs_confirmation: true,
-    message: `After the next start, Cairn listens on ${where} instead of ${ctx.listenOrigin}: this page, the CLI and every MCP client configuration must use the new address${port === 0 ? ', which changes at every start' : ''}. This page keeps working until Cairn restarts.`,
-  }];
+  const where =
+    port === 0
+      ? `a free port chosen at each start on ${host}`
+      : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return [
+    {
+      key: 'mcp.port' in values ? 'mcp.port' : 'mcp.host',
+      rule: 'moves_workbench',
+      needs_confirmation: true,
+      message: `After the next start, Cairn listens on ${where} instead of ${ctx.listenOrigin}: this page, the CLI and every MCP client configuration must use the new address${port === 0 ? ', which changes at every start' : ''}. This page keeps working until Cairn restarts.`,
+    },
+  ];
 }
 
 /** Issues beyond the store's own rules; those with `needs_confirmation` pass once confirmed. */

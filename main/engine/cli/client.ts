@@ -41,7 +41,11 @@ export function remoteClient(base: string, token: string): EngineClient {
   const api = adminClient(
     bearerCall(base, token, {
       fail: (_status, e) => new CairnError(e.code, e.message, { remedy: e.remedy, details: e.details }),
-      unreachable: (err) => new CairnError('dependency_unavailable', `The running engine at ${base} does not answer: ${(err as Error).message}`),
+      unreachable: (err) =>
+        new CairnError(
+          'dependency_unavailable',
+          `The running engine at ${base} does not answer: ${(err as Error).message}`,
+        ),
     }),
   );
   return {

@@ -96,7 +96,10 @@ async function spawnBackgroundEngine(home: string): Promise<{ exited: Promise<nu
  * start one are fine: the loser's `serve` finds the winner's lock and attaches, and both wait
  * here for the same lock to name its address.
  */
-export async function findOrStartEngine(home: string, opts: { timeoutMs?: number; start?: boolean } = {}): Promise<RunningEngine> {
+export async function findOrStartEngine(
+  home: string,
+  opts: { timeoutMs?: number; start?: boolean } = {},
+): Promise<RunningEngine> {
   const lockFile = dataPaths(home).lock;
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
   let child: { exited: Promise<number | null> } | null = null;
@@ -110,15 +113,26 @@ export async function findOrStartEngine(home: string, opts: { timeoutMs?: number
       void child.exited.then((code) => (childExit = code));
     }
     if (!info && child && childExit !== undefined && childExit !== EXIT.locked) {
-      throw new CairnError('dependency_unavailable', `The Cairn engine for ${home} did not start (exit ${childExit}).`, {
-        remedy: `See ${engineLogPath(home)}:\n${await logTail(home)}`,
-      });
+      throw new CairnError(
+        'dependency_unavailable',
+        `The Cairn engine for ${home} did not start (exit ${childExit}).`,
+        {
+          remedy: `See ${engineLogPath(home)}:\n${await logTail(home)}`,
+        },
+      );
     }
-    if (!info && opts.start === false) throw new CairnError('dependency_unavailable', `No Cairn engine serves ${home}.`);
+    if (!info && opts.start === false)
+      throw new CairnError('dependency_unavailable', `No Cairn engine serves ${home}.`);
     if (Date.now() > deadline) {
-      throw new CairnError('dependency_unavailable', info ? `The Cairn engine (pid ${info.pid}) holds ${home} but does not say where it serves.` : `The Cairn engine for ${home} did not start in time.`, {
-        remedy: `See ${engineLogPath(home)}`,
-      });
+      throw new CairnError(
+        'dependency_unavailable',
+        info
+          ? `The Cairn engine (pid ${info.pid}) holds ${home} but does not say where it serves.`
+          : `The Cairn engine for ${home} did not start in time.`,
+        {
+          remedy: `See ${engineLogPath(home)}`,
+        },
+      );
     }
     await sleep(100);
   }
@@ -142,7 +156,9 @@ export async function ensureEngineStarting(home: string): Promise<void> {
 /** The MCP key, when the engine requires one: CAIRN_MCP_API_KEY, else asked of the engine with its admin token. */
 export async function mcpKeyFor(engine: RunningEngine, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
   if (env.CAIRN_MCP_API_KEY) return env.CAIRN_MCP_API_KEY;
-  const res = await fetch(`${engine.url}/api/mcp/api-key?reveal=1`, { headers: { authorization: `Bearer ${engine.token}`, accept: 'application/json' } });
+  const res = await fetch(`${engine.url}/api/mcp/api-key?reveal=1`, {
+    headers: { authorization: `Bearer ${engine.token}`, accept: 'application/json' },
+  });
   if (!res.ok) return null;
   const body = (await res.json()) as { key?: string };
   return body.key ?? null;

@@ -75,7 +75,11 @@ async function run(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve': {
       const { serve } = await import('./serve.js');
-      return serve(home, { port: flags.port as string | undefined, host: flags.host as string | undefined, exclusive: Boolean(flags.exclusive) });
+      return serve(home, {
+        port: flags.port as string | undefined,
+        host: flags.host as string | undefined,
+        exclusive: Boolean(flags.exclusive),
+      });
     }
     case 'mcp': {
       if (!flags.stdio) throw new CairnError('invalid_argument', 'usage: cairn mcp --stdio');
@@ -86,21 +90,39 @@ async function run(argv: string[]): Promise<number> {
       const { stopEngine, describeStop } = await import('./stop-command.js');
       const raw = flags.timeout as string | undefined;
       const seconds = raw === undefined ? 30 : Number(raw);
-      if (!Number.isFinite(seconds) || seconds <= 0) throw new CairnError('invalid_argument', `--timeout must be a number of seconds above 0, got ${JSON.stringify(raw)}`);
+      if (!Number.isFinite(seconds) || seconds <= 0)
+        throw new CairnError(
+          'invalid_argument',
+          `--timeout must be a number of seconds above 0, got ${JSON.stringify(raw)}`,
+        );
       const outcome = await stopEngine(home, { timeoutMs: seconds * 1000 });
       print(json, outcome, () => describeStop(home, outcome));
       return EXIT.ok;
     }
     case 'add': {
       const folder = positionals[0];
-      if (!folder) throw new CairnError('invalid_argument', 'usage: cairn add <folder> [--include G] [--exclude G] [--include-secrets] [--text-only]');
+      if (!folder)
+        throw new CairnError(
+          'invalid_argument',
+          'usage: cairn add <folder> [--include G] [--exclude G] [--include-secrets] [--text-only]',
+        );
       const client = await connect(home);
       try {
         const { resolve } = await import('node:path');
         // A quoted `~/notes` reaches us unexpanded: the engine expands it (as its own home), not the cwd.
         const path = folder.startsWith('~') ? folder : resolve(folder);
-        const st = await client.addFolder({ path, include: (flags.include as string[]) ?? [], exclude: (flags.exclude as string[]) ?? [], ...(flags['include-secrets'] ? { include_secrets: true } : {}), ...(flags['text-only'] ? { text_only: true } : {}) });
-        print(json, st, () => (client.remote ? `Added ${st.path}. The running engine is indexing it now (cairn status shows the progress).` : `Added ${st.path}. Index it with: cairn index`));
+        const st = await client.addFolder({
+          path,
+          include: (flags.include as string[]) ?? [],
+          exclude: (flags.exclude as string[]) ?? [],
+          ...(flags['include-secrets'] ? { include_secrets: true } : {}),
+          ...(flags['text-only'] ? { text_only: true } : {}),
+        });
+        print(json, st, () =>
+          client.remote
+            ? `Added ${st.path}. The running engine is indexing it now (cairn status shows the progress).`
+            : `Added ${st.path}. Index it with: cairn index`,
+        );
       } finally {
         await client.close();
       }
@@ -142,7 +164,8 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'search': {
       const query = positionals.join(' ').trim();
-      if (!query) throw new CairnError('invalid_argument', 'usage: cairn search "<query>" [--mode M] [--top-k N] [--json]');
+      if (!query)
+        throw new CairnError('invalid_argument', 'usage: cairn search "<query>" [--mode M] [--top-k N] [--json]');
       const request = searchRequestFromFlags(query, flags);
       const client = await connect(home);
       try {
@@ -155,11 +178,20 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'files': {
       const folder = positionals[0];
-      if (!folder) throw new CairnError('invalid_argument', 'usage: cairn files <folder> [--show all|indexed|embedding|errors|skipped] [--offset N] [--limit N] [--json]');
+      if (!folder)
+        throw new CairnError(
+          'invalid_argument',
+          'usage: cairn files <folder> [--show all|indexed|embedding|errors|skipped] [--offset N] [--limit N] [--json]',
+        );
       const client = await connect(home);
       try {
         const { resolve } = await import('node:path');
-        const res = await client.folderFiles({ path: resolve(folder), show: flags.show as never, offset: flags.offset as never, limit: flags.limit as never });
+        const res = await client.folderFiles({
+          path: resolve(folder),
+          show: flags.show as never,
+          offset: flags.offset as never,
+          limit: flags.limit as never,
+        });
         print(json, res, () => formatFiles(res));
       } finally {
         await client.close();
@@ -190,7 +222,15 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await run(argv);
   } catch (err) {
-    const body = err instanceof CairnError ? err.toBody() : isErrorEnvelope(err) ? err.error : (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || (err as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? { code: 'invalid_argument' as const, message: (err as Error).message } : toErrorBody(err);
+    const body =
+      err instanceof CairnError
+        ? err.toBody()
+        : isErrorEnvelope(err)
+          ? err.error
+          : (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ||
+              (err as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
+            ? { code: 'invalid_argument' as const, message: (err as Error).message }
+            : toErrorBody(err);
     if (json) process.stdout.write(`${JSON.stringify({ error: body })}\n`);
     else process.stderr.write(`cairn: ${body.message}${body.remedy ? `\n  ${body.remedy}` : ''}\n`);
     return exitCodeFor(body.code);

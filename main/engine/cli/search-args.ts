@@ -31,7 +31,9 @@ export function searchRequestFromFlags(query: string, flags: Record<string, unkn
   const checked = checkSearchRequest(req);
   if (!checked.ok) {
     const flag = Object.entries(FLAGS).find(([, k]) => checked.issue.key.startsWith(k))?.[0];
-    throw new CairnError('invalid_argument', flag ? `--${flag}: ${checked.issue.message}` : checked.issue.message, { details: { key: checked.issue.key } });
+    throw new CairnError('invalid_argument', flag ? `--${flag}: ${checked.issue.message}` : checked.issue.message, {
+      details: { key: checked.issue.key },
+    });
   }
   return req as SearchRequest;
 }

@@ -10,19 +10,21 @@ import { adminTokenFor, adminTokenFromEnv, workbenchAddress } from '../http/laun
 import { currentLayout, stdioCommand } from '../layout.js';
 import { EXIT } from './exit-codes.js';
 
-
 /**
  * The token goes to a terminal only; piped or logged output (the desktop shell, a service
  * manager, engine.log) gets the file that holds it instead (0600, read it there).
  */
 function workbenchLine(url: string, token: string, tokenFile: string): string {
-  return process.stdout.isTTY ? `Workbench: ${workbenchAddress(url, token)}` : `Workbench: ${url}/ (open it with #token=<the admin token in ${tokenFile}>)`;
+  return process.stdout.isTTY
+    ? `Workbench: ${workbenchAddress(url, token)}`
+    : `Workbench: ${url}/ (open it with #token=<the admin token in ${tokenFile}>)`;
 }
 
 function parsePort(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CairnError('invalid_argument', `--port must be an integer from 0 to 65535, got ${value}`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new CairnError('invalid_argument', `--port must be an integer from 0 to 65535, got ${value}`);
   return n;
 }
 
@@ -82,7 +84,9 @@ async function serveEngine(home: string, folder: DataFolder, opts: { port?: numb
       layout.rendererDir ? '' : '(the workbench is not built: run npm run build)',
       'Press Ctrl+C to stop.',
       '',
-    ].filter((l, i, a) => l !== '' || i === a.length - 1).join('\n'),
+    ]
+      .filter((l, i, a) => l !== '' || i === a.length - 1)
+      .join('\n'),
   );
   try {
     // A stop that came while the index was opening closes it; nothing is left to watch.
@@ -98,7 +102,6 @@ async function serveEngine(home: string, folder: DataFolder, opts: { port?: numb
   return stopped;
 }
 
-
 /**
  * `cairn serve` where an engine already owns the data folder (the desktop app, another serve, or
  * one a stdio client started in the background): it does not fail, it attaches. It prints that
@@ -106,7 +109,10 @@ async function serveEngine(home: string, folder: DataFolder, opts: { port?: numb
  * when that one exits. Ctrl+C only detaches: the other engine keeps serving. `--exclusive`
  * exits 5 instead, for the background start a stdio client makes (another door won that race).
  */
-export async function serve(home: string, opts: { port?: string; host?: string; exclusive?: boolean }): Promise<number> {
+export async function serve(
+  home: string,
+  opts: { port?: string; host?: string; exclusive?: boolean },
+): Promise<number> {
   const port = parsePort(opts.port);
   // Refused before anything opens: a short CAIRN_ADMIN_TOKEN would be guessable.
   adminTokenFromEnv(process.env);
@@ -125,7 +131,11 @@ export async function serve(home: string, opts: { port?: string; host?: string; 
       process.once('SIGINT', detach);
       process.once('SIGTERM', detach);
       try {
-        await attach(home, () => detached, (w) => (wake = w));
+        await attach(
+          home,
+          () => detached,
+          (w) => (wake = w),
+        );
       } finally {
         process.off('SIGINT', detach);
         process.off('SIGTERM', detach);
@@ -141,7 +151,11 @@ export async function serve(home: string, opts: { port?: string; host?: string; 
  * SIGINT/SIGTERM handlers installed at once; a signal before anyone listens is remembered, so a
  * stop during start-up is acted on by the next step of it.
  */
-export function stopSignals(): { readonly signal: string | null; onStop(fn: (signal: string) => void): void; dispose(): void } {
+export function stopSignals(): {
+  readonly signal: string | null;
+  onStop(fn: (signal: string) => void): void;
+  dispose(): void;
+} {
   let got: string | null = null;
   let listener: ((signal: string) => void) | null = null;
   const on = (signal: string) => {

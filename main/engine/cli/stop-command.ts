@@ -39,10 +39,14 @@ async function waitWhile(file: string, pid: number, timeoutMs: number): Promise<
     if (info && info.pid !== pid) return info;
     if (!info && !alive(pid)) break;
     if (Date.now() > deadline) {
-      throw new CairnError('timeout', `The Cairn engine (pid ${pid}) did not stop within ${Math.round(timeoutMs / 1000)} s.`, {
-        remedy: `It may be finishing a write; wait and run cairn stop again, or end it with: kill -9 ${pid} (the index recovers at the next start).`,
-        details: { pid },
-      });
+      throw new CairnError(
+        'timeout',
+        `The Cairn engine (pid ${pid}) did not stop within ${Math.round(timeoutMs / 1000)} s.`,
+        {
+          remedy: `It may be finishing a write; wait and run cairn stop again, or end it with: kill -9 ${pid} (the index recovers at the next start).`,
+          details: { pid },
+        },
+      );
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
@@ -65,14 +69,21 @@ export async function stopEngine(home: string, opts: { timeoutMs?: number } = {}
     const code = (err as NodeJS.ErrnoException).code;
     // Gone between the read and the signal: stopped all the same.
     if (code !== 'ESRCH') {
-      throw new CairnError('forbidden', `Cannot stop the Cairn engine (pid ${owner.pid}): ${code === 'EPERM' ? 'it runs as another user' : (err as Error).message}.`, {
-        remedy: 'Stop it as the user that started it.',
-        details: { pid: owner.pid },
-      });
+      throw new CairnError(
+        'forbidden',
+        `Cannot stop the Cairn engine (pid ${owner.pid}): ${code === 'EPERM' ? 'it runs as another user' : (err as Error).message}.`,
+        {
+          remedy: 'Stop it as the user that started it.',
+          details: { pid: owner.pid },
+        },
+      );
     }
   }
   const after = await waitWhile(file, owner.pid, opts.timeoutMs ?? 30_000);
-  return { stopped: owner.pid, now_serving: after ? { pid: after.pid, ...(after.url ? { url: after.url } : {}) } : null };
+  return {
+    stopped: owner.pid,
+    now_serving: after ? { pid: after.pid, ...(after.url ? { url: after.url } : {}) } : null,
+  };
 }
 
 export function describeStop(home: string, o: StopOutcome): string {

@@ -43,16 +43,27 @@ function shellQuote(arg: string): string {
 
 const SPECS: ClientSpec[] = [
   {
-    id: 'claude-desktop', name: 'Claude Desktop', format: 'json', uses: 'stdio', container: 'mcpServers',
+    id: 'claude-desktop',
+    name: 'Claude Desktop',
+    format: 'json',
+    uses: 'stdio',
+    container: 'mcpServers',
     entry: (s) => ({ command: s.stdioCommand[0], args: s.stdioCommand.slice(1), env: { CAIRN_HOME: s.dataDir } }),
   },
   {
     // User scope (every directory), re-runnable (remove, then add), and the key never on the
     // command line: the header names ${CAIRN_MCP_API_KEY}, which Claude Code expands from its
     // environment when it connects.
-    id: 'claude-code', name: 'Claude Code', format: 'command', uses: 'http',
+    id: 'claude-code',
+    name: 'Claude Code',
+    format: 'command',
+    uses: 'http',
     entry: (s) => {
-      const entry = { type: 'http', url: s.url, ...(s.key ? { headers: { Authorization: 'Bearer ${CAIRN_MCP_API_KEY}' } } : {}) };
+      const entry = {
+        type: 'http',
+        url: s.url,
+        ...(s.key ? { headers: { Authorization: 'Bearer ${CAIRN_MCP_API_KEY}' } } : {}),
+      };
       return [
         `claude mcp remove --scope user ${SERVER_NAME} >/dev/null 2>&1;`,
         ['claude', 'mcp', 'add-json', '--scope', 'user', SERVER_NAME, JSON.stringify(entry)].map(shellQuote).join(' '),
@@ -60,24 +71,43 @@ const SPECS: ClientSpec[] = [
     },
   },
   {
-    id: 'cursor', name: 'Cursor', format: 'json', uses: 'http', container: 'mcpServers',
+    id: 'cursor',
+    name: 'Cursor',
+    format: 'json',
+    uses: 'http',
+    container: 'mcpServers',
     entry: (s) => ({ url: s.url, ...(auth(s) ? { headers: auth(s) } : {}) }),
   },
   {
-    id: 'vscode', name: 'VS Code', format: 'json', uses: 'http', container: 'servers',
+    id: 'vscode',
+    name: 'VS Code',
+    format: 'json',
+    uses: 'http',
+    container: 'servers',
     entry: (s) => ({ type: 'http', url: s.url, ...(auth(s) ? { headers: auth(s) } : {}) }),
   },
   {
-    id: 'codex', name: 'Codex', format: 'toml', uses: 'http',
+    id: 'codex',
+    name: 'Codex',
+    format: 'toml',
+    uses: 'http',
     entry: (s) => ({ url: s.url, ...(auth(s) ? { http_headers: auth(s) } : {}) }),
   },
   {
-    id: 'windsurf', name: 'Windsurf', format: 'json', uses: 'http', container: 'mcpServers',
+    id: 'windsurf',
+    name: 'Windsurf',
+    format: 'json',
+    uses: 'http',
+    container: 'mcpServers',
     entry: (s) => ({ serverUrl: s.url, ...(auth(s) ? { headers: auth(s) } : {}) }),
   },
   {
     // httpUrl is Gemini CLI's Streamable HTTP transport (its `url` means SSE).
-    id: 'gemini', name: 'Gemini CLI', format: 'json', uses: 'http', container: 'mcpServers',
+    id: 'gemini',
+    name: 'Gemini CLI',
+    format: 'json',
+    uses: 'http',
+    container: 'mcpServers',
     entry: (s) => ({ httpUrl: s.url, ...(auth(s) ? { headers: auth(s) } : {}) }),
   },
 ];

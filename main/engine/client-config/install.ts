@@ -29,23 +29,38 @@ async function target(path: string): Promise<{ file: string; exists: boolean }> 
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file: path, exists: false };
     throw refusal(path, err);
   }
-  const file = link.isSymbolicLink() ? await realpath(path).catch((err: unknown) => {
-    throw new CairnError('conflict', `${path} is a symbolic link to a file that does not exist (${(err as Error).message}); it was left untouched.`, {
-      remedy: 'Fix or remove the link, or copy the snippet by hand.',
-    });
-  }) : path;
+  const file = link.isSymbolicLink()
+    ? await realpath(path).catch((err: unknown) => {
+        throw new CairnError(
+          'conflict',
+          `${path} is a symbolic link to a file that does not exist (${(err as Error).message}); it was left untouched.`,
+          {
+            remedy: 'Fix or remove the link, or copy the snippet by hand.',
+          },
+        );
+      })
+    : path;
   const st = link.isSymbolicLink() ? await stat(file) : link;
   if (!st.isFile()) {
-    throw new CairnError('conflict', `${path} is not a regular file; it was left untouched.`, { remedy: 'Copy the snippet by hand.' });
+    throw new CairnError('conflict', `${path} is not a regular file; it was left untouched.`, {
+      remedy: 'Copy the snippet by hand.',
+    });
   }
   return { file, exists: true };
 }
 
 function refusal(path: string, err: unknown): CairnError {
   const code = (err as NodeJS.ErrnoException).code;
-  return new CairnError('conflict', `${path} cannot be read (${code ?? (err as Error).message}); it was left untouched.`, {
-    remedy: code === 'EACCES' || code === 'EPERM' ? 'Check the file\'s permissions, or copy the snippet by hand.' : 'Copy the snippet by hand.',
-  });
+  return new CairnError(
+    'conflict',
+    `${path} cannot be read (${code ?? (err as Error).message}); it was left untouched.`,
+    {
+      remedy:
+        code === 'EACCES' || code === 'EPERM'
+          ? "Check the file's permissions, or copy the snippet by hand."
+          : 'Copy the snippet by hand.',
+    },
+  );
 }
 
 /** `2026-11-29T23-04-05-123Z`: sortable and valid in file names on every OS. */
@@ -58,16 +73,21 @@ export async function installClient(id: string, setup: ClientSetup): Promise<Ins
   if (!spec) throw new CairnError('invalid_argument', `Unknown client '${id}'`, { details: { key: 'id' } });
   const path = clientConfigPath(spec.id, setup.home, setup.platform, setup.env);
   if (!path || spec.format === 'command') {
-    throw new CairnError('invalid_argument', `${spec.name} is configured with a command; copy and run the snippet.`, { details: { key: 'id' } });
+    throw new CairnError('invalid_argument', `${spec.name} is configured with a command; copy and run the snippet.`, {
+      details: { key: 'id' },
+    });
   }
   const { file, exists } = await target(path);
-  const existing = exists ? await readFile(file, 'utf8').catch((err: unknown) => {
-    throw refusal(path, err);
-  }) : null;
+  const existing = exists
+    ? await readFile(file, 'utf8').catch((err: unknown) => {
+        throw refusal(path, err);
+      })
+    : null;
   const entry = spec.entry(setup);
-  const text = spec.format === 'toml'
-    ? mergeTomlTable(existing ?? '', ['mcp_servers', SERVER_NAME], entry as Record<string, unknown>, path)
-    : mergeJsonEntry(existing ?? '', spec.container ?? 'mcpServers', SERVER_NAME, entry, path);
+  const text =
+    spec.format === 'toml'
+      ? mergeTomlTable(existing ?? '', ['mcp_servers', SERVER_NAME], entry as Record<string, unknown>, path)
+      : mergeJsonEntry(existing ?? '', spec.container ?? 'mcpServers', SERVER_NAME, entry, path);
   await mkdir(dirname(file), { recursive: true });
   let backup: string | null = null;
   if (existing !== null) {

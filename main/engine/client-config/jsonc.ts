@@ -20,9 +20,13 @@ function parseOrRefuse(text: string, file: string): unknown {
   const value: unknown = parse(text, errors, OPTIONS);
   if (errors.length > 0) {
     const e = errors[0];
-    throw new CairnError('conflict', `${file} is not valid JSON (${printParseErrorCode(e.error)} at ${lineCol(text, e.offset)}); it was left untouched.`, {
-      remedy: 'Fix the file by hand or copy the snippet into it.',
-    });
+    throw new CairnError(
+      'conflict',
+      `${file} is not valid JSON (${printParseErrorCode(e.error)} at ${lineCol(text, e.offset)}); it was left untouched.`,
+      {
+        remedy: 'Fix the file by hand or copy the snippet into it.',
+      },
+    );
   }
   return value;
 }
@@ -36,13 +40,23 @@ function indentOf(text: string): { insertSpaces: boolean; tabSize: number } {
 }
 
 /** `text` (JSON or JSONC; empty means `{}`) with `container.name` set to `entry`, all else kept. */
-export function mergeJsonEntry(text: string, container: string, name: string, entry: unknown, file = 'the file'): string {
+export function mergeJsonEntry(
+  text: string,
+  container: string,
+  name: string,
+  entry: unknown,
+  file = 'the file',
+): string {
   const source = text.trim() === '' ? '{}\n' : text;
   const doc = parseOrRefuse(source, file);
   if (!isObject(doc)) {
-    throw new CairnError('conflict', `${file} is not a JSON object (its top level is ${Array.isArray(doc) ? 'an array' : doc === null ? 'null' : typeof doc}); it was left untouched.`, {
-      remedy: 'Fix the file by hand or copy the snippet into it.',
-    });
+    throw new CairnError(
+      'conflict',
+      `${file} is not a JSON object (its top level is ${Array.isArray(doc) ? 'an array' : doc === null ? 'null' : typeof doc}); it was left untouched.`,
+      {
+        remedy: 'Fix the file by hand or copy the snippet into it.',
+      },
+    );
   }
   if (doc[container] !== undefined && !isObject(doc[container])) {
     throw new CairnError('conflict', `"${container}" in ${file} is not an object; it was left untouched.`, {
@@ -55,9 +69,13 @@ export function mergeJsonEntry(text: string, container: string, name: string, en
   if (!merged.endsWith('\n')) merged += eol;
   const expected = { ...doc, [container]: { ...((doc[container] as Record<string, unknown>) ?? {}), [name]: entry } };
   if (!isDeepStrictEqual(parseOrRefuse(merged, file), expected)) {
-    throw new CairnError('conflict', `Cairn could not add its entry to ${file} without changing other content; it was left untouched.`, {
-      remedy: 'Copy the snippet into the file by hand.',
-    });
+    throw new CairnError(
+      'conflict',
+      `Cairn could not add its entry to ${file} without changing other content; it was left untouched.`,
+      {
+        remedy: 'Copy the snippet into the file by hand.',
+      },
+    );
   }
   return merged;
 }

@@ -11,7 +11,12 @@ function appData(home: string, platform: NodeJS.Platform): string {
 }
 
 /** `env` supplies CODEX_HOME (Codex's own override of ~/.codex). */
-export function clientConfigPath(id: ClientId, home: string, platform: NodeJS.Platform, env: NodeJS.ProcessEnv = {}): string | null {
+export function clientConfigPath(
+  id: ClientId,
+  home: string,
+  platform: NodeJS.Platform,
+  env: NodeJS.ProcessEnv = {},
+): string | null {
   switch (id) {
     case 'claude-desktop':
       return join(appData(home, platform), 'Claude', 'claude_desktop_config.json');

@@ -26,7 +26,9 @@ function tomlValue(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(tomlValue).join(', ')}]`;
   if (v && typeof v === 'object') {
-    return `{ ${Object.entries(v).map(([k, x]) => `${tomlKey(k)} = ${tomlValue(x)}`).join(', ')} }`;
+    return `{ ${Object.entries(v)
+      .map(([k, x]) => `${tomlKey(k)} = ${tomlValue(x)}`)
+      .join(', ')} }`;
   }
   throw new Error(`cannot write ${typeof v} as TOML`);
 }
@@ -152,9 +154,13 @@ function parseOrRefuse(text: string, file: string): Record<string, unknown> {
   try {
     return parse(text) as Record<string, unknown>;
   } catch (err) {
-    throw new CairnError('conflict', `${file} is not valid TOML (${(err as Error).message.split('\n')[0]}); it was left untouched.`, {
-      remedy: 'Fix the file (Codex would refuse it too), or add the snippet by hand.',
-    });
+    throw new CairnError(
+      'conflict',
+      `${file} is not valid TOML (${(err as Error).message.split('\n')[0]}); it was left untouched.`,
+      {
+        remedy: 'Fix the file (Codex would refuse it too), or add the snippet by hand.',
+      },
+    );
   }
 }
 
@@ -163,7 +169,12 @@ function parseOrRefuse(text: string, file: string): Record<string, unknown> {
  * appended; every other byte kept. Throws CairnError('conflict') rather than return a file that
  * would not parse back to exactly that.
  */
-export function mergeTomlTable(text: string, path: string[], entries: Record<string, unknown>, file = 'config.toml'): string {
+export function mergeTomlTable(
+  text: string,
+  path: string[],
+  entries: Record<string, unknown>,
+  file = 'config.toml',
+): string {
   const original = parseOrRefuse(text, file);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const stmts = statements(text);
@@ -187,7 +198,10 @@ export function mergeTomlTable(text: string, path: string[], entries: Record<str
     }
     if (s.kind === 'pair' && startsWith([...table, ...s.path], path)) cut.add(n);
   });
-  let kept = stmts.filter((_, n) => !cut.has(n)).map((s) => text.slice(s.start, s.end)).join('');
+  let kept = stmts
+    .filter((_, n) => !cut.has(n))
+    .map((s) => text.slice(s.start, s.end))
+    .join('');
   kept = kept.replace(/(\r?\n)*$/, '');
   if (kept !== '' && !kept.endsWith('\n')) kept += eol;
   const merged = (kept === '' ? '' : `${kept}${eol}`) + tomlTable(path, entries, eol);
@@ -202,9 +216,13 @@ export function mergeTomlTable(text: string, path: string[], entries: Record<str
     back = null;
   }
   if (!back || !isDeepStrictEqual(JSON.parse(JSON.stringify(back)), JSON.parse(JSON.stringify(expected)))) {
-    throw new CairnError('conflict', `Cairn cannot add its entry to ${file} without changing other content (${path[0]} is probably written as one inline table); it was left untouched.`, {
-      remedy: `Add the snippet by hand, or write ${path[0]} as [${path[0]}.<name>] tables.`,
-    });
+    throw new CairnError(
+      'conflict',
+      `Cairn cannot add its entry to ${file} without changing other content (${path[0]} is probably written as one inline table); it was left untouched.`,
+      {
+        remedy: `Add the snippet by hand, or write ${path[0]} as [${path[0]}.<name>] tables.`,
+      },
+    );
   }
   return merged;
 }

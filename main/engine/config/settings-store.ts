@@ -7,7 +7,9 @@ import { CairnError } from '../errors.js';
 import { confSchema, validateValues } from './schema.js';
 
 function getPath(obj: Record<string, unknown>, key: string): unknown {
-  return key.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+  return key
+    .split('.')
+    .reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
 }
 
 const SPECS = new Map(SETTINGS.map((s) => [s.key, s]));
@@ -63,14 +65,21 @@ export class SettingsStore implements SettingsApi {
     let issues: ValidationIssue[] = [];
     try {
       const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-      const flat = Object.fromEntries(SETTINGS.map((s) => [s.key, getPath(raw, s.key)]).filter(([, v]) => v !== undefined));
+      const flat = Object.fromEntries(
+        SETTINGS.map((s) => [s.key, getPath(raw, s.key)]).filter(([, v]) => v !== undefined),
+      );
       issues = validateValues(flat);
     } catch (parseErr) {
       issues = [{ key: '(file)', rule: 'json', message: `${file} is not valid JSON: ${(parseErr as Error).message}` }];
     }
     const first = issues[0];
-    const message = first ? `Invalid configuration in ${file}: ${first.message}` : `Cannot load ${file}: ${(err as Error).message}`;
-    return new CairnError('config_invalid', message, { remedy: `Fix or remove ${file}; it was left untouched.`, details: { issues } });
+    const message = first
+      ? `Invalid configuration in ${file}: ${first.message}`
+      : `Cannot load ${file}: ${(err as Error).message}`;
+    return new CairnError('config_invalid', message, {
+      remedy: `Fix or remove ${file}; it was left untouched.`,
+      details: { issues },
+    });
   }
 
   /**
@@ -145,9 +154,13 @@ export class SettingsStore implements SettingsApi {
       // A write that failed for want of space is no invalid setting: the file keeps its content.
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOSPC' || code === 'EDQUOT' || /ENOSPC|no space left/i.test((err as Error).message)) {
-        throw new CairnError('disk_full', `The disk holding the settings is full: ${(err as Error).message}`, { remedy: 'Free space on that disk, then save the settings again; config.json keeps its last content.', cause: err });
+        throw new CairnError('disk_full', `The disk holding the settings is full: ${(err as Error).message}`, {
+          remedy: 'Free space on that disk, then save the settings again; config.json keeps its last content.',
+          cause: err,
+        });
       }
-      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new CairnError('forbidden', `The settings cannot be written: ${(err as Error).message}`, { cause: err });
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+        throw new CairnError('forbidden', `The settings cannot be written: ${(err as Error).message}`, { cause: err });
       throw new CairnError('config_invalid', (err as Error).message);
     } finally {
       this.cached = null;

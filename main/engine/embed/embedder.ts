@@ -57,7 +57,11 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
   let dir = findLocalModel(model, opts.dataDir, { bundledModelsDir: opts.bundledModelsDir });
   if (!dir && model.builtin) dir = await ensureBuiltinModel(opts.dataDir);
   if (!dir && model.source === 'local') {
-    throw new CairnError('invalid_argument', `The model folder ${model.dir} lacks config.json, tokenizer.json, tokenizer_config.json or ${model.dtype === 'fp32' ? 'onnx/model.onnx' : 'onnx/model_quantized.onnx'}.`, { details: { model: model.dir } });
+    throw new CairnError(
+      'invalid_argument',
+      `The model folder ${model.dir} lacks config.json, tokenizer.json, tokenizer_config.json or ${model.dtype === 'fp32' ? 'onnx/model.onnx' : 'onnx/model_quantized.onnx'}.`,
+      { details: { model: model.dir } },
+    );
   }
   // Remote loading is switched on only for a hub model that is not on disk yet.
   const modelRef = dir ?? (model.hubId as string);
@@ -75,16 +79,23 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
   let configDims: number | null = null;
   try {
     const progress_callback = (p: { status: string; file?: string; loaded?: number; total?: number }) => {
-      if (p.status === 'progress' && p.file) opts.onDownloadProgress?.({ file: p.file, loaded: p.loaded ?? 0, total: p.total ?? 0 });
+      if (p.status === 'progress' && p.file)
+        opts.onDownloadProgress?.({ file: p.file, loaded: p.loaded ?? 0, total: p.total ?? 0 });
     };
     tokenizer = (await AutoTokenizer.from_pretrained(modelRef, { progress_callback })) as unknown as Tokenizer;
     if (model.dimensions === null) {
-      const config = (await AutoConfig.from_pretrained(modelRef, { progress_callback })) as unknown as { hidden_size?: number };
+      const config = (await AutoConfig.from_pretrained(modelRef, { progress_callback })) as unknown as {
+        hidden_size?: number;
+      };
       configDims = config.hidden_size ?? null;
     }
   } catch (err) {
     if (allowRemote) throw hubUnavailable(modelRef, err);
-    throw new CairnError('dependency_unavailable', `Cannot load the tokenizer of ${modelRef}: ${(err as Error).message}`, { details: { model: modelRef }, cause: err });
+    throw new CairnError(
+      'dependency_unavailable',
+      `Cannot load the tokenizer of ${modelRef}: ${(err as Error).message}`,
+      { details: { model: modelRef }, cause: err },
+    );
   } finally {
     env.allowRemoteModels = false;
   }
@@ -96,7 +107,15 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
     config: () => {
       const local = dir ?? findLocalModel(model, opts.dataDir, { bundledModelsDir: opts.bundledModelsDir });
       const ref = local ?? modelRef;
-      return { modelRef: ref, modelsDir, allowRemote: local === null, dtype: model.dtype, pooling: model.pooling, hubTimeoutMs, remoteHost };
+      return {
+        modelRef: ref,
+        modelsDir,
+        allowRemote: local === null,
+        dtype: model.dtype,
+        pooling: model.pooling,
+        hubTimeoutMs,
+        remoteHost,
+      };
     },
     onProgress: opts.onDownloadProgress,
   });
@@ -110,12 +129,18 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
   const expected = model.dimensions ?? configDims;
   if (expected !== null && expected !== dimensions) {
     await pool.close();
-    throw new CairnError('config_invalid', `Model ${model.id} returns ${dimensions}-dimensional vectors, expected ${expected}.`, { details: { model: model.id } });
+    throw new CairnError(
+      'config_invalid',
+      `Model ${model.id} returns ${dimensions}-dimensional vectors, expected ${expected}.`,
+      { details: { model: model.id } },
+    );
   }
 
   // Special tokens are counted once per text by the model, not per word: count words bare.
   const counter = new CachedTokenCounter((word) => tokenizer.encode(word, { add_special_tokens: false }).length);
-  const unkId = (tokenizer as unknown as { unk_token_id?: number }).unk_token_id ?? (tokenizer as unknown as { model?: { unk_token_id?: number } }).model?.unk_token_id;
+  const unkId =
+    (tokenizer as unknown as { unk_token_id?: number }).unk_token_id ??
+    (tokenizer as unknown as { model?: { unk_token_id?: number } }).model?.unk_token_id;
   const known = new Map<string, boolean>();
   return {
     modelId: model.id,

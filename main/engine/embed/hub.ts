@@ -27,7 +27,10 @@ export class DownloadProgress {
 
   update(p: { file: string; loaded: number; total: number }): void {
     const prev = this.files.get(p.file);
-    this.files.set(p.file, { loaded: Math.max(prev?.loaded ?? 0, p.loaded), total: Math.max(prev?.total ?? 0, p.total) });
+    this.files.set(p.file, {
+      loaded: Math.max(prev?.loaded ?? 0, p.loaded),
+      total: Math.max(prev?.total ?? 0, p.total),
+    });
   }
 
   get started(): boolean {
@@ -61,10 +64,20 @@ export function boundedFetch(timeoutMs: number): typeof fetch {
 
 /** Why a hub model could not be loaded, as the typed error every caller expects. */
 export function hubUnavailable(hubId: string, cause: unknown): CairnError {
-  const reason = cause instanceof Error ? (cause.cause instanceof Error ? `${cause.message} (${cause.cause.message})` : cause.message) : String(cause);
-  return new CairnError('dependency_unavailable', `Embedding model "${hubId}" is not on this computer and could not be downloaded from the Hugging Face hub: ${reason}`, {
-    remedy: 'Connect to the internet once to download it, copy the model folder into <dataDir>/models/<id>, or use the built-in model cairn/use-lite.',
-    details: { model: hubId },
-    cause,
-  });
+  const reason =
+    cause instanceof Error
+      ? cause.cause instanceof Error
+        ? `${cause.message} (${cause.cause.message})`
+        : cause.message
+      : String(cause);
+  return new CairnError(
+    'dependency_unavailable',
+    `Embedding model "${hubId}" is not on this computer and could not be downloaded from the Hugging Face hub: ${reason}`,
+    {
+      remedy:
+        'Connect to the internet once to download it, copy the model folder into <dataDir>/models/<id>, or use the built-in model cairn/use-lite.',
+      details: { model: hubId },
+      cause,
+    },
+  );
 }

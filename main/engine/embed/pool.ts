@@ -23,7 +23,14 @@ const MAX_START_FAILURES = 3;
 
 function stopWorker(worker: Worker, graceMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => void worker.terminate().then(() => resolve(), () => resolve()), graceMs);
+    const timer = setTimeout(
+      () =>
+        void worker.terminate().then(
+          () => resolve(),
+          () => resolve(),
+        ),
+      graceMs,
+    );
     worker.once('exit', () => {
       clearTimeout(timer);
       resolve();
@@ -74,10 +81,16 @@ export class EmbedPool {
       },
       timeoutError: (_job, ms) => new CairnError('timeout', `An embedding batch took longer than ${ms} ms.`),
       crashError: (_job, code, failure) =>
-        new CairnError('dependency_unavailable', `An embedding worker stopped while embedding a batch (${failure ?? `exit code ${code}`}); the batch was not embedded.`, { remedy: 'Retry the batch.' }),
+        new CairnError(
+          'dependency_unavailable',
+          `An embedding worker stopped while embedding a batch (${failure ?? `exit code ${code}`}); the batch was not embedded.`,
+          { remedy: 'Retry the batch.' },
+        ),
       unavailableError: (why, starting) =>
         starting
-          ? new CairnError('dependency_unavailable', `The embedding model could not be loaded: ${why}`, { details: { model: this.lastModel } })
+          ? new CairnError('dependency_unavailable', `The embedding model could not be loaded: ${why}`, {
+              details: { model: this.lastModel },
+            })
           : new CairnError('dependency_unavailable', `Embedding workers fail to start: ${why}`),
       closedError: () => new CairnError('dependency_unavailable', 'The embedder is closed.'),
       stop: (worker) => stopWorker(worker, CLOSE_GRACE_MS),

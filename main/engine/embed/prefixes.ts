@@ -30,7 +30,11 @@ export function foldShouting(text: string): string {
   return cased >= SHOUT_MIN_LETTERS && upper >= cased * SHOUT_UPPER_SHARE ? text.toLowerCase() : text;
 }
 
-export function withPrefix(model: Pick<ModelSpec, 'queryPrefix' | 'documentPrefix'>, role: TextRole, texts: string[]): string[] {
+export function withPrefix(
+  model: Pick<ModelSpec, 'queryPrefix' | 'documentPrefix'>,
+  role: TextRole,
+  texts: string[],
+): string[] {
   const prefix = role === 'query' ? model.queryPrefix : model.documentPrefix;
   return texts.map((t) => prefix + foldShouting(t));
 }

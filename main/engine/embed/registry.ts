@@ -50,24 +50,63 @@ const BGE_QUERY = 'Represent this sentence for searching relevant passages: ';
 
 export const MODELS: readonly ModelSpec[] = [
   {
-    id: BUILTIN_MODEL_ID, hubId: null, dimensions: 512, maxTokens: 128, queryPrefix: '', documentPrefix: '', pooling: 'mean', dtype: 'fp32',
-    sizeMb: 28, fusionWeight: 0.2, codeFusionWeight: 0, builtin: true,
-    description: 'Universal Sentence Encoder lite, built in and offline. English, 128 tokens; a weak retriever, so it weighs little against full text.',
+    id: BUILTIN_MODEL_ID,
+    hubId: null,
+    dimensions: 512,
+    maxTokens: 128,
+    queryPrefix: '',
+    documentPrefix: '',
+    pooling: 'mean',
+    dtype: 'fp32',
+    sizeMb: 28,
+    fusionWeight: 0.2,
+    codeFusionWeight: 0,
+    builtin: true,
+    description:
+      'Universal Sentence Encoder lite, built in and offline. English, 128 tokens; a weak retriever, so it weighs little against full text.',
   },
   {
-    id: 'Xenova/bge-small-en-v1.5', hubId: 'Xenova/bge-small-en-v1.5', dimensions: 384, maxTokens: 512, queryPrefix: BGE_QUERY, documentPrefix: '', pooling: 'cls', dtype: 'q8',
-    sizeMb: 34, fusionWeight: 0.5, builtin: false,
+    id: 'Xenova/bge-small-en-v1.5',
+    hubId: 'Xenova/bge-small-en-v1.5',
+    dimensions: 384,
+    maxTokens: 512,
+    queryPrefix: BGE_QUERY,
+    documentPrefix: '',
+    pooling: 'cls',
+    dtype: 'q8',
+    sizeMb: 34,
+    fusionWeight: 0.5,
+    builtin: false,
     description: 'BGE small v1.5 (BAAI), quantized. Strong small English retriever; needs a download.',
   },
   {
-    id: 'Snowflake/snowflake-arctic-embed-xs', hubId: 'Snowflake/snowflake-arctic-embed-xs', dimensions: 384, maxTokens: 512, queryPrefix: BGE_QUERY, documentPrefix: '', pooling: 'cls', dtype: 'q8',
-    sizeMb: 23, fusionWeight: 0.5, builtin: false,
+    id: 'Snowflake/snowflake-arctic-embed-xs',
+    hubId: 'Snowflake/snowflake-arctic-embed-xs',
+    dimensions: 384,
+    maxTokens: 512,
+    queryPrefix: BGE_QUERY,
+    documentPrefix: '',
+    pooling: 'cls',
+    dtype: 'q8',
+    sizeMb: 23,
+    fusionWeight: 0.5,
+    builtin: false,
     description: 'Snowflake Arctic Embed XS, quantized. Smallest of the retrieval models; needs a download.',
   },
   {
-    id: 'Xenova/all-MiniLM-L6-v2', hubId: 'Xenova/all-MiniLM-L6-v2', dimensions: 384, maxTokens: 256, queryPrefix: '', documentPrefix: '', pooling: 'mean', dtype: 'q8',
-    sizeMb: 23, fusionWeight: 0.45, builtin: false,
-    description: 'all-MiniLM-L6-v2 (sentence-transformers), quantized. General-purpose sentence embeddings; needs a download.',
+    id: 'Xenova/all-MiniLM-L6-v2',
+    hubId: 'Xenova/all-MiniLM-L6-v2',
+    dimensions: 384,
+    maxTokens: 256,
+    queryPrefix: '',
+    documentPrefix: '',
+    pooling: 'mean',
+    dtype: 'q8',
+    sizeMb: 23,
+    fusionWeight: 0.45,
+    builtin: false,
+    description:
+      'all-MiniLM-L6-v2 (sentence-transformers), quantized. General-purpose sentence embeddings; needs a download.',
   },
 ];
 
@@ -99,14 +138,28 @@ export function resolveModel(idOrPath: string): ResolvedModel {
   if (looksLikePath(idOrPath)) return resolveLocalFolder(resolve(idOrPath));
   if (HUB_ID.test(idOrPath) && !idOrPath.includes('..')) {
     return {
-      id: idOrPath, hubId: idOrPath, dimensions: null, maxTokens: 512, queryPrefix: '', documentPrefix: '', pooling: 'mean', dtype: 'q8',
-      sizeMb: 0, fusionWeight: UNKNOWN_FUSION_WEIGHT, builtin: false, source: 'hub',
+      id: idOrPath,
+      hubId: idOrPath,
+      dimensions: null,
+      maxTokens: 512,
+      queryPrefix: '',
+      documentPrefix: '',
+      pooling: 'mean',
+      dtype: 'q8',
+      sizeMb: 0,
+      fusionWeight: UNKNOWN_FUSION_WEIGHT,
+      builtin: false,
+      source: 'hub',
       description: `Hugging Face model ${idOrPath} (not in Cairn's registry: mean pooling, no prefixes).`,
     };
   }
-  throw new CairnError('invalid_argument', `Unknown embedding model "${idOrPath}": give a registry id, a hub id (owner/name) or an absolute model folder.`, {
-    details: { model: idOrPath, known: MODELS.map((m) => m.id) },
-  });
+  throw new CairnError(
+    'invalid_argument',
+    `Unknown embedding model "${idOrPath}": give a registry id, a hub id (owner/name) or an absolute model folder.`,
+    {
+      details: { model: idOrPath, known: MODELS.map((m) => m.id) },
+    },
+  );
 }
 
 interface HfConfig {
@@ -120,7 +173,9 @@ interface HfConfig {
 function resolveLocalFolder(dir: string): ResolvedModel {
   const configPath = join(dir, 'config.json');
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new CairnError('invalid_argument', `Embedding model folder ${dir} does not exist.`, { details: { model: dir } });
+    throw new CairnError('invalid_argument', `Embedding model folder ${dir} does not exist.`, {
+      details: { model: dir },
+    });
   }
   if (!existsSync(configPath)) {
     throw new CairnError('invalid_argument', `Embedding model folder ${dir} has no config.json.`, {
@@ -133,15 +188,31 @@ function resolveLocalFolder(dir: string): ResolvedModel {
   // A copied USE-lite build keeps the built-in's pooling and weight.
   if (config.cairn) return { ...builtin, id: dir, builtin: false, source: 'local', dir };
   const dimensions = config.hidden_size ?? config.dim ?? config.d_model ?? null;
-  if (!dimensions) throw new CairnError('invalid_argument', `Cannot tell the output size of the model in ${dir} (no hidden_size in config.json).`, { details: { model: dir } });
+  if (!dimensions)
+    throw new CairnError(
+      'invalid_argument',
+      `Cannot tell the output size of the model in ${dir} (no hidden_size in config.json).`,
+      { details: { model: dir } },
+    );
   let maxTokens = config.max_position_embeddings ?? 512;
   try {
     const tc = JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) as { model_max_length?: number };
     if (tc.model_max_length && tc.model_max_length < maxTokens) maxTokens = tc.model_max_length;
   } catch {}
   return {
-    id: dir, hubId: null, dimensions, maxTokens, queryPrefix: '', documentPrefix: '', pooling: 'mean', dtype: existsSync(join(dir, 'onnx', 'model.onnx')) ? 'fp32' : 'q8',
-    sizeMb: 0, fusionWeight: UNKNOWN_FUSION_WEIGHT, builtin: false, source: 'local', dir,
+    id: dir,
+    hubId: null,
+    dimensions,
+    maxTokens,
+    queryPrefix: '',
+    documentPrefix: '',
+    pooling: 'mean',
+    dtype: existsSync(join(dir, 'onnx', 'model.onnx')) ? 'fp32' : 'q8',
+    sizeMb: 0,
+    fusionWeight: UNKNOWN_FUSION_WEIGHT,
+    builtin: false,
+    source: 'local',
+    dir,
     description: `Local model folder ${dir} (mean pooling, no prefixes).`,
   };
 }
@@ -153,7 +224,9 @@ export function onnxFileFor(dtype: ModelDtype): string {
 
 /** True when `dir` holds everything transformers.js needs to load the model offline. */
 export function hasModelFiles(dir: string, dtype: ModelDtype): boolean {
-  return ['config.json', 'tokenizer.json', 'tokenizer_config.json', onnxFileFor(dtype)].every((f) => existsSync(join(dir, f)));
+  return ['config.json', 'tokenizer.json', 'tokenizer_config.json', onnxFileFor(dtype)].every((f) =>
+    existsSync(join(dir, f)),
+  );
 }
 
 /**
@@ -172,7 +245,11 @@ export function localCandidates(model: ResolvedModel, dataDir: string, opts: Reg
 /** The first folder holding the model's files, or null if it must be built or downloaded. */
 export function findLocalModel(model: ResolvedModel, dataDir: string, opts: RegistryOptions = {}): string | null {
   // A built-in build from another converter version does not count: it gets rebuilt.
-  return localCandidates(model, dataDir, opts).find((d) => hasModelFiles(d, model.dtype) && (!model.builtin || isCurrentBuild(d))) ?? null;
+  return (
+    localCandidates(model, dataDir, opts).find(
+      (d) => hasModelFiles(d, model.dtype) && (!model.builtin || isCurrentBuild(d)),
+    ) ?? null
+  );
 }
 
 /** The registry as the status API shows it. The built-in model is always available (built on demand). */

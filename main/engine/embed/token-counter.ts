@@ -10,7 +10,10 @@
 export class CachedTokenCounter {
   private readonly cache = new Map<string, number>();
 
-  constructor(private readonly countWord: (word: string) => number, private readonly maxEntries = 200_000) {}
+  constructor(
+    private readonly countWord: (word: string) => number,
+    private readonly maxEntries = 200_000,
+  ) {}
 
   /**
    * One pass over the characters: the regex match and split this replaces allocated two arrays per
@@ -71,5 +74,15 @@ export class CachedTokenCounter {
 export function isSpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
   if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }

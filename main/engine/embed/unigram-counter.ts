@@ -28,13 +28,22 @@ interface TokenizerConfig {
 const META = '\u2581';
 
 function reproducible(t: TokenizerJson, c: TokenizerConfig): boolean {
-  const norms = t.normalizer?.type === 'Sequence' ? t.normalizer.normalizers ?? [] : [];
+  const norms = t.normalizer?.type === 'Sequence' ? (t.normalizer.normalizers ?? []) : [];
   return (
-    t.model?.type === 'Unigram' && Array.isArray(t.model.vocab) && typeof t.model.unk_id === 'number' && !t.model.byte_fallback &&
-    norms.length === 2 && norms[0].type === 'NFKC' && norms[1].type === 'Prepend' && norms[1].prepend === META &&
-    t.pre_tokenizer?.type === 'Metaspace' && (t.pre_tokenizer.replacement ?? META) === META &&
-    !t.post_processor && (t.added_tokens ?? []).length === 0 &&
-    !c.remove_space && !c.do_lowercase_and_remove_accent
+    t.model?.type === 'Unigram' &&
+    Array.isArray(t.model.vocab) &&
+    typeof t.model.unk_id === 'number' &&
+    !t.model.byte_fallback &&
+    norms.length === 2 &&
+    norms[0].type === 'NFKC' &&
+    norms[1].type === 'Prepend' &&
+    norms[1].prepend === META &&
+    t.pre_tokenizer?.type === 'Metaspace' &&
+    (t.pre_tokenizer.replacement ?? META) === META &&
+    !t.post_processor &&
+    (t.added_tokens ?? []).length === 0 &&
+    !c.remove_space &&
+    !c.do_lowercase_and_remove_accent
   );
 }
 

@@ -20,14 +20,18 @@ env.allowRemoteModels = config.allowRemote;
 env.fetch = boundedFetch(config.hubTimeoutMs);
 if (config.remoteHost) env.remoteHost = config.remoteHost;
 
-type Extractor = (texts: string[], opts: { pooling: 'mean' | 'cls'; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>;
+type Extractor = (
+  texts: string[],
+  opts: { pooling: 'mean' | 'cls'; normalize: boolean },
+) => Promise<{ dims: number[]; data: Float32Array }>;
 
 async function load(): Promise<Extractor> {
   const extractor = await pipeline('feature-extraction', config.modelRef, {
     dtype: config.dtype,
     session_options: { intraOpNumThreads: 1, interOpNumThreads: 1 },
     progress_callback: (p: { status: string; file?: string; loaded?: number; total?: number }) => {
-      if (p.status === 'progress' && p.file) send({ type: 'progress', file: p.file, loaded: p.loaded ?? 0, total: p.total ?? 0 });
+      if (p.status === 'progress' && p.file)
+        send({ type: 'progress', file: p.file, loaded: p.loaded ?? 0, total: p.total ?? 0 });
     },
   });
   return extractor as unknown as Extractor;
@@ -35,7 +39,10 @@ async function load(): Promise<Extractor> {
 
 async function embed(extractor: Extractor, texts: string[]): Promise<{ dimensions: number; data: Float32Array }> {
   // An empty string has no tokens under USE-lite's tokenizer, and mean pooling over nothing is NaN.
-  const out = await extractor(texts.map((t) => (t.length === 0 ? ' ' : t)), { pooling: config.pooling, normalize: true });
+  const out = await extractor(
+    texts.map((t) => (t.length === 0 ? ' ' : t)),
+    { pooling: config.pooling, normalize: true },
+  );
   return { dimensions: out.dims[out.dims.length - 1], data: new Float32Array(out.data) };
 }
 

@@ -24,13 +24,19 @@ export function matchSpec(req: GrepRequest): MatchSpec {
 }
 
 export function compile(spec: MatchSpec): RegExp {
-  if (typeof spec.pattern !== 'string' || spec.pattern.length === 0) throw new CairnError('invalid_argument', 'pattern must be a non-empty string', { details: { key: 'pattern' } });
-  if (spec.pattern.length > LIMITS.patternChars) throw new CairnError('invalid_argument', `pattern is too long (${LIMITS.patternChars} characters at most)`, { details: { key: 'pattern' } });
+  if (typeof spec.pattern !== 'string' || spec.pattern.length === 0)
+    throw new CairnError('invalid_argument', 'pattern must be a non-empty string', { details: { key: 'pattern' } });
+  if (spec.pattern.length > LIMITS.patternChars)
+    throw new CairnError('invalid_argument', `pattern is too long (${LIMITS.patternChars} characters at most)`, {
+      details: { key: 'pattern' },
+    });
   const source = spec.regex ? spec.pattern : spec.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   try {
     return new RegExp(source, spec.caseSensitive ? '' : 'i');
   } catch (err) {
-    throw new CairnError('invalid_argument', `invalid regular expression: ${(err as Error).message}`, { details: { key: 'pattern' } });
+    throw new CairnError('invalid_argument', `invalid regular expression: ${(err as Error).message}`, {
+      details: { key: 'pattern' },
+    });
   }
 }
 
@@ -70,7 +76,10 @@ export class FileMatcher {
     const lines = linesOf(text);
     for (let i = 0; i < lines.length && hits.length < limit; i++) {
       if (!this.re.test(lines[i])) continue;
-      hits.push({ line: i + 1, text: lines[i].length > MAX_LINE_CHARS ? `${lines[i].slice(0, MAX_LINE_CHARS)}…` : lines[i] });
+      hits.push({
+        line: i + 1,
+        text: lines[i].length > MAX_LINE_CHARS ? `${lines[i].slice(0, MAX_LINE_CHARS)}…` : lines[i],
+      });
     }
     return hits;
   }

@@ -18,10 +18,15 @@ const IDLE_STOP_MS = 20_000;
 export type GrepBatch = Omit<ToGrepWorker, 'id'>;
 
 export function grepTimeout(ms: number): CairnError {
-  return new CairnError('timeout', `grep stopped after ${ms} ms: the pattern takes too long over these files (a regex with nested repetition such as (\\w+\\s?)* can backtrack without end)`, {
-    remedy: 'Use a simpler pattern (no nested quantifiers), narrow it with globs or folders, or raise search.grep_timeout_ms.',
-    details: { timeout_ms: ms },
-  });
+  return new CairnError(
+    'timeout',
+    `grep stopped after ${ms} ms: the pattern takes too long over these files (a regex with nested repetition such as (\\w+\\s?)* can backtrack without end)`,
+    {
+      remedy:
+        'Use a simpler pattern (no nested quantifiers), narrow it with globs or folders, or raise search.grep_timeout_ms.',
+      details: { timeout_ms: ms },
+    },
+  );
 }
 
 export class GrepPool {
@@ -47,7 +52,8 @@ export class GrepPool {
       timeoutError: (_job, ms) => grepTimeout(ms),
       crashError: (_job, code) => new CairnError('internal', `the grep worker stopped (exit code ${code})`),
       unavailableError: (why) => new CairnError('dependency_unavailable', `grep workers fail to start (${why})`),
-      closedError: () => new CairnError('dependency_unavailable', 'grep workers were stopped (the engine is shutting down)'),
+      closedError: () =>
+        new CairnError('dependency_unavailable', 'grep workers were stopped (the engine is shutting down)'),
     });
   }
 

@@ -10,13 +10,19 @@ const MIN_LITERAL = 3;
 function escapeTail(source: string, from: number, kind: string): number {
   const rest = source.slice(from);
   const m =
-    kind === 'x' ? /^[0-9A-Fa-f]{0,2}/.exec(rest)
-    : kind === 'u' ? /^(\{[^}]*\}|[0-9A-Fa-f]{0,4})/.exec(rest)
-    : kind === 'c' ? /^[A-Za-z]?/.exec(rest)
-    : kind === 'k' ? /^(<[^>]*>)?/.exec(rest)
-    : kind === 'p' || kind === 'P' ? /^(\{[^}]*\})?/.exec(rest)
-    : /[0-9]/.test(kind) ? /^[0-9]*/.exec(rest)
-    : null;
+    kind === 'x'
+      ? /^[0-9A-Fa-f]{0,2}/.exec(rest)
+      : kind === 'u'
+        ? /^(\{[^}]*\}|[0-9A-Fa-f]{0,4})/.exec(rest)
+        : kind === 'c'
+          ? /^[A-Za-z]?/.exec(rest)
+          : kind === 'k'
+            ? /^(<[^>]*>)?/.exec(rest)
+            : kind === 'p' || kind === 'P'
+              ? /^(\{[^}]*\})?/.exec(rest)
+              : /[0-9]/.test(kind)
+                ? /^[0-9]*/.exec(rest)
+                : null;
   return m ? m[0].length : 0;
 }
 
@@ -106,7 +112,11 @@ export function requiredLiteral(source: string): string | null {
  * is no safe test. Sound for UTF-8 (a string's UTF-8 bytes appear in the bytes of every text that
  * contains it); other files are decoded as Windows-1252, where that does not hold, so they always pass.
  */
-export function bytePrefilter(pattern: string, regex: boolean, caseSensitive: boolean): ((bytes: Buffer) => boolean) | null {
+export function bytePrefilter(
+  pattern: string,
+  regex: boolean,
+  caseSensitive: boolean,
+): ((bytes: Buffer) => boolean) | null {
   // A literal pattern is its own required string, non-ASCII included, when case counts.
   const literal = regex ? requiredLiteral(pattern) : pattern;
   if (!literal) return null;

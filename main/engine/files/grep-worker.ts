@@ -22,7 +22,8 @@ export interface ToGrepWorker {
 }
 
 /** Per file: its matching lines, or null when it was not searched (unreadable, too large, binary, refused). */
-export type FromGrepWorker = { ready: true } | { id: number; results: (LineHit[] | null)[] } | { id: number; error: string; code?: ErrorCode };
+export type FromGrepWorker =
+  { ready: true } | { id: number; results: (LineHit[] | null)[] } | { id: number; error: string; code?: ErrorCode };
 
 const port = parentPort as NonNullable<typeof parentPort>;
 let cached: { key: string; matcher: FileMatcher } | null = null;
@@ -39,7 +40,11 @@ port.on('message', (m: ToGrepWorker) => {
     });
     port.postMessage({ id: m.id, results } satisfies FromGrepWorker);
   } catch (err) {
-    port.postMessage({ id: m.id, error: (err as Error).message, code: err instanceof CairnError ? err.code : undefined } satisfies FromGrepWorker);
+    port.postMessage({
+      id: m.id,
+      error: (err as Error).message,
+      code: err instanceof CairnError ? err.code : undefined,
+    } satisfies FromGrepWorker);
   }
 });
 port.postMessage({ ready: true } satisfies FromGrepWorker);

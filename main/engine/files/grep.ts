@@ -19,7 +19,13 @@ export const DEFAULT_GREP_TIMEOUT_MS = 15_000;
  * path). The main thread only walks (names, never content); files are opened, read and searched
  * in batches on the grep workers, and results are taken in walk order.
  */
-export async function grepFolders(input: GrepRequest, folders: FolderSpec[], walk: WalkOptions, pool: GrepPool = sharedGrepPool(), timeoutMs = DEFAULT_GREP_TIMEOUT_MS): Promise<GrepResult> {
+export async function grepFolders(
+  input: GrepRequest,
+  folders: FolderSpec[],
+  walk: WalkOptions,
+  pool: GrepPool = sharedGrepPool(),
+  timeoutMs = DEFAULT_GREP_TIMEOUT_MS,
+): Promise<GrepResult> {
   const req = argumentsOf(parseGrepRequest(input));
   const spec = matchSpec(req);
   // Compiled here only to refuse a bad pattern with a typed error before any work; never run here.

@@ -36,15 +36,27 @@ function kindOf(st: Awaited<ReturnType<typeof stat>>): string {
 /** The absolute, normalised folder path to save; throws `invalid_argument` with a remedy otherwise. */
 export async function checkNewFolder(input: unknown, ctx: FolderCheckContext): Promise<string> {
   if (typeof input !== 'string' || input.trim() === '') {
-    throw refuse('No folder was given.', 'Type the full path of a folder (for example /home/me/notes), or choose one with Browse.', '');
+    throw refuse(
+      'No folder was given.',
+      'Type the full path of a folder (for example /home/me/notes), or choose one with Browse.',
+      '',
+    );
   }
   const raw = input.trim();
   if (/^~[^/\\]/.test(raw)) {
-    throw refuse(`${raw} names another user's home folder; Cairn expands ~ only as your own home (${ctx.home}).`, 'Write the full path instead, starting with /.', raw);
+    throw refuse(
+      `${raw} names another user's home folder; Cairn expands ~ only as your own home (${ctx.home}).`,
+      'Write the full path instead, starting with /.',
+      raw,
+    );
   }
   const expanded = expandHome(raw, ctx.home);
   if (!isAbsolute(expanded) && !/^[A-Za-z]:[\\/]/.test(expanded)) {
-    throw refuse(`${raw} is a relative path, and Cairn cannot tell what it is relative to.`, `Give the full path, for example ${join(ctx.home, raw)}.`, raw);
+    throw refuse(
+      `${raw} is a relative path, and Cairn cannot tell what it is relative to.`,
+      `Give the full path, for example ${join(ctx.home, raw)}.`,
+      raw,
+    );
   }
   const path = resolve(expanded).replace(/(.)[\\/]+$/, '$1');
   let st;
@@ -54,16 +66,26 @@ export async function checkNewFolder(input: unknown, ctx: FolderCheckContext): P
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       const parent = dirname(path);
-      const parentThere = await stat(parent).then((s) => s.isDirectory(), () => false);
+      const parentThere = await stat(parent).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
       throw refuse(
         `There is no folder at ${path}.`,
-        parentThere ? `Check the spelling (${parent} exists, ${basename(path)} is not in it), or create the folder first.` : 'Check the spelling, or create the folder first.',
+        parentThere
+          ? `Check the spelling (${parent} exists, ${basename(path)} is not in it), or create the folder first.`
+          : 'Check the spelling, or create the folder first.',
         path,
       );
     }
-    if (code === 'ENOTDIR') throw refuse(`${path} is not a folder: part of that path is a file.`, 'Give the path of a folder.', path);
+    if (code === 'ENOTDIR')
+      throw refuse(`${path} is not a folder: part of that path is a file.`, 'Give the path of a folder.', path);
     if (code === 'EACCES' || code === 'EPERM') {
-      throw refuse(`Cairn may not look at ${path} (permission denied on a folder above it).`, 'Add a folder your user can open, or give your user access (chmod u+rx on each folder of the path).', path);
+      throw refuse(
+        `Cairn may not look at ${path} (permission denied on a folder above it).`,
+        'Add a folder your user can open, or give your user access (chmod u+rx on each folder of the path).',
+        path,
+      );
     }
     throw refuse(`Cairn cannot check ${path}: ${(err as Error).message}.`, 'Check the path, then try again.', path);
   }
@@ -71,7 +93,9 @@ export async function checkNewFolder(input: unknown, ctx: FolderCheckContext): P
     const kind = kindOf(st);
     throw refuse(
       `${path} is ${kind}, not a folder.`,
-      st.isFile() ? `Add the folder it is in (${dirname(path)}); to index only this file there, give the include glob ${basename(path)}.` : 'Give the path of a folder.',
+      st.isFile()
+        ? `Add the folder it is in (${dirname(path)}); to index only this file there, give the include glob ${basename(path)}.`
+        : 'Give the path of a folder.',
       path,
     );
   }

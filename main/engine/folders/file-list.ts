@@ -2,7 +2,15 @@
  * One folder's file list, page by page: what the index holds (indexed, waiting for vectors, in
  * error) beside what the walk left out and why (indexer/skip-log.ts), filtered and sorted by path.
  */
-import { FILE_LIST_LIMIT, FILE_LIST_SHOWS, SKIP_REASONS, type FileListShow, type FolderFileEntry, type FolderFilesRequest, type FolderFilesResponse } from '../../common/files.js';
+import {
+  FILE_LIST_LIMIT,
+  FILE_LIST_SHOWS,
+  SKIP_REASONS,
+  type FileListShow,
+  type FolderFileEntry,
+  type FolderFilesRequest,
+  type FolderFilesResponse,
+} from '../../common/files.js';
 import { CairnError } from '../errors.js';
 import type { ListedFileRow } from '../index/file-list.js';
 import type { SkipEntry } from '../ingest/skip-log.js';
@@ -19,19 +27,25 @@ function intArg(v: unknown, key: string, min: number, max: number, dflt: number)
   if (v === undefined || v === null || v === '') return dflt;
   const n = typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
-    throw new CairnError('invalid_argument', `${key} must be a whole number from ${min} to ${max}`, { details: { key } });
+    throw new CairnError('invalid_argument', `${key} must be a whole number from ${min} to ${max}`, {
+      details: { key },
+    });
   }
   return n;
 }
 
 /** Checks a request from the admin API (query-string values arrive as strings). */
 export function parseFileListQuery(req: Partial<Record<keyof FolderFilesRequest, unknown>>): FileListQuery {
-  if (typeof req.path !== 'string' || req.path.trim() === '') throw new CairnError('invalid_argument', 'path must name an indexed folder', { details: { key: 'path' } });
+  if (typeof req.path !== 'string' || req.path.trim() === '')
+    throw new CairnError('invalid_argument', 'path must name an indexed folder', { details: { key: 'path' } });
   const show = req.show === undefined || req.show === '' ? 'all' : req.show;
   if (!FILE_LIST_SHOWS.includes(show as FileListShow)) {
-    throw new CairnError('invalid_argument', `show must be one of ${FILE_LIST_SHOWS.join(', ')}`, { details: { key: 'show' } });
+    throw new CairnError('invalid_argument', `show must be one of ${FILE_LIST_SHOWS.join(', ')}`, {
+      details: { key: 'show' },
+    });
   }
-  if (req.q !== undefined && typeof req.q !== 'string') throw new CairnError('invalid_argument', 'q must be text', { details: { key: 'q' } });
+  if (req.q !== undefined && typeof req.q !== 'string')
+    throw new CairnError('invalid_argument', 'q must be text', { details: { key: 'q' } });
   return {
     path: req.path,
     show: show as FileListShow,
@@ -53,13 +67,26 @@ export function listFolderFiles(
   for (const r of rows) {
     if (r.error_code) {
       counts.errors++;
-      all.push({ rel: r.rel, path: r.path, status: 'error', size: r.size, code: r.error_code, message: r.error_message });
+      all.push({
+        rel: r.rel,
+        path: r.path,
+        status: 'error',
+        size: r.size,
+        code: r.error_code,
+        message: r.error_message,
+      });
       continue;
     }
     counts.indexed++;
     const waiting = !r.embedded && r.chunks > 0;
     if (waiting && !textOnly) counts.embedding++;
-    all.push({ rel: r.rel, path: r.path, status: waiting ? (textOnly ? 'text_only' : 'embedding') : 'indexed', size: r.size, chunks: r.chunks });
+    all.push({
+      rel: r.rel,
+      path: r.path,
+      status: waiting ? (textOnly ? 'text_only' : 'embedding') : 'indexed',
+      size: r.size,
+      chunks: r.chunks,
+    });
   }
   const sep = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
   for (const s of skips.entries) {
@@ -99,7 +126,9 @@ export function listFolderFiles(
     items: matched.slice(query.offset, query.offset + query.limit),
     counts,
     skipped_by_reason: skips.byReason,
-    skipped_reasons: (Object.entries(skips.byReason) as [keyof typeof SKIP_REASONS, number][]).map(([reason, count]) => ({ reason, text: SKIP_REASONS[reason], count })).sort((a, b) => b.count - a.count),
+    skipped_reasons: (Object.entries(skips.byReason) as [keyof typeof SKIP_REASONS, number][])
+      .map(([reason, count]) => ({ reason, text: SKIP_REASONS[reason], count }))
+      .sort((a, b) => b.count - a.count),
     skipped_listed_all: skips.complete,
     text_only: textOnly,
   };

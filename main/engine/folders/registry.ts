@@ -35,9 +35,22 @@ export class FolderRegistry {
     // `~` expanded; a relative path, a missing one, a file, an unreadable folder refused in words.
     const path = normalizeFolder(await checkNewFolder(input?.path, { home: homedir() }));
     await this.refuseDataFolder(path);
-    const overlap = this.specs().find((f) => f.path === path || path.startsWith(f.path + '/') || f.path.startsWith(path + '/'));
-    if (overlap) throw new CairnError('conflict', overlap.path === path ? `${path} is already indexed` : `${path} overlaps the indexed folder ${overlap.path}`, { details: { path: overlap.path } });
-    return { path, include: input.include ?? [], exclude: input.exclude ?? [], ...(input.include_secrets === true ? { include_secrets: true } : {}), ...(input.text_only === true ? { text_only: true } : {}) };
+    const overlap = this.specs().find(
+      (f) => f.path === path || path.startsWith(f.path + '/') || f.path.startsWith(path + '/'),
+    );
+    if (overlap)
+      throw new CairnError(
+        'conflict',
+        overlap.path === path ? `${path} is already indexed` : `${path} overlaps the indexed folder ${overlap.path}`,
+        { details: { path: overlap.path } },
+      );
+    return {
+      path,
+      include: input.include ?? [],
+      exclude: input.exclude ?? [],
+      ...(input.include_secrets === true ? { include_secrets: true } : {}),
+      ...(input.text_only === true ? { text_only: true } : {}),
+    };
   }
 
   /** Replaces a folder's stored spec (options that change in place: text_only). */
@@ -61,12 +74,20 @@ export class FolderRegistry {
   private async refuseDataFolder(path: string): Promise<void> {
     const real = (p: string) => realpath(p).catch(() => p);
     const [folder, data] = await Promise.all([real(path), real(this.dataDir)]);
-    for (const [f, d] of [[path, resolve(this.dataDir)], [folder, data]]) {
+    for (const [f, d] of [
+      [path, resolve(this.dataDir)],
+      [folder, data],
+    ]) {
       if (relativeInside(d, f) !== null) {
-        throw new CairnError('invalid_argument', `${path} is Cairn's data folder or inside it (${this.dataDir}); it holds the index and the keys and is never indexed`, {
-          remedy: 'Add the folder your files are in; a folder that contains the data folder is fine (the data folder is left out of it).',
-          details: { key: 'path', data_dir: this.dataDir },
-        });
+        throw new CairnError(
+          'invalid_argument',
+          `${path} is Cairn's data folder or inside it (${this.dataDir}); it holds the index and the keys and is never indexed`,
+          {
+            remedy:
+              'Add the folder your files are in; a folder that contains the data folder is fine (the data folder is left out of it).',
+            details: { key: 'path', data_dir: this.dataDir },
+          },
+        );
       }
     }
   }

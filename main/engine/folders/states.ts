@@ -64,7 +64,8 @@ export class FolderStates {
     const failure = this.reason(folder);
     const pending = this.changes.pendingCount(folder);
     // A folder with nothing in the index that no sync has confirmed empty was never indexed.
-    const unknown = !c || (c.rows === 0 && !this.synced.has(folder)) || (this.reconcileFirst && !this.synced.has(folder));
+    const unknown =
+      !c || (c.rows === 0 && !this.synced.has(folder)) || (this.reconcileFirst && !this.synced.has(folder));
     const state = job ? 'indexing' : failure ? 'error' : pending > 0 || unknown ? 'possibly_stale' : 'fresh';
     return {
       state,

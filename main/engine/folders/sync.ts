@@ -34,26 +34,37 @@ export class FolderSync {
 
   /** A full sync of a configured folder: walk, compare, re-parse what changed, prune what is gone. */
   index(folder: string, kind: 'create' | 'update' | 'rebuild'): Job {
-    return this.d.queue.submit(kind, folder, (j) => this.runSync(folder, j, kind === 'rebuild'), kind === 'rebuild' ? 'rebuild' : 'rescan');
+    return this.d.queue.submit(
+      kind,
+      folder,
+      (j) => this.runSync(folder, j, kind === 'rebuild'),
+      kind === 'rebuild' ? 'rebuild' : 'rescan',
+    );
   }
 
   /** Applies a folder's due changes (FolderChanges calls this); null when it is no longer indexed. */
   applyChanges(folder: string): Job | null {
     if (this.closed || !this.d.registry.has(folder)) return null;
     // A rescan handed back by a failed job is still due: it covers these paths too.
-    if (this.d.changes.hasRescan(folder)) return this.d.queue.submit('update', folder, (j) => this.runSync(folder, j, false), 'rescan');
-    return this.d.queue.submit('update', folder, async (job) => {
-      const spec = this.d.registry.spec(folder);
-      const paths = this.d.changes.take(folder);
-      if (paths.length === 0) return;
-      try {
-        await this.guard(folder, () => this.d.indexer.applyPaths(spec, paths, job));
-      } catch (err) {
-        this.handBack(folder, paths, false, job);
-        throw err;
-      }
-      this.d.maintenance.schedule();
-    }, 'paths');
+    if (this.d.changes.hasRescan(folder))
+      return this.d.queue.submit('update', folder, (j) => this.runSync(folder, j, false), 'rescan');
+    return this.d.queue.submit(
+      'update',
+      folder,
+      async (job) => {
+        const spec = this.d.registry.spec(folder);
+        const paths = this.d.changes.take(folder);
+        if (paths.length === 0) return;
+        try {
+          await this.guard(folder, () => this.d.indexer.applyPaths(spec, paths, job));
+        } catch (err) {
+          this.handBack(folder, paths, false, job);
+          throw err;
+        }
+        this.d.maintenance.schedule();
+      },
+      'paths',
+    );
   }
 
   /** Cancels the folder's job, if any (the folder is being removed). */
@@ -106,7 +117,8 @@ export class FolderSync {
       this.d.states.setFailure(folder, null);
     } catch (raw) {
       const err = await this.d.damage.name(raw);
-      if (!(err instanceof Error && err.message === 'job cancelled')) this.d.states.setFailure(folder, err instanceof Error ? err.message : String(err));
+      if (!(err instanceof Error && err.message === 'job cancelled'))
+        this.d.states.setFailure(folder, err instanceof Error ? err.message : String(err));
       throw err;
     }
   }

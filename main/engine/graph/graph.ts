@@ -31,7 +31,13 @@ export class GraphIndex {
   private folder(folder: string): FolderGraph {
     let g = this.folders.get(folder);
     if (!g) {
-      g = { nodesByPath: new Map(), edgesByPath: new Map(), relByPath: new Map(), pathByRel: new Map(), importedBy: null };
+      g = {
+        nodesByPath: new Map(),
+        edgesByPath: new Map(),
+        relByPath: new Map(),
+        pathByRel: new Map(),
+        importedBy: null,
+      };
       this.folders.set(folder, g);
     }
     return g;
@@ -87,7 +93,12 @@ export class GraphIndex {
     for (const token of identifiers(query)) {
       for (const n of this.byName.get(token) ?? []) {
         if (!folders.has(n.folder)) continue;
-        (n.kind === 'heading' ? headings : code).push({ path: n.path, line: n.start_line, endLine: n.end_line, via: 'name' });
+        (n.kind === 'heading' ? headings : code).push({
+          path: n.path,
+          line: n.start_line,
+          endLine: n.end_line,
+          via: 'name',
+        });
       }
     }
     return (code.length > 0 ? code : headings).slice(0, limit);
@@ -121,7 +132,8 @@ export class GraphIndex {
       if (e.kind === 'reference') {
         if (!inChunk) continue;
         for (const n of this.byName.get(e.target.toLowerCase()) ?? []) {
-          if (n.folder === folder && !(n.path === path && n.start_line >= startLine && n.start_line <= endLine)) out.push({ path: n.path, line: n.start_line, via: 'reference' });
+          if (n.folder === folder && !(n.path === path && n.start_line >= startLine && n.start_line <= endLine))
+            out.push({ path: n.path, line: n.start_line, via: 'reference' });
         }
         continue;
       }
@@ -129,7 +141,12 @@ export class GraphIndex {
       if (e.kind === 'link' && !inChunk) continue;
       for (const targetRel of resolveTarget(rel, e.target, e.kind, known)) {
         const targetPath = g.pathByRel.get(targetRel);
-        if (targetPath && targetPath !== path) out.push({ path: targetPath, line: anchorLine(g, targetPath, e.target), via: e.kind === 'link' ? 'link' : 'import' });
+        if (targetPath && targetPath !== path)
+          out.push({
+            path: targetPath,
+            line: anchorLine(g, targetPath, e.target),
+            via: e.kind === 'link' ? 'link' : 'import',
+          });
       }
     }
     for (const otherPath of importers(g).get(rel) ?? []) {
@@ -140,7 +157,9 @@ export class GraphIndex {
   }
 
   stats(): { files: number; nodes: number; edges: number } {
-    let files = 0, nodes = 0, edges = 0;
+    let files = 0,
+      nodes = 0,
+      edges = 0;
     for (const g of this.folders.values()) {
       files += g.relByPath.size;
       for (const n of g.nodesByPath.values()) nodes += n.length;
@@ -174,13 +193,21 @@ function anchorLine(g: FolderGraph, path: string, target: string): number {
 }
 
 function slugify(s: string): string {
-  return s.toLowerCase().trim().replace(/[^\w\s-]/g, '').replace(/\s+/g, '-');
+  return s
+    .toLowerCase()
+    .trim()
+    .replace(/[^\w\s-]/g, '')
+    .replace(/\s+/g, '-');
 }
 
 /** A node is found by its full name and by its last segment (`save` finds `UserService.save`). */
 function nameKeys(name: string): string[] {
   const lc = name.toLowerCase();
-  const last = lc.split(/[.:>#]+/).pop()?.trim() ?? lc;
+  const last =
+    lc
+      .split(/[.:>#]+/)
+      .pop()
+      ?.trim() ?? lc;
   return last && last !== lc ? [lc, last] : [lc];
 }
 
@@ -188,7 +215,13 @@ function nameKeys(name: string): string[] {
 export function identifiers(query: string): string[] {
   const tokens = query.match(/[A-Za-z_][A-Za-z0-9_]*(?:[.:][A-Za-z_][A-Za-z0-9_]*)*/g) ?? [];
   // Plain lower-case words are too ambiguous to be names; keep tokens that look like code.
-  return [...new Set(tokens.filter((t) => t.length >= 3 && (/[A-Z_]/.test(t.slice(1)) || /[._:]/.test(t) || /^[A-Z][a-z]+[A-Z]/.test(t))).map((t) => t.toLowerCase()))];
+  return [
+    ...new Set(
+      tokens
+        .filter((t) => t.length >= 3 && (/[A-Z_]/.test(t.slice(1)) || /[._:]/.test(t) || /^[A-Z][a-z]+[A-Z]/.test(t)))
+        .map((t) => t.toLowerCase()),
+    ),
+  ];
 }
 
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {

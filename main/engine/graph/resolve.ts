@@ -1,18 +1,49 @@
 import { dirname, join, normalize, posix } from 'node:path';
 
-const CODE_EXTS = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.py', '.go', '.rs', '.java', '.c', '.h', '.cpp', '.hpp', '.cc', '.md', '/index.ts', '/index.js', '/__init__.py', '/mod.rs'];
+const CODE_EXTS = [
+  '',
+  '.ts',
+  '.tsx',
+  '.js',
+  '.jsx',
+  '.mjs',
+  '.cjs',
+  '.py',
+  '.go',
+  '.rs',
+  '.java',
+  '.c',
+  '.h',
+  '.cpp',
+  '.hpp',
+  '.cc',
+  '.md',
+  '/index.ts',
+  '/index.js',
+  '/__init__.py',
+  '/mod.rs',
+];
 
 /**
  * Candidate files an import specifier or Markdown link may point at, relative to the folder.
  * Relative specifiers are resolved against the importing file; dotted module names (Python,
  * Java) and crate paths (Rust) become paths. Resolution is by existence in `known`.
  */
-export function resolveTarget(fromRel: string, target: string, kind: string, known: { has(rel: string): boolean }): string[] {
+export function resolveTarget(
+  fromRel: string,
+  target: string,
+  kind: string,
+  known: { has(rel: string): boolean },
+): string[] {
   const clean = target.split('#')[0].split('?')[0].trim();
   if (!clean || /^[a-z]+:/i.test(clean)) return [];
   const bases: string[] = [];
   if (clean.startsWith('.') || kind === 'link') {
-    bases.push(normalize(join(dirname(fromRel), decodeURIComponentSafe(clean))).split('\\').join('/'));
+    bases.push(
+      normalize(join(dirname(fromRel), decodeURIComponentSafe(clean)))
+        .split('\\')
+        .join('/'),
+    );
   } else {
     const asPath = clean.replace(/^crate::|^super::/, '').replace(/::|\./g, '/');
     bases.push(asPath, clean);

@@ -6,7 +6,15 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { apiKeyProblem, API_KEY_MIN_LENGTH, type ApiKeyStore, type KeyPort, type KeyReply, type KeyRequest, type KeyStorage } from '../../common/api-key.js';
+import {
+  apiKeyProblem,
+  API_KEY_MIN_LENGTH,
+  type ApiKeyStore,
+  type KeyPort,
+  type KeyReply,
+  type KeyRequest,
+  type KeyStorage,
+} from '../../common/api-key.js';
 
 export type { ApiKeyStore, KeyPort, KeyReply, KeyRequest };
 import { CairnError } from '../errors.js';
@@ -19,7 +27,11 @@ export function generateApiKey(): string {
 /** A key handed in to be stored (admin API, IPC): refused as a bad argument. */
 function checkNewKey(key: string): void {
   const problem = apiKeyProblem(key);
-  if (problem) throw new CairnError('invalid_argument', problem, { remedy: 'Generate a key instead (the workbench or POST /api/mcp/api-key {"action":"generate"}).', details: { rule: 'api_key', min_length: API_KEY_MIN_LENGTH } });
+  if (problem)
+    throw new CairnError('invalid_argument', problem, {
+      remedy: 'Generate a key instead (the workbench or POST /api/mcp/api-key {"action":"generate"}).',
+      details: { rule: 'api_key', min_length: API_KEY_MIN_LENGTH },
+    });
 }
 
 /**
@@ -28,7 +40,11 @@ function checkNewKey(key: string): void {
  */
 function checkStoredKey(key: string, where: string, remedy: string): string {
   const problem = apiKeyProblem(key);
-  if (problem) throw new CairnError('config_invalid', `The MCP API key in ${where} is refused: ${problem}`, { remedy, details: { key: 'mcp.api_key', rule: 'api_key', min_length: API_KEY_MIN_LENGTH } });
+  if (problem)
+    throw new CairnError('config_invalid', `The MCP API key in ${where} is refused: ${problem}`, {
+      remedy,
+      details: { key: 'mcp.api_key', rule: 'api_key', min_length: API_KEY_MIN_LENGTH },
+    });
   return key;
 }
 
@@ -42,7 +58,13 @@ export class FileApiKeyStore implements ApiKeyStore {
     this.file = join(dataDir, 'mcp-api-key');
     const envKey = env.CAIRN_MCP_API_KEY?.trim() || undefined;
     // Checked here, before anything listens: `cairn serve` refuses to start with a weak key.
-    this.envKey = envKey && checkStoredKey(envKey, 'CAIRN_MCP_API_KEY', 'Set CAIRN_MCP_API_KEY to a generated key (e.g. the output of `openssl rand -hex 32`), or unset it and generate one in the workbench.');
+    this.envKey =
+      envKey &&
+      checkStoredKey(
+        envKey,
+        'CAIRN_MCP_API_KEY',
+        'Set CAIRN_MCP_API_KEY to a generated key (e.g. the output of `openssl rand -hex 32`), or unset it and generate one in the workbench.',
+      );
   }
 
   get readOnlyReason(): string | null {
@@ -58,7 +80,13 @@ export class FileApiKeyStore implements ApiKeyStore {
     if (this.cached !== undefined) return this.cached;
     try {
       const text = (await readFile(this.file, 'utf8')).trim();
-      this.cached = text ? checkStoredKey(text, this.file, `Delete ${this.file} and generate a new key in the workbench (or write a generated key of at least ${API_KEY_MIN_LENGTH} characters into it).`) : null;
+      this.cached = text
+        ? checkStoredKey(
+            text,
+            this.file,
+            `Delete ${this.file} and generate a new key in the workbench (or write a generated key of at least ${API_KEY_MIN_LENGTH} characters into it).`,
+          )
+        : null;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       this.cached = null;
@@ -87,7 +115,12 @@ export class FileApiKeyStore implements ApiKeyStore {
 }
 
 function isReply(m: unknown): m is KeyReply {
-  return typeof m === 'object' && m !== null && typeof (m as { type?: unknown }).type === 'string' && (m as { type: string }).type.startsWith('cairn:api-key:');
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    typeof (m as { type?: unknown }).type === 'string' &&
+    (m as { type: string }).type.startsWith('cairn:api-key:')
+  );
 }
 
 /**
@@ -99,7 +132,10 @@ export class PortApiKeyStore implements ApiKeyStore {
   readonly readOnlyReason = null;
   private nextId = 1;
   private cached: string | null | undefined;
-  private readonly waiting = new Map<number, { resolve: (key: string | null) => void; reject: (err: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (key: string | null) => void; reject: (err: Error) => void; timer: NodeJS.Timeout }
+  >();
 
   constructor(
     private readonly port: KeyPort,
@@ -122,11 +158,19 @@ export class PortApiKeyStore implements ApiKeyStore {
     this.waiting.delete(m.id);
     clearTimeout(w.timer);
     if (!m.ok) {
-      w.reject(new CairnError('dependency_unavailable', `The desktop app could not access the API key: ${m.message}`, { remedy: 'Check that the OS keychain (safeStorage) is unlocked, then try again.' }));
+      w.reject(
+        new CairnError('dependency_unavailable', `The desktop app could not access the API key: ${m.message}`, {
+          remedy: 'Check that the OS keychain (safeStorage) is unlocked, then try again.',
+        }),
+      );
       return;
     }
     try {
-      w.resolve(typeof m.key === 'string' ? checkStoredKey(m.key, "the desktop app's secret store", 'Generate a new key in the workbench.') : null);
+      w.resolve(
+        typeof m.key === 'string'
+          ? checkStoredKey(m.key, "the desktop app's secret store", 'Generate a new key in the workbench.')
+          : null,
+      );
     } catch (err) {
       w.reject(err as Error);
     }
@@ -137,7 +181,13 @@ export class PortApiKeyStore implements ApiKeyStore {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
-        reject(new CairnError('dependency_unavailable', `The desktop app did not answer for the API key within ${this.timeoutMs} ms.`, { remedy: 'Restart Cairn.' }));
+        reject(
+          new CairnError(
+            'dependency_unavailable',
+            `The desktop app did not answer for the API key within ${this.timeoutMs} ms.`,
+            { remedy: 'Restart Cairn.' },
+          ),
+        );
       }, this.timeoutMs);
       // Not unref'd: the port itself is (it must not keep a stopped engine alive), so a pending
       // question (the key read before the server listens) is what keeps the process waiting.
@@ -166,7 +216,10 @@ export class PortApiKeyStore implements ApiKeyStore {
   }
 }
 
-type ParentPort = { postMessage(m: unknown): void; on(event: 'message', listener: (e: { data: unknown }) => void): unknown };
+type ParentPort = {
+  postMessage(m: unknown): void;
+  on(event: 'message', listener: (e: { data: unknown }) => void): unknown;
+};
 
 /** The port to the parent: Electron's utilityProcess `parentPort`, else Node's IPC channel, else null. */
 export function parentKeyPort(proc: NodeJS.Process = process): KeyPort | null {
@@ -188,10 +241,20 @@ export function parentKeyPort(proc: NodeJS.Process = process): KeyPort | null {
  * The store `cairn serve` uses: `CAIRN_API_KEY_STORE=parent` (set by the desktop shell) asks the
  * parent process, which keeps the key in the OS secret store; otherwise the headless file store.
  */
-export function apiKeyStoreFor(dataDir: string, env: NodeJS.ProcessEnv = process.env, proc: NodeJS.Process = process): ApiKeyStore {
+export function apiKeyStoreFor(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  proc: NodeJS.Process = process,
+): ApiKeyStore {
   if (env.CAIRN_API_KEY_STORE !== 'parent') return new FileApiKeyStore(dataDir, env);
   const port = parentKeyPort(proc);
-  if (!port) throw new CairnError('invalid_argument', 'CAIRN_API_KEY_STORE=parent needs a parent process to ask (the desktop app); unset it to use the key file.');
-  const storage = ['os', 'obfuscated', 'memory'].includes(env.CAIRN_KEY_STORAGE ?? '') ? (env.CAIRN_KEY_STORAGE as KeyStorage) : undefined;
+  if (!port)
+    throw new CairnError(
+      'invalid_argument',
+      'CAIRN_API_KEY_STORE=parent needs a parent process to ask (the desktop app); unset it to use the key file.',
+    );
+  const storage = ['os', 'obfuscated', 'memory'].includes(env.CAIRN_KEY_STORAGE ?? '')
+    ? (env.CAIRN_KEY_STORAGE as KeyStorage)
+    : undefined;
   return new PortApiKeyStore(port, undefined, storage);
 }

@@ -18,7 +18,9 @@ const HOW_TO =
 
 /** The 401 of the MCP endpoint. `sent`: an Authorization header came with the request. */
 export function unauthorized(sent: boolean): Response {
-  const message = sent ? `Unauthorized: the API key is wrong. ${HOW_TO}` : `Unauthorized: no API key was sent. ${HOW_TO}`;
+  const message = sent
+    ? `Unauthorized: the API key is wrong. ${HOW_TO}`
+    : `Unauthorized: no API key was sent. ${HOW_TO}`;
   const challenge = sent
     ? `Bearer realm="cairn", error="invalid_token", error_description="The API key is wrong. ${HOW_TO}"`
     : `Bearer realm="cairn", error_description="No API key was sent. ${HOW_TO}"`;

@@ -38,9 +38,15 @@ export async function resolveBindHost(host: string, lookup: Lookup = systemLooku
   try {
     addresses = await lookup(host);
   } catch (err) {
-    throw new CairnError('config_invalid', `Cannot resolve the listen address ${host}: ${(err as Error).message}`, { remedy: 'Use 127.0.0.1 (or another address of this machine).', details: { key: 'mcp.host' } });
+    throw new CairnError('config_invalid', `Cannot resolve the listen address ${host}: ${(err as Error).message}`, {
+      remedy: 'Use 127.0.0.1 (or another address of this machine).',
+      details: { key: 'mcp.host' },
+    });
   }
-  if (addresses.length === 0) throw new CairnError('config_invalid', `The listen address ${host} resolves to nothing.`, { details: { key: 'mcp.host' } });
+  if (addresses.length === 0)
+    throw new CairnError('config_invalid', `The listen address ${host} resolves to nothing.`, {
+      details: { key: 'mcp.host' },
+    });
   return { host, address: addresses[0].address, loopback: addresses.every((a) => isLoopbackIp(a.address)) };
 }
 

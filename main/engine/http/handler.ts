@@ -28,7 +28,10 @@ export function createHttpHandler(deps: HandlerDeps): HttpHandler {
       if (pathname === '/api' || pathname.startsWith('/api/')) return await handleAdmin(req, deps.admin);
       const host = req.headers.get('host');
       // The page that edits the allowlist stays reachable at this server's own loopback address.
-      if (!isOwnHost(host, deps.admin.inProcessOrigin()) && !hostAllowed(host, deps.mcp.settings.get<string[]>('mcp.allowed_hosts'))) {
+      if (
+        !isOwnHost(host, deps.admin.inProcessOrigin()) &&
+        !hostAllowed(host, deps.mcp.settings.get<string[]>('mcp.allowed_hosts'))
+      ) {
         return new Response('Forbidden: Host not allowed', { status: 403, headers: { 'content-type': 'text/plain' } });
       }
       if (isOAuthProbe(pathname, mountPath)) return oauthProbeAnswer();

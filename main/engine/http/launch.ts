@@ -16,7 +16,11 @@ const GENERATED = /^[A-Za-z0-9_-]{43}$/;
 async function privateToken(file: string): Promise<string | null> {
   try {
     const st = await stat(file);
-    if (!st.isFile() || (process.platform !== 'win32' && ((st.mode & 0o077) !== 0 || (process.getuid && st.uid !== process.getuid())))) return null;
+    if (
+      !st.isFile() ||
+      (process.platform !== 'win32' && ((st.mode & 0o077) !== 0 || (process.getuid && st.uid !== process.getuid())))
+    )
+      return null;
     const token = (await readFile(file, 'utf8')).trim();
     return GENERATED.test(token) ? token : null;
   } catch {
@@ -36,7 +40,8 @@ async function writePrivate(file: string, token: string): Promise<void> {
 export function adminTokenFromEnv(env: NodeJS.ProcessEnv = process.env): string | null {
   const given = env.CAIRN_ADMIN_TOKEN?.trim();
   if (!given) return null;
-  if (given.length < MIN_LENGTH) throw new CairnError('config_invalid', `CAIRN_ADMIN_TOKEN must be at least ${MIN_LENGTH} characters.`);
+  if (given.length < MIN_LENGTH)
+    throw new CairnError('config_invalid', `CAIRN_ADMIN_TOKEN must be at least ${MIN_LENGTH} characters.`);
   return given;
 }
 
@@ -47,7 +52,8 @@ export function adminTokenFromEnv(env: NodeJS.ProcessEnv = process.env): string 
 export async function adminTokenFor(file: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const given = adminTokenFromEnv(env);
   const token = given || (await privateToken(file)) || randomBytes(32).toString('base64url');
-  if ((await readFile(file, 'utf8').catch(() => '')).trim() !== token || (await privateToken(file)) === null) await writePrivate(file, token);
+  if ((await readFile(file, 'utf8').catch(() => '')).trim() !== token || (await privateToken(file)) === null)
+    await writePrivate(file, token);
   return token;
 }
 

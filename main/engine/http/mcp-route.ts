@@ -26,7 +26,12 @@ export interface McpRouteDeps {
 }
 
 /** Host and Origin against the allowlists; null when they pass. Shared with the admin API. */
-export function rebindingRefusal(req: Request, settings: SettingsReader, sameOrigin?: string, hostIsOwn = false): Response | null {
+export function rebindingRefusal(
+  req: Request,
+  settings: SettingsReader,
+  sameOrigin?: string,
+  hostIsOwn = false,
+): Response | null {
   const host = req.headers.get('host');
   if (!hostIsOwn && !hostAllowed(host, settings.get<string[]>('mcp.allowed_hosts'))) {
     return jsonRpcError(403, -32000, `Forbidden: Host '${host ?? ''}' is not in mcp.allowed_hosts.`);
@@ -43,10 +48,15 @@ export function keyRequired(settings: SettingsReader, loopbackOnly: boolean): bo
 }
 
 async function refusal(req: Request, deps: McpRouteDeps, settings: SettingsReader): Promise<Response | null> {
-  if (!settings.get<boolean>('mcp.enabled')) return jsonRpcError(503, -32000, 'MCP is disabled (mcp.enabled is false).');
+  if (!settings.get<boolean>('mcp.enabled'))
+    return jsonRpcError(503, -32000, 'MCP is disabled (mcp.enabled is false).');
   const param = credentialInQuery(new URL(req.url));
   if (param) {
-    return jsonRpcError(400, -32000, `Credentials are never accepted in the URL (query parameter '${param}'); send Authorization: Bearer <key>.`);
+    return jsonRpcError(
+      400,
+      -32000,
+      `Credentials are never accepted in the URL (query parameter '${param}'); send Authorization: Bearer <key>.`,
+    );
   }
   if (settings.get<boolean>('mcp.enable_dns_rebinding_protection')) {
     const refused = rebindingRefusal(req, settings);
@@ -67,15 +77,22 @@ async function postBody(req: Request, settings: SettingsReader): Promise<{ body:
   }
   const limit = settings.get<number>('mcp.max_body_bytes');
   const text = await readBounded(req, limit);
-  if (text === null) return jsonRpcError(413, -32000, `Payload Too Large: the body exceeds mcp.max_body_bytes (${limit} bytes).`);
+  if (text === null)
+    return jsonRpcError(413, -32000, `Payload Too Large: the body exceeds mcp.max_body_bytes (${limit} bytes).`);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     return jsonRpcError(400, -32700, 'Parse error: the body is not valid JSON.');
   }
-  if (Array.isArray(body)) return jsonRpcError(400, -32600, 'Invalid Request: send one JSON-RPC message per POST (batches are not supported).');
-  if (typeof body !== 'object' || body === null) return jsonRpcError(400, -32600, 'Invalid Request: the body must be a JSON-RPC message object.');
+  if (Array.isArray(body))
+    return jsonRpcError(
+      400,
+      -32600,
+      'Invalid Request: send one JSON-RPC message per POST (batches are not supported).',
+    );
+  if (typeof body !== 'object' || body === null)
+    return jsonRpcError(400, -32600, 'Invalid Request: the body must be a JSON-RPC message object.');
   return { body };
 }
 

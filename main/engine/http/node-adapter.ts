@@ -70,7 +70,9 @@ async function bodyBytes(body: ReadableStream<Uint8Array>): Promise<Buffer> {
     if (done) break;
     parts.push(value);
   }
-  return parts.length === 1 ? Buffer.from(parts[0].buffer, parts[0].byteOffset, parts[0].byteLength) : Buffer.concat(parts);
+  return parts.length === 1
+    ? Buffer.from(parts[0].buffer, parts[0].byteOffset, parts[0].byteLength)
+    : Buffer.concat(parts);
 }
 
 export async function writeResponse(res: Response, out: ServerResponse): Promise<void> {

@@ -19,8 +19,18 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 /** A JSON-RPC error body (id null: the request was refused before it was read as JSON-RPC). */
-export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): Response {
-  return json(status, { jsonrpc: '2.0', error: data === undefined ? { code, message } : { code, message, data }, id: null }, headers);
+export function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  data?: unknown,
+): Response {
+  return json(
+    status,
+    { jsonrpc: '2.0', error: data === undefined ? { code, message } : { code, message, data }, id: null },
+    headers,
+  );
 }
 
 export function errorResponse(err: unknown, status?: number): Response {
@@ -28,7 +38,12 @@ export function errorResponse(err: unknown, status?: number): Response {
   return json(status ?? httpStatusFor(body.code), { error: body });
 }
 
-export function typedError(code: ErrorCode, message: string, extra: Partial<ErrorBody> = {}, headers: Record<string, string> = {}): Response {
+export function typedError(
+  code: ErrorCode,
+  message: string,
+  extra: Partial<ErrorBody> = {},
+  headers: Record<string, string> = {},
+): Response {
   return json(httpStatusFor(code), { error: { code, message, ...extra } }, headers);
 }
 

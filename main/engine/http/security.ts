@@ -69,12 +69,23 @@ export function originAllowed(origin: string | null, allowed: readonly string[],
   return allowed.some((p) => matchesPattern(origin, p) || matchesPattern(originWithPort(origin), p));
 }
 
-export function securityWarnings(hosts: readonly string[], origins: readonly string[], dnsProtection: boolean, loopbackOnly: boolean): string[] {
+export function securityWarnings(
+  hosts: readonly string[],
+  origins: readonly string[],
+  dnsProtection: boolean,
+  loopbackOnly: boolean,
+): string[] {
   const warnings: string[] = [];
-  if (!dnsProtection) warnings.push('DNS rebinding protection is off: any web page can reach the MCP endpoint through a rebound name.');
-  for (const h of hosts) if (isAllowAll(h)) warnings.push(`allowed_hosts contains '${h}', which accepts any Host header.`);
-  for (const o of origins) if (isAllowAll(o)) warnings.push(`allowed_origins contains '${o}', which accepts requests from any web page.`);
-  if (!loopbackOnly) warnings.push('The server listens on a non-loopback address; other machines can reach it (the API key is required).');
+  if (!dnsProtection)
+    warnings.push('DNS rebinding protection is off: any web page can reach the MCP endpoint through a rebound name.');
+  for (const h of hosts)
+    if (isAllowAll(h)) warnings.push(`allowed_hosts contains '${h}', which accepts any Host header.`);
+  for (const o of origins)
+    if (isAllowAll(o)) warnings.push(`allowed_origins contains '${o}', which accepts requests from any web page.`);
+  if (!loopbackOnly)
+    warnings.push(
+      'The server listens on a non-loopback address; other machines can reach it (the API key is required).',
+    );
   return warnings;
 }
 

@@ -98,7 +98,8 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
   }
   // Settled again once listening (below), on the address really bound.
   let loopbackOnly = target.loopback;
-  if (opts.adminToken.length < 16) throw new CairnError('invalid_argument', 'The admin token must be at least 16 characters.');
+  if (opts.adminToken.length < 16)
+    throw new CairnError('invalid_argument', 'The admin token must be at least 16 characters.');
 
   const counters: RequestCounters = { total: 0, errors: 0, rejected: 0 };
   let origin = '';
@@ -106,7 +107,10 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
     onToolResult: (isError) => {
       if (isError) counters.errors++;
     },
-    serverStatus: async (): Promise<Record<string, unknown>> => ({ in_process_url: origin + endpoint.mount.mountPath, requests: { ...counters } }),
+    serverStatus: async (): Promise<Record<string, unknown>> => ({
+      in_process_url: origin + endpoint.mount.mountPath,
+      requests: { ...counters },
+    }),
   });
   const configuredBase = () => {
     const v = settings.get<string>('mcp.public_base_url');
@@ -140,7 +144,13 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
     // Our Host check answers a missing Host too (403 with a JSON-RPC body), not Node's bare 400.
     // How often Node looks for late requests: a fraction of the shortest deadline, so a slow
     // request is cut close to its deadline rather than up to 30 s (Node's default) after it.
-    { requireHostHeader: false, connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4))) },
+    {
+      requireHostHeader: false,
+      connectionsCheckingInterval: Math.max(
+        50,
+        Math.min(1_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4)),
+      ),
+    },
     nodeListener(handler, () => origin),
   );
   applyTimeouts(server, timeouts);
@@ -161,7 +171,9 @@ export async function startHttpServer(engine: EngineApi, opts: HttpServerOptions
   loopbackOnly = target.loopback && isLoopbackIp(bound.address);
   if (!loopbackOnly && key === null) {
     await new Promise<void>((r) => server.close(() => r()));
-    throw new CairnError('config_invalid', `Listening on ${bound.address} requires an MCP API key, and none is set.`, { details: { key: 'mcp.require_api_key' } });
+    throw new CairnError('config_invalid', `Listening on ${bound.address} requires an MCP API key, and none is set.`, {
+      details: { key: 'mcp.require_api_key' },
+    });
   }
   admin.loopbackOnly = mcpDeps.loopbackOnly = loopbackOnly;
   const port = bound.port;

@@ -48,7 +48,10 @@ async function fileResponse(file: string, method: string): Promise<Response | nu
     // Hashed asset names (Vite) may be cached; index.html must not be, or a new build is missed.
     const cache = file.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache';
     const body = method === 'HEAD' ? null : await readFile(file);
-    return new Response(body, { status: 200, headers: { 'content-type': type, 'cache-control': cache, ...PAGE_HEADERS } });
+    return new Response(body, {
+      status: 200,
+      headers: { 'content-type': type, 'cache-control': cache, ...PAGE_HEADERS },
+    });
   } catch {
     return null;
   }
@@ -76,5 +79,8 @@ export async function serveStatic(req: Request, rendererDir: string | undefined)
   if (direct) return direct;
   // Client-side routes have no extension; a missing asset is a real 404, not index.html.
   if (extname(pathname) !== '') return notFound('Not found');
-  return (await fileResponse(join(root, 'index.html'), req.method)) ?? notFound('The workbench is not built: run `npm run build`.');
+  return (
+    (await fileResponse(join(root, 'index.html'), req.method)) ??
+    notFound('The workbench is not built: run `npm run build`.')
+  );
 }

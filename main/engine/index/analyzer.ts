@@ -21,7 +21,11 @@ import { UNSPACED, unspacedWords } from './word-breaks.js';
 export const ANALYZER_VERSION = 3;
 
 /** Lucene's EnglishAnalyzer stop set (ENGLISH_STOP_WORDS_SET). */
-const STOP = new Set('a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '));
+const STOP = new Set(
+  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(
+    ' ',
+  ),
+);
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const POSSESSIVE = /(\p{L})['’\u02BC]s(?![\p{L}\p{N}])/gu;

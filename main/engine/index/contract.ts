@@ -8,7 +8,13 @@ import { ANALYZER_VERSION } from './analyzer.js';
  * Full-text settings are part of the contract: changing them changes what BM25 scores mean. The
  * analysis is Cairn's own (index/analyzer.ts); LanceDB only splits its output on whitespace.
  */
-export const FTS_SETTINGS = { analyzer: `cairn-${ANALYZER_VERSION}`, tokenizer: 'whitespace', stem: false, stop_words: false, language: 'English' } as const;
+export const FTS_SETTINGS = {
+  analyzer: `cairn-${ANALYZER_VERSION}`,
+  tokenizer: 'whitespace',
+  stem: false,
+  stop_words: false,
+  language: 'English',
+} as const;
 
 const FILE = 'contract.json';
 
@@ -18,14 +24,19 @@ export async function readContract(indexDir: string): Promise<IndexContract | nu
     text = await readFile(join(indexDir, FILE), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new CairnError('index_corrupt', `Cannot read the index contract: ${(err as Error).message}`, { remedy: 'Rebuild the index.' });
+    throw new CairnError('index_corrupt', `Cannot read the index contract: ${(err as Error).message}`, {
+      remedy: 'Rebuild the index.',
+    });
   }
   try {
     const c = JSON.parse(text) as IndexContract;
-    if (typeof c.embedding_model !== 'string' || typeof c.chunker_version !== 'number') throw new Error('missing fields');
+    if (typeof c.embedding_model !== 'string' || typeof c.chunker_version !== 'number')
+      throw new Error('missing fields');
     return c;
   } catch (err) {
-    throw new CairnError('index_corrupt', `The index contract is unreadable: ${(err as Error).message}`, { remedy: 'Rebuild the index.' });
+    throw new CairnError('index_corrupt', `The index contract is unreadable: ${(err as Error).message}`, {
+      remedy: 'Rebuild the index.',
+    });
   }
 }
 
@@ -46,16 +57,28 @@ export function checkContract(stored: IndexContract | null, wanted: IndexContrac
   let sparse: CairnError | null = null;
   let embedding: CairnError | null = null;
   if (stored.chunker_version !== wanted.chunker_version || JSON.stringify(stored.fts) !== JSON.stringify(wanted.fts)) {
-    sparse = new CairnError('sparse_contract_mismatch', `The index was built with chunker v${stored.chunker_version} and full-text settings ${JSON.stringify(stored.fts)}; this Cairn uses chunker v${wanted.chunker_version} and ${JSON.stringify(wanted.fts)}.`, {
-      remedy: 'Re-index every folder (cairn index --rebuild, or Re-index in the workbench).',
-      details: { stored, wanted },
-    });
+    sparse = new CairnError(
+      'sparse_contract_mismatch',
+      `The index was built with chunker v${stored.chunker_version} and full-text settings ${JSON.stringify(stored.fts)}; this Cairn uses chunker v${wanted.chunker_version} and ${JSON.stringify(wanted.fts)}.`,
+      {
+        remedy: 'Re-index every folder (cairn index --rebuild, or Re-index in the workbench).',
+        details: { stored, wanted },
+      },
+    );
   }
-  if (stored.embedding_model !== wanted.embedding_model || stored.embedding_dimensions !== wanted.embedding_dimensions) {
-    embedding = new CairnError('embedding_contract_mismatch', `The index holds vectors of ${stored.embedding_model} (${stored.embedding_dimensions} d) but the configured model is ${wanted.embedding_model} (${wanted.embedding_dimensions} d).`, {
-      remedy: 'Re-index to compute vectors with the configured model (cairn index --rebuild), or set embedding.model back. Sparse search keeps working meanwhile.',
-      details: { stored, wanted },
-    });
+  if (
+    stored.embedding_model !== wanted.embedding_model ||
+    stored.embedding_dimensions !== wanted.embedding_dimensions
+  ) {
+    embedding = new CairnError(
+      'embedding_contract_mismatch',
+      `The index holds vectors of ${stored.embedding_model} (${stored.embedding_dimensions} d) but the configured model is ${wanted.embedding_model} (${wanted.embedding_dimensions} d).`,
+      {
+        remedy:
+          'Re-index to compute vectors with the configured model (cairn index --rebuild), or set embedding.model back. Sparse search keeps working meanwhile.',
+        details: { stored, wanted },
+      },
+    );
   }
   return { sparse, embedding };
 }

@@ -14,7 +14,10 @@ export interface ListedFileRow {
 
 export async function folderFileRows(store: IndexStore, folder: string): Promise<ListedFileRow[]> {
   const out: ListedFileRow[] = [];
-  const query = store.files.query().where(sqlIn('folder', [folder])).select(['path', 'rel', 'size', 'chunks', 'embedded', 'error_code', 'error_message', 'mtime']);
+  const query = store.files
+    .query()
+    .where(sqlIn('folder', [folder]))
+    .select(['path', 'rel', 'size', 'chunks', 'embedded', 'error_code', 'error_message', 'mtime']);
   for await (const batch of query) {
     for (const r of batch.toArray() as unknown as (ListedFileRow & { mtime: number })[]) {
       // An intent row (mtime -1, no error) only records that a file's chunks are being written.

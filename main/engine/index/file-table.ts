@@ -22,23 +22,46 @@ export interface StoredStat {
 }
 
 export async function* streamStats(files: Table, folder: string): AsyncGenerator<StoredStat[]> {
-  for await (const batch of files.query().where(sqlIn('folder', [folder])).select(['path', 'size', 'mtime', 'ctime', 'ino', 'error_code'])) {
-    const rows = batch.toArray() as unknown as { path: string; size: number; mtime: number; ctime: number; ino: number; error_code: string }[];
-    yield rows.map((r) => ({ path: String(r.path), size: Number(r.size), mtime: Number(r.mtime), ctime: Number(r.ctime), ino: Number(r.ino), ok: !r.error_code }));
+  for await (const batch of files
+    .query()
+    .where(sqlIn('folder', [folder]))
+    .select(['path', 'size', 'mtime', 'ctime', 'ino', 'error_code'])) {
+    const rows = batch.toArray() as unknown as {
+      path: string;
+      size: number;
+      mtime: number;
+      ctime: number;
+      ino: number;
+      error_code: string;
+    }[];
+    yield rows.map((r) => ({
+      path: String(r.path),
+      size: Number(r.size),
+      mtime: Number(r.mtime),
+      ctime: Number(r.ctime),
+      ino: Number(r.ino),
+      ok: !r.error_code,
+    }));
   }
 }
 
 export async function fileRowsOf(files: Table, paths: string[]): Promise<Map<string, FileRow>> {
   const out = new Map<string, FileRow>();
   for (let i = 0; i < paths.length; i += LOOKUP_PATHS) {
-    const rows = (await files.query().where(sqlIn('path', paths.slice(i, i + LOOKUP_PATHS))).toArray()) as FileRow[];
+    const rows = (await files
+      .query()
+      .where(sqlIn('path', paths.slice(i, i + LOOKUP_PATHS)))
+      .toArray()) as FileRow[];
     for (const r of rows) out.set(r.path, { ...r, embedded: Boolean(r.embedded) });
   }
   return out;
 }
 
 export async function* streamPaths(files: Table, folder: string): AsyncGenerator<string[]> {
-  for await (const batch of files.query().where(sqlIn('folder', [folder])).select(['path'])) {
+  for await (const batch of files
+    .query()
+    .where(sqlIn('folder', [folder]))
+    .select(['path'])) {
     const column = batch.getChild('path');
     yield column ? Array.from(column, (v) => String(v)) : [];
   }
@@ -50,29 +73,48 @@ export interface UnembeddedFile {
 }
 
 export async function unembeddedFiles(files: Table, folder: string): Promise<UnembeddedFile[]> {
-  const rows = (await files.query().where(and(sqlIn('folder', [folder]), 'embedded = false', 'chunks > 0') ?? 'false').select(['path', 'chunks']).toArray()) as UnembeddedFile[];
+  const rows = (await files
+    .query()
+    .where(and(sqlIn('folder', [folder]), 'embedded = false', 'chunks > 0') ?? 'false')
+    .select(['path', 'chunks'])
+    .toArray()) as UnembeddedFile[];
   return rows.map((r) => ({ path: String(r.path), chunks: Number(r.chunks) }));
 }
 
 /** The columns a vector row and the embedding text need. */
-export type ChunkToEmbed = Pick<ChunkRow, 'id' | 'folder' | 'path' | 'rel' | 'ext' | 'kind' | 'mtime' | 'text_hash' | 'text' | 'heading' | 'symbol'>;
+export type ChunkToEmbed = Pick<
+  ChunkRow,
+  'id' | 'folder' | 'path' | 'rel' | 'ext' | 'kind' | 'mtime' | 'text_hash' | 'text' | 'heading' | 'symbol'
+>;
 
 export async function chunksOfPaths(chunks: Table, paths: string[]): Promise<ChunkToEmbed[]> {
-  return (await chunks.query().where(sqlIn('path', paths)).select(['id', 'folder', 'path', 'rel', 'ext', 'kind', 'mtime', 'text_hash', 'text', 'heading', 'symbol']).toArray()) as ChunkToEmbed[];
+  return (await chunks
+    .query()
+    .where(sqlIn('path', paths))
+    .select(['id', 'folder', 'path', 'rel', 'ext', 'kind', 'mtime', 'text_hash', 'text', 'heading', 'symbol'])
+    .toArray()) as ChunkToEmbed[];
 }
 
 export async function presentIds(table: Table, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  return new Set(((await table.query().where(sqlIn('id', ids)).select(['id']).toArray()) as { id: string }[]).map((r) => r.id));
+  return new Set(
+    ((await table.query().where(sqlIn('id', ids)).select(['id']).toArray()) as { id: string }[]).map((r) => r.id),
+  );
 }
 
 /** The graph of every indexed file, as the tables hold it (read once at open). */
 export async function loadGraph(files: Table, nodes: Table, edges: Table, graph: GraphIndex): Promise<void> {
   const nodeRows = (await nodes.query().toArray()) as NodeRow[];
   const edgeRows = (await edges.query().toArray()) as EdgeRow[];
-  const fileRows = (await files.query().select(['path', 'folder', 'rel']).toArray()) as { path: string; folder: string; rel: string }[];
-  const group = <T extends { path: string }>(rows: T[]) => rows.reduce((m, r) => m.set(r.path, [...(m.get(r.path) ?? []), r]), new Map<string, T[]>());
+  const fileRows = (await files.query().select(['path', 'folder', 'rel']).toArray()) as {
+    path: string;
+    folder: string;
+    rel: string;
+  }[];
+  const group = <T extends { path: string }>(rows: T[]) =>
+    rows.reduce((m, r) => m.set(r.path, [...(m.get(r.path) ?? []), r]), new Map<string, T[]>());
   const nodesBy = group(nodeRows);
   const edgesBy = group(edgeRows);
-  for (const f of fileRows) graph.setFile(f.folder, f.path, f.rel, nodesBy.get(f.path) ?? [], edgesBy.get(f.path) ?? []);
+  for (const f of fileRows)
+    graph.setFile(f.folder, f.path, f.rel, nodesBy.get(f.path) ?? [], edgesBy.get(f.path) ?? []);
 }

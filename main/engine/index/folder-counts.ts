@@ -36,7 +36,10 @@ interface CountedRow {
  */
 export async function countFolder(files: Table, folder: string): Promise<FolderCounts> {
   const c = emptyCounts();
-  const query = files.query().where(sqlIn('folder', [folder])).select(['path', 'chunks', 'embedded', 'error_code', 'error_message', 'indexed_at', 'mtime']);
+  const query = files
+    .query()
+    .where(sqlIn('folder', [folder]))
+    .select(['path', 'chunks', 'embedded', 'error_code', 'error_message', 'indexed_at', 'mtime']);
   for await (const batch of query) {
     for (const r of batch.toArray() as unknown as CountedRow[]) {
       c.rows++;
@@ -44,7 +47,8 @@ export async function countFolder(files: Table, folder: string): Promise<FolderC
       if (Number(r.mtime) === -1 && !r.error_code) continue;
       if (r.error_code) {
         c.errorCount++;
-        if (c.errors.length < SHOWN_ERRORS) c.errors.push({ path: String(r.path), code: String(r.error_code), message: String(r.error_message) });
+        if (c.errors.length < SHOWN_ERRORS)
+          c.errors.push({ path: String(r.path), code: String(r.error_code), message: String(r.error_message) });
         continue;
       }
       c.files++;

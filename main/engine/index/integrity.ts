@@ -10,7 +10,8 @@ export interface CheckedTable {
   fts?: string;
 }
 
-export const REBUILD_REMEDY = 'Rebuild the index (cairn index --rebuild, or Rebuild in the workbench): the damaged index is moved aside and a new one built. Your settings are kept.';
+export const REBUILD_REMEDY =
+  'Rebuild the index (cairn index --rebuild, or Rebuild in the workbench): the damaged index is moved aside and a new one built. Your settings are kept.';
 
 /**
  * Damage found when a running engine is asked to rebuild. It cannot move aside the index it has
@@ -18,15 +19,24 @@ export const REBUILD_REMEDY = 'Rebuild the index (cairn index --rebuild, or Rebu
  * never do; so nothing is written and the person is told the one step that works.
  */
 export function rebuildRefused(damage: CairnError): CairnError {
-  return new CairnError('index_corrupt', `${damage.message} A running engine cannot rebuild the index it has open; nothing was written.`, {
-    remedy: 'Stop the running engine (quit Cairn, or stop `cairn serve` with Ctrl-C), then run `cairn index --rebuild`: it moves the damaged index aside and builds a new one. Your settings are kept.',
-    details: damage.details,
-    cause: damage,
-  });
+  return new CairnError(
+    'index_corrupt',
+    `${damage.message} A running engine cannot rebuild the index it has open; nothing was written.`,
+    {
+      remedy:
+        'Stop the running engine (quit Cairn, or stop `cairn serve` with Ctrl-C), then run `cairn index --rebuild`: it moves the damaged index aside and builds a new one. Your settings are kept.',
+      details: damage.details,
+      cause: damage,
+    },
+  );
 }
 
 export function corrupt(dir: string, table: string, why: string, cause?: unknown): CairnError {
-  return new CairnError('index_corrupt', `The index in ${dir} is damaged: ${why} (table ${table}).`, { remedy: REBUILD_REMEDY, details: { table }, cause });
+  return new CairnError('index_corrupt', `The index in ${dir} is damaged: ${why} (table ${table}).`, {
+    remedy: REBUILD_REMEDY,
+    details: { table },
+    cause,
+  });
 }
 
 /**
@@ -42,7 +52,13 @@ export async function verifyTables(dir: string, tables: CheckedTable[]): Promise
       for await (const batch of t.table.query().select([t.column])) seen += batch.numRows;
       if (seen !== rows) throw new Error(`${rows} rows listed, ${seen} readable`);
       if (rows > 0) await t.table.query().limit(1).toArray();
-      if (t.fts && rows > 0) await t.table.query().fullTextSearch(new MatchQuery('cairn integrity probe', t.fts)).select([t.column]).limit(1).toArray();
+      if (t.fts && rows > 0)
+        await t.table
+          .query()
+          .fullTextSearch(new MatchQuery('cairn integrity probe', t.fts))
+          .select([t.column])
+          .limit(1)
+          .toArray();
     } catch (err) {
       throw corrupt(dir, t.name, `it cannot be read: ${(err as Error).message.split('\n')[0].slice(0, 300)}`, err);
     }

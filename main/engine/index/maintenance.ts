@@ -28,7 +28,9 @@ export async function maintain(tables: Table[], vectors: Table | null, opts: Mai
   if (rows >= opts.vectorIndexThreshold && !indices.some((i) => i.columns.includes('vector'))) {
     // HNSW with scalar quantisation: 2 ms queries at 20k rows; recall is restored by a larger ef
     // and a refine step at query time (legs.ts).
-    await retryOnConflict(() => vectors.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }) }));
+    await retryOnConflict(() =>
+      vectors.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }) }),
+    );
   }
   await retryOnConflict(() => vectors.optimize({ cleanupOlderThan: olderThan }));
 }

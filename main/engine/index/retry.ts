@@ -35,8 +35,12 @@ export function isDiskFull(err: unknown): boolean {
 export function asIndexWriteError(err: unknown, indexDir?: string): unknown {
   if (err instanceof CairnError || !isDiskFull(err)) return err;
   const where = indexDir ? ` (${indexDir})` : '';
-  return new CairnError('disk_full', `The disk holding the index is full${where}: no space left on device. What was indexed before keeps serving.`, {
-    remedy: 'Free space on that disk, then index the folder again (cairn index); the job resumes where it stopped.',
-    cause: err,
-  });
+  return new CairnError(
+    'disk_full',
+    `The disk holding the index is full${where}: no space left on device. What was indexed before keeps serving.`,
+    {
+      remedy: 'Free space on that disk, then index the folder again (cairn index); the job resumes where it stopped.',
+      cause: err,
+    },
+  );
 }

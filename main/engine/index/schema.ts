@@ -11,20 +11,46 @@ const origin = () => [str('folder'), str('path'), str('rel'), str('ext'), str('k
 
 export function chunkSchema(): Schema {
   return new Schema([
-    str('id'), ...origin(), str('language'), int('start_line'), int('end_line'), int('page'),
-    str('text'), str('search_text'), str('symbol'), str('symbol_kind'), str('heading'), str('file_hash'), str('text_hash'),
+    str('id'),
+    ...origin(),
+    str('language'),
+    int('start_line'),
+    int('end_line'),
+    int('page'),
+    str('text'),
+    str('search_text'),
+    str('symbol'),
+    str('symbol_kind'),
+    str('heading'),
+    str('file_hash'),
+    str('text_hash'),
   ]);
 }
 
 export function vectorSchema(dimensions: number): Schema {
-  return new Schema([str('id'), ...origin(), str('text_hash'), new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false)]);
+  return new Schema([
+    str('id'),
+    ...origin(),
+    str('text_hash'),
+    new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
+  ]);
 }
 
 export function fileSchema(): Schema {
   return new Schema([
-    str('path'), str('folder'), str('rel'), str('hash'), num('size'), num('mtime'), int('chunks'),
-    new Field('embedded', new Bool(), false), str('error_code'), str('error_message'), num('indexed_at'),
-    num('ctime'), num('ino'),
+    str('path'),
+    str('folder'),
+    str('rel'),
+    str('hash'),
+    num('size'),
+    num('mtime'),
+    int('chunks'),
+    new Field('embedded', new Bool(), false),
+    str('error_code'),
+    str('error_message'),
+    num('indexed_at'),
+    num('ctime'),
+    num('ino'),
   ]);
 }
 
@@ -49,7 +75,15 @@ export interface DocRow extends OriginColumns {
 }
 
 export function nodeSchema(): Schema {
-  return new Schema([str('id'), str('folder'), str('path'), str('kind'), str('name'), int('start_line'), int('end_line')]);
+  return new Schema([
+    str('id'),
+    str('folder'),
+    str('path'),
+    str('kind'),
+    str('name'),
+    int('start_line'),
+    int('end_line'),
+  ]);
 }
 
 export function edgeSchema(): Schema {

@@ -57,11 +57,27 @@ const PLACES_KEPT = 50_000;
 type Raw = Record<string, unknown>;
 
 function place(r: Raw): ChunkPlace {
-  return { id: r.id as string, folder: r.folder as string, path: r.path as string, rel: r.rel as string, kind: r.kind as string, start_line: r.start_line as number, end_line: r.end_line as number, page: r.page as number };
+  return {
+    id: r.id as string,
+    folder: r.folder as string,
+    path: r.path as string,
+    rel: r.rel as string,
+    kind: r.kind as string,
+    start_line: r.start_line as number,
+    end_line: r.end_line as number,
+    page: r.page as number,
+  };
 }
 
 function hitRow(r: Raw): HitRow {
-  return { ...place(r), language: r.language as string, text: r.text as string, symbol: r.symbol as string, heading: r.heading as string, mtime: r.mtime as number };
+  return {
+    ...place(r),
+    language: r.language as string,
+    text: r.text as string,
+    symbol: r.symbol as string,
+    heading: r.heading as string,
+    mtime: r.mtime as number,
+  };
 }
 
 /** Best first; rows not yet folded into the index are scored by a flat scan and appended, not merged. */
@@ -71,7 +87,14 @@ function byScore<T extends { score: number; path: string }>(rows: T[]): T[] {
 
 /** Chunks best first; equal scores in one file in reading order, so no tie depends on LanceDB's row order. */
 function chunksByScore<T extends ChunkMatch>(rows: T[]): T[] {
-  return rows.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.page - b.page || a.start_line - b.start_line || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows.sort(
+    (a, b) =>
+      b.score - a.score ||
+      (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+      a.page - b.page ||
+      a.start_line - b.start_line ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
 }
 
 export class SearchReads {
@@ -102,7 +125,14 @@ export class SearchReads {
   /** BM25 over whole files (one row per file), best first. */
   async matchDocs(match: string, where: string | undefined, limit: number): Promise<DocMatch[]> {
     const rows = await fts(this.docs, 'text', match, where, limit, ['path', 'rel', 'kind']);
-    return byScore(rows.map((r) => ({ path: r.path as string, rel: r.rel as string, kind: r.kind as string, score: r._score as number })));
+    return byScore(
+      rows.map((r) => ({
+        path: r.path as string,
+        rel: r.rel as string,
+        kind: r.kind as string,
+        score: r._score as number,
+      })),
+    );
   }
 
   /** As matchChunks, with what a hit shows (the text): for the few chunks about to be shown. */
@@ -121,7 +151,11 @@ export class SearchReads {
   async chunksOf(paths: string[], where?: string): Promise<ChunkPlace[]> {
     if (paths.length === 0) return [];
     const g = this.generation;
-    const rows = (await this.chunks.query().where(and(sqlIn('path', paths), where) ?? 'true').select(PLACE_COLUMNS).toArray()) as Raw[];
+    const rows = (await this.chunks
+      .query()
+      .where(and(sqlIn('path', paths), where) ?? 'true')
+      .select(PLACE_COLUMNS)
+      .toArray()) as Raw[];
     const out = rows.map(place);
     this.remember(out, g);
     return out;
@@ -138,7 +172,9 @@ export class SearchReads {
     }
     if (unread.length > 0) {
       const g = this.generation;
-      const rows = ((await this.chunks.query().where(sqlIn('id', unread)).select(PLACE_COLUMNS).toArray()) as Raw[]).map(place);
+      const rows = (
+        (await this.chunks.query().where(sqlIn('id', unread)).select(PLACE_COLUMNS).toArray()) as Raw[]
+      ).map(place);
       this.remember(rows, g);
       for (const r of rows) out.set(r.id, r);
     }
@@ -148,7 +184,11 @@ export class SearchReads {
   /** The ids among `ids` whose chunks pass `clause` now. */
   async idsWhere(ids: string[], clause: string): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = (await this.chunks.query().where(`${sqlIn('id', ids)} AND (${clause})`).select(['id']).toArray()) as Raw[];
+    const rows = (await this.chunks
+      .query()
+      .where(`${sqlIn('id', ids)} AND (${clause})`)
+      .select(['id'])
+      .toArray()) as Raw[];
     return new Set(rows.map((r) => r.id as string));
   }
 
@@ -179,24 +219,60 @@ export class SearchReads {
       if (this.places.has(r.id)) continue;
       if (this.places.size >= PLACES_KEPT) this.places.delete(this.places.keys().next().value as string);
       // The place alone (a match also carries its score for this query).
-      this.places.set(r.id, { id: r.id, folder: r.folder, path: r.path, rel: r.rel, kind: r.kind, start_line: r.start_line, end_line: r.end_line, page: r.page });
+      this.places.set(r.id, {
+        id: r.id,
+        folder: r.folder,
+        path: r.path,
+        rel: r.rel,
+        kind: r.kind,
+        start_line: r.start_line,
+        end_line: r.end_line,
+        page: r.page,
+      });
     }
   }
 }
 
-async function fts(table: Table, column: string, match: string, where: string | undefined, limit: number, cols: string[]): Promise<Raw[]> {
+async function fts(
+  table: Table,
+  column: string,
+  match: string,
+  where: string | undefined,
+  limit: number,
+  cols: string[],
+): Promise<Raw[]> {
   // A MatchQuery takes the words as words: a person's `Great-circle` or `C++` is not query syntax.
-  let q = table.query().fullTextSearch(new MatchQuery(match, column)).select([...cols, '_score']).limit(limit);
+  let q = table
+    .query()
+    .fullTextSearch(new MatchQuery(match, column))
+    .select([...cols, '_score'])
+    .limit(limit);
   if (where) q = q.where(where);
   return (await q.toArray()) as Raw[];
 }
 
 /** Cosine nearest neighbours in a model's vectors table (one per model, see IndexStore.vectors). */
-export async function nearestVectors(vectors: Table, vector: Float32Array, where: string | undefined, limit: number): Promise<VectorMatch[]> {
-  let q = vectors.query().nearestTo(vector).distanceType('cosine').select(['id', 'rel', 'path', 'kind', '_distance']).limit(limit);
+export async function nearestVectors(
+  vectors: Table,
+  vector: Float32Array,
+  where: string | undefined,
+  limit: number,
+): Promise<VectorMatch[]> {
+  let q = vectors
+    .query()
+    .nearestTo(vector)
+    .distanceType('cosine')
+    .select(['id', 'rel', 'path', 'kind', '_distance'])
+    .limit(limit);
   // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances.
   q = q.ef(Math.max(200, limit * 2)).refineFactor(2);
   if (where) q = q.where(where);
   const rows = (await q.toArray()) as Raw[];
-  return rows.map((r) => ({ id: r.id as string, rel: r.rel as string, path: r.path as string, kind: r.kind as string, similarity: 1 - (r._distance as number) }));
+  return rows.map((r) => ({
+    id: r.id as string,
+    rel: r.rel as string,
+    path: r.path as string,
+    kind: r.kind as string,
+    similarity: 1 - (r._distance as number),
+  }));
 }

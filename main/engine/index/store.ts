@@ -11,9 +11,27 @@ import { retryOnConflict } from './retry.js';
 import { corrupt, REBUILD_REMEDY, verifyTables } from './integrity.js';
 import { GraphIndex } from '../graph/graph.js';
 import { countFolder, type FolderCounts } from './folder-counts.js';
-import { chunksOfPaths, fileRowsOf, loadGraph, presentIds, streamPaths, streamStats, unembeddedFiles, type ChunkToEmbed, type StoredStat, type UnembeddedFile } from './file-table.js';
+import {
+  chunksOfPaths,
+  fileRowsOf,
+  loadGraph,
+  presentIds,
+  streamPaths,
+  streamStats,
+  unembeddedFiles,
+  type ChunkToEmbed,
+  type StoredStat,
+  type UnembeddedFile,
+} from './file-table.js';
 import { maintain, type MaintenanceOptions } from './maintenance.js';
-import { addMissingFileColumns, appendRows, carryOverVectors, neverCommitted, openOrCreate, replaceWhere } from './tables.js';
+import {
+  addMissingFileColumns,
+  appendRows,
+  carryOverVectors,
+  neverCommitted,
+  openOrCreate,
+  replaceWhere,
+} from './tables.js';
 
 export { vectorRowFor } from './tables.js';
 import { SearchReads } from './search-reads.js';
@@ -69,16 +87,38 @@ export class IndexStore {
       // would make a rebuild duplicate every row the others still hold.
       const core = ['chunks', 'docs', 'files', 'graph_nodes', 'graph_edges'];
       const lost = core.filter((n) => !names.has(n));
-      if (lost.length > 0 && lost.length < core.length && names.has('chunks') && !(await neverCommitted(join(dir, 'chunks.lance')))) {
+      if (
+        lost.length > 0 &&
+        lost.length < core.length &&
+        names.has('chunks') &&
+        !(await neverCommitted(join(dir, 'chunks.lance')))
+      ) {
         const chunks = await db.openTable('chunks');
         if ((await chunks.countRows()) > 0) throw corrupt(dir, lost[0], `the ${lost[0]} table is missing`);
       }
       const table = async (name: string, schema: () => Schema) => (await openOrCreate(db, dir, names, name, schema))!;
-      const store = new IndexStore(dir, db, await table('chunks', chunkSchema), await table('docs', docSchema), await table('files', fileSchema), await table('graph_nodes', nodeSchema), await table('graph_edges', edgeSchema));
+      const store = new IndexStore(
+        dir,
+        db,
+        await table('chunks', chunkSchema),
+        await table('docs', docSchema),
+        await table('files', fileSchema),
+        await table('graph_nodes', nodeSchema),
+        await table('graph_edges', edgeSchema),
+      );
       await addMissingFileColumns(store.files);
       // Touch every table once so that a damaged one is found now, not at the first query.
-      await Promise.all([store.chunks.countRows(), store.docs.countRows(), store.files.countRows(), store.nodes.countRows(), store.edges.countRows()]);
-      for (const [t, column] of [[store.chunks, 'search_text'], [store.docs, 'text']] as const) {
+      await Promise.all([
+        store.chunks.countRows(),
+        store.docs.countRows(),
+        store.files.countRows(),
+        store.nodes.countRows(),
+        store.edges.countRows(),
+      ]);
+      for (const [t, column] of [
+        [store.chunks, 'search_text'],
+        [store.docs, 'text'],
+      ] as const) {
         if ((await t.listIndices()).some((i) => i.columns.includes(column))) store.ftsReady.add(t);
       }
       // An index from before the key indexes gets them now; a full or read-only disk must not make
@@ -100,9 +140,20 @@ export class IndexStore {
    * next to a search's work; the first damaged table is named in a typed `index_corrupt`.
    */
   async verify(): Promise<void> {
-    const vectors = await Promise.all((await this.vectorTableNames()).map(async (n) => ({ name: n, table: await this.vectors(n, 0, false).catch(() => null), column: 'id' })));
+    const vectors = await Promise.all(
+      (await this.vectorTableNames()).map(async (n) => ({
+        name: n,
+        table: await this.vectors(n, 0, false).catch(() => null),
+        column: 'id',
+      })),
+    );
     await verifyTables(this.dir, [
-      { name: 'chunks', table: this.chunks, column: 'id', fts: this.ftsReady.has(this.chunks) ? 'search_text' : undefined },
+      {
+        name: 'chunks',
+        table: this.chunks,
+        column: 'id',
+        fts: this.ftsReady.has(this.chunks) ? 'search_text' : undefined,
+      },
       { name: 'docs', table: this.docs, column: 'id', fts: this.ftsReady.has(this.docs) ? 'text' : undefined },
       { name: 'files', table: this.files, column: 'path' },
       { name: 'graph_nodes', table: this.nodes, column: 'id' },
@@ -202,7 +253,11 @@ export class IndexStore {
    * rows out of the full-text indexes until fold() (each fold rewrites index segments: folding a
    * bulk run once instead of after every batch is a fifth of the text pipeline's time).
    */
-  async writeFiles(writes: FileWrite[], vectorsName: string | null, { fold = true } = {}): Promise<Map<string, number>> {
+  async writeFiles(
+    writes: FileWrite[],
+    vectorsName: string | null,
+    { fold = true } = {},
+  ): Promise<Map<string, number>> {
     const missing = new Map<string, number>();
     if (writes.length === 0) return missing;
     const paths = writes.map((w) => w.file.path);
@@ -219,13 +274,20 @@ export class IndexStore {
     return missing;
   }
 
-  private async writeRows(writes: FileWrite[], paths: string[], vectors: lancedb.Table | null, fold: boolean, missing: Map<string, number>): Promise<Map<string, number>> {
+  private async writeRows(
+    writes: FileWrite[],
+    paths: string[],
+    vectors: lancedb.Table | null,
+    fold: boolean,
+    missing: Map<string, number>,
+  ): Promise<Map<string, number>> {
     const inPaths = sqlIn('path', paths);
     const chunks = writes.flatMap((w) => w.chunks);
     for (const w of writes) missing.set(w.file.path, w.chunks.length);
     // A batch of files the index has never seen has nothing to replace or delete: appends only.
     const fresh = writes.every((w) => w.fresh === true);
-    const put = (table: lancedb.Table, rows: unknown[]) => (fresh ? appendRows(table, rows) : replaceWhere(table, 'id', rows, inPaths));
+    const put = (table: lancedb.Table, rows: unknown[]) =>
+      fresh ? appendRows(table, rows) : replaceWhere(table, 'id', rows, inPaths);
     await retryOnConflict(() => put(this.chunks, chunks));
     await this.ensureFtsIndex(this.chunks, 'search_text');
     for (const column of ['id', 'path']) await this.ensureKeyIndex(this.chunks, column);
@@ -240,7 +302,8 @@ export class IndexStore {
       const have = await carryOverVectors(vectors, chunks);
       for (const c of chunks) if (have.has(c.id)) missing.set(c.path, (missing.get(c.path) ?? 1) - 1);
       const keep = chunks.map((c) => c.id);
-      if (!fresh) await retryOnConflict(() => vectors.delete(keep.length ? `${inPaths} AND NOT ${sqlIn('id', keep)}` : inPaths));
+      if (!fresh)
+        await retryOnConflict(() => vectors.delete(keep.length ? `${inPaths} AND NOT ${sqlIn('id', keep)}` : inPaths));
     }
     const nodes = writes.flatMap((w) => w.nodes);
     await retryOnConflict(() => put(this.nodes, nodes));
@@ -248,7 +311,13 @@ export class IndexStore {
     const edges = writes.flatMap((w) => w.edges);
     if (edges.length > 0) await retryOnConflict(() => this.edges.add(edges as unknown as Record<string, unknown>[]));
     const files = writes.map((w) => ({ ...w.file, embedded: (missing.get(w.file.path) ?? 0) === 0 }));
-    await retryOnConflict(() => this.files.mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(files as unknown as Record<string, unknown>[]));
+    await retryOnConflict(() =>
+      this.files
+        .mergeInsert('path')
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .execute(files as unknown as Record<string, unknown>[]),
+    );
     return missing;
   }
 
@@ -304,7 +373,12 @@ export class IndexStore {
   /** Records new change times / inodes of files whose content was found unchanged. */
   async restatFiles(rows: FileRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await retryOnConflict(() => this.files.mergeInsert('path').whenMatchedUpdateAll().execute(rows as unknown as Record<string, unknown>[]));
+    await retryOnConflict(() =>
+      this.files
+        .mergeInsert('path')
+        .whenMatchedUpdateAll()
+        .execute(rows as unknown as Record<string, unknown>[]),
+    );
   }
 
   /**
@@ -313,7 +387,15 @@ export class IndexStore {
    */
   async markEmbedded(folder: string, files: UnembeddedFile[]): Promise<void> {
     if (files.length === 0) return;
-    await retryOnConflict(() => this.files.update({ where: sqlIn('path', files.map((f) => f.path)), values: { embedded: true } }));
+    await retryOnConflict(() =>
+      this.files.update({
+        where: sqlIn(
+          'path',
+          files.map((f) => f.path),
+        ),
+        values: { embedded: true },
+      }),
+    );
     const c = this.counts.get(folder);
     if (c) c.embedded = Math.min(c.chunks, c.embedded + files.reduce((s, f) => s + f.chunks, 0));
   }
@@ -403,7 +485,8 @@ export class IndexStore {
   }
 
   async close(): Promise<void> {
-    for (const t of [this.chunks, this.docs, this.files, this.nodes, this.edges, ...this.vectorTables.values()]) t.close();
+    for (const t of [this.chunks, this.docs, this.files, this.nodes, this.edges, ...this.vectorTables.values()])
+      t.close();
     this.db.close();
   }
 }

@@ -14,7 +14,13 @@ import { retryOnConflict } from './retry.js';
  * open. Such a table (no version, no data file) never held a row, so it counts as absent and is
  * created over when allowed; anything else that fails to open is damage and the error goes on.
  */
-export async function openOrCreate(db: lancedb.Connection, dir: string, names: Set<string>, name: string, schema: (() => Schema) | null): Promise<lancedb.Table | null> {
+export async function openOrCreate(
+  db: lancedb.Connection,
+  dir: string,
+  names: Set<string>,
+  name: string,
+  schema: (() => Schema) | null,
+): Promise<lancedb.Table | null> {
   if (names.has(name)) {
     try {
       return await db.openTable(name);
@@ -38,19 +44,32 @@ export async function neverCommitted(tableDir: string): Promise<boolean> {
 export async function addMissingFileColumns(files: lancedb.Table): Promise<void> {
   const have = new Set((await files.schema()).fields.map((f) => f.name));
   const missing = ['ctime', 'ino'].filter((c) => !have.has(c));
-  if (missing.length > 0) await retryOnConflict(() => files.addColumns(missing.map((name) => ({ name, valueSql: 'cast(0.0 as double)' }))));
+  if (missing.length > 0)
+    await retryOnConflict(() => files.addColumns(missing.map((name) => ({ name, valueSql: 'cast(0.0 as double)' }))));
 }
 
 /** Copies vectors of identical text (by text hash) to chunk ids that have none yet. */
 export async function carryOverVectors(vectors: lancedb.Table, chunks: ChunkRow[]): Promise<Set<string>> {
   const have = new Set<string>();
   if (chunks.length === 0) return have;
-  const present = (await vectors.query().where(sqlIn('id', chunks.map((c) => c.id))).select(['id']).toArray()) as { id: string }[];
+  const present = (await vectors
+    .query()
+    .where(
+      sqlIn(
+        'id',
+        chunks.map((c) => c.id),
+      ),
+    )
+    .select(['id'])
+    .toArray()) as { id: string }[];
   for (const r of present) have.add(r.id);
   const need = chunks.filter((c) => !have.has(c.id));
   if (need.length === 0) return have;
   const hashes = [...new Set(need.map((c) => c.text_hash))];
-  const found = (await vectors.query().where(sqlIn('text_hash', hashes)).select(['text_hash', 'vector']).toArray()) as { text_hash: string; vector: ArrayLike<number> }[];
+  const found = (await vectors.query().where(sqlIn('text_hash', hashes)).select(['text_hash', 'vector']).toArray()) as {
+    text_hash: string;
+    vector: ArrayLike<number>;
+  }[];
   const byHash = new Map(found.map((r) => [r.text_hash, Array.from(r.vector)]));
   const rows: VectorRow[] = [];
   for (const c of need) {
@@ -63,8 +82,21 @@ export async function carryOverVectors(vectors: lancedb.Table, chunks: ChunkRow[
   return have;
 }
 
-export function vectorRowFor(c: Pick<ChunkRow, 'id' | 'folder' | 'path' | 'rel' | 'ext' | 'kind' | 'mtime' | 'text_hash'>, vector: number[] | Float32Array): VectorRow {
-  return { id: c.id, folder: c.folder, path: c.path, rel: c.rel, ext: c.ext, kind: c.kind, mtime: c.mtime, text_hash: c.text_hash, vector: Array.from(vector) };
+export function vectorRowFor(
+  c: Pick<ChunkRow, 'id' | 'folder' | 'path' | 'rel' | 'ext' | 'kind' | 'mtime' | 'text_hash'>,
+  vector: number[] | Float32Array,
+): VectorRow {
+  return {
+    id: c.id,
+    folder: c.folder,
+    path: c.path,
+    rel: c.rel,
+    ext: c.ext,
+    kind: c.kind,
+    mtime: c.mtime,
+    text_hash: c.text_hash,
+    vector: Array.from(vector),
+  };
 }
 
 export async function appendRows(table: lancedb.Table, rows: unknown[]): Promise<void> {

@@ -22,13 +22,25 @@ export const LATIN_LANGUAGES: readonly LatinLanguage[] = ['en', 'de', 'fr', 'es'
  * most (the stop-word profile method). Words shared by several languages count for each.
  */
 const PROFILE: Record<LatinLanguage, Set<string>> = {
-  en: words('the and of to is in that with for this are was it be as on by not from which have or were has been an at their its'),
-  de: words('der die das und ist nicht mit den dem ein eine einer eines auf für auch sich von zu im wird sind werden aus bei nach wie oder über noch nur wurde'),
-  fr: words('le la les des et est une un du pour dans que qui pas sur avec ne au aux par sont ce cette il elle nous vous ils mais ou été être leur'),
-  es: words('el la los las y es una un del para en que por con no se al lo como más pero sus su está son ha fue muy entre también desde'),
-  it: words('il lo gli della di e è che per una un non con sono del nel alla questo anche come più dei delle nella ha essere'),
+  en: words(
+    'the and of to is in that with for this are was it be as on by not from which have or were has been an at their its',
+  ),
+  de: words(
+    'der die das und ist nicht mit den dem ein eine einer eines auf für auch sich von zu im wird sind werden aus bei nach wie oder über noch nur wurde',
+  ),
+  fr: words(
+    'le la les des et est une un du pour dans que qui pas sur avec ne au aux par sont ce cette il elle nous vous ils mais ou été être leur',
+  ),
+  es: words(
+    'el la los las y es una un del para en que por con no se al lo como más pero sus su está son ha fue muy entre también desde',
+  ),
+  it: words(
+    'il lo gli della di e è che per una un non con sono del nel alla questo anche come più dei delle nella ha essere',
+  ),
   pt: words('o os as da do dos das e é um uma não que para com em no na por mais foi são ao pelo pela também seu sua'),
-  nl: words('de het een en van is niet dat op te met voor zijn er maar ook worden wordt bij naar uit aan door deze dit'),
+  nl: words(
+    'de het een en van is niet dat op te met voor zijn er maar ook worden wordt bij naar uit aan door deze dit',
+  ),
 };
 
 /** Letters that only (or mostly) one of the languages writes. */
@@ -53,7 +65,8 @@ export interface Detected {
 /** The language of a text by its function words and its letters; English when there is no evidence. */
 export function detectLatin(lowerWords: readonly string[], lowerText: string): Detected {
   const score = new Map<LatinLanguage, number>();
-  for (const w of lowerWords) for (const l of LATIN_LANGUAGES) if (PROFILE[l].has(w)) score.set(l, (score.get(l) ?? 0) + 1);
+  for (const w of lowerWords)
+    for (const l of LATIN_LANGUAGES) if (PROFILE[l].has(w)) score.set(l, (score.get(l) ?? 0) + 1);
   for (const [re, l] of MARKS) if (re.test(lowerText)) score.set(l, (score.get(l) ?? 0) + 1.5);
   let best: LatinLanguage = 'en';
   let top = 0;

@@ -11,7 +11,13 @@ const FILES_PER_STEP = 64;
  * embedded once all its chunks have vectors. Interrupted (crash, cancel), it resumes from the
  * `embedded` flags: finished files are not embedded again.
  */
-export async function embedPending(store: IndexStore, emb: Embeddings, folder: string, job: Job, requireModel = false): Promise<void> {
+export async function embedPending(
+  store: IndexStore,
+  emb: Embeddings,
+  folder: string,
+  job: Job,
+  requireModel = false,
+): Promise<void> {
   const pending = await store.unembedded(folder);
   if (pending.length === 0) return;
   let embedder;
@@ -31,7 +37,10 @@ export async function embedPending(store: IndexStore, emb: Embeddings, folder: s
     const step = pending.slice(i, i + FILES_PER_STEP);
     const paths = step.map((p) => p.path);
     const chunks = await store.chunksToEmbed(paths);
-    const have = await store.vectorIds(table, chunks.map((c) => c.id));
+    const have = await store.vectorIds(
+      table,
+      chunks.map((c) => c.id),
+    );
     const todo = chunks.filter((c) => !have.has(c.id));
     // Files count as done as their last chunk's vector arrives (vectors arrive in todo order), not
     // 64 at a time, so "files" and "chunks" move together.
@@ -57,7 +66,10 @@ export async function embedPending(store: IndexStore, emb: Embeddings, folder: s
         },
         () => job.checkpoint(),
       );
-      await store.addVectors(table, todo.map((c, k) => vectorRowFor(c, vectors[k])));
+      await store.addVectors(
+        table,
+        todo.map((c, k) => vectorRowFor(c, vectors[k])),
+      );
     }
     await store.markEmbedded(folder, step);
     job.advance(paths.length - filesReported, 0);

@@ -29,10 +29,17 @@ export class Embeddings {
   private embedder: Embedder | null = null;
   readonly spec: ResolvedModel;
 
-  constructor(private readonly store: IndexStore, readonly modelId: string, private readonly opts: EmbeddingOptions) {
+  constructor(
+    private readonly store: IndexStore,
+    readonly modelId: string,
+    private readonly opts: EmbeddingOptions,
+  ) {
     this.spec = resolveModel(modelId);
     // Not loaded yet is not missing: a model whose files are here is ready to load.
-    this.state = this.spec.builtin || findLocalModel(this.spec, opts.dataDir, { bundledModelsDir: opts.bundledModelsDir }) !== null ? 'ready' : 'missing';
+    this.state =
+      this.spec.builtin || findLocalModel(this.spec, opts.dataDir, { bundledModelsDir: opts.bundledModelsDir }) !== null
+        ? 'ready'
+        : 'missing';
   }
 
   /** Known from the registry, or from the model's config once loaded (an unknown hub model). */
@@ -64,7 +71,17 @@ export class Embeddings {
         if (this.state === 'loading') this.state = 'downloading';
       };
       // Loaded on first use: transformers.js costs about a second to import, which search in sparse mode never needs.
-      this.loading = import('../embed/embedder.js').then(({ createEmbedder }) => createEmbedder({ model: this.modelId, dataDir: this.opts.dataDir, bundledModelsDir: this.opts.bundledModelsDir, threads: this.opts.threads || undefined, batchSize: this.opts.batchSize, onDownloadProgress }))
+      this.loading = import('../embed/embedder.js')
+        .then(({ createEmbedder }) =>
+          createEmbedder({
+            model: this.modelId,
+            dataDir: this.opts.dataDir,
+            bundledModelsDir: this.opts.bundledModelsDir,
+            threads: this.opts.threads || undefined,
+            batchSize: this.opts.batchSize,
+            onDownloadProgress,
+          }),
+        )
         .then((e: Embedder) => {
           this.embedder = e;
           this.state = 'ready';
@@ -117,5 +134,8 @@ export class Embeddings {
 }
 
 export function vectorTableName(modelId: string, dimensions: number): string {
-  return `vectors__${modelId.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '')}_${dimensions}`;
+  return `vectors__${modelId
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '')}_${dimensions}`;
 }

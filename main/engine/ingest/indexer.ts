@@ -41,10 +41,15 @@ export const SCAN_BATCH = 2000;
 const REREAD_ROUNDS = 3;
 /** The folder itself cannot be listed: the whole job stops, its index stays as it was. */
 function unreadableRoot(err: WalkError): CairnError {
-  return new CairnError(err.code === 'forbidden' || err.code === 'not_found' ? err.code : 'internal', `the folder cannot be listed: ${err.message}`, {
-    remedy: 'Make the folder readable again (e.g. chmod u+rx on it); its index is kept and brought up to date once it can be read.',
-    details: { path: err.path },
-  });
+  return new CairnError(
+    err.code === 'forbidden' || err.code === 'not_found' ? err.code : 'internal',
+    `the folder cannot be listed: ${err.message}`,
+    {
+      remedy:
+        'Make the folder readable again (e.g. chmod u+rx on it); its index is kept and brought up to date once it can be read.',
+      details: { path: err.path },
+    },
+  );
 }
 
 /** Walk error codes that mean the path is simply not there (any more). */
@@ -130,7 +135,16 @@ export class Indexer {
         } else if ('error' in item) {
           if (item.error.path === spec.path) throw unreadableRoot(item.error);
           stored.see(item.error.path);
-          errors.push(fileRow(spec.path, { path: item.error.path, rel: relOf(spec.path, item.error.path), size: 0, mtimeMs: 0 }, '', 0, item.error.code, item.error.message));
+          errors.push(
+            fileRow(
+              spec.path,
+              { path: item.error.path, rel: relOf(spec.path, item.error.path), size: 0, mtimeMs: 0 },
+              '',
+              0,
+              item.error.code,
+              item.error.message,
+            ),
+          );
         }
         if (files.length + errors.length >= SCAN_BATCH) await settle();
         else if ((++walked & 1023) === 0) await job.checkpoint();
@@ -172,7 +186,17 @@ export class Indexer {
           // A file that is there but cannot be read (any more: a permission change) is a per-file
           // error, as the walk records it; its old chunks go with it, since serving text the person
           // has since locked away would show what the disk no longer lets anyone read.
-          else if (item && 'error' in item && !GONE_CODES.has(item.error.code)) errors.push(fileRow(spec.path, { path, rel: relOf(spec.path, path), size: 0, mtimeMs: 0 }, '', 0, item.error.code, item.error.message));
+          else if (item && 'error' in item && !GONE_CODES.has(item.error.code))
+            errors.push(
+              fileRow(
+                spec.path,
+                { path, rel: relOf(spec.path, path), size: 0, mtimeMs: 0 },
+                '',
+                0,
+                item.error.code,
+                item.error.message,
+              ),
+            );
           else if (existing.has(path)) gone.push(path);
         }
         job.addFiles(present.length);
@@ -192,7 +216,13 @@ export class Indexer {
    * chunks always come from one read, and the stored mtime is the stat taken before that read, so a
    * file that keeps changing is simply seen as changed by the next sync or watcher event.
    */
-  private async ingestStable(folder: string, files: SourceFile[], existing: Map<string, FileRow>, rebuild: boolean, job: Job): Promise<void> {
+  private async ingestStable(
+    folder: string,
+    files: SourceFile[],
+    existing: Map<string, FileRow>,
+    rebuild: boolean,
+    job: Job,
+  ): Promise<void> {
     await this.ingest(folder, files, existing, rebuild, job);
     let moved = await movedSince(files);
     for (let round = 0; moved.length > 0 && round < REREAD_ROUNDS; round++) {
@@ -205,7 +235,10 @@ export class Indexer {
 
   private async writeErrors(errors: FileRow[], job: Job): Promise<void> {
     if (errors.length === 0) return;
-    await this.store.writeFiles(errors.map((file) => ({ file, chunks: [], nodes: [], edges: [] })), await this.embeddings().vectorsName(false));
+    await this.store.writeFiles(
+      errors.map((file) => ({ file, chunks: [], nodes: [], edges: [] })),
+      await this.embeddings().vectorsName(false),
+    );
     job.errors += errors.length;
   }
 
@@ -223,8 +256,13 @@ export class Indexer {
     await this.remove(folder, gone);
   }
 
-
-  private async ingest(folder: string, files: SourceFile[], existing: Map<string, FileRow>, rebuild: boolean, job: Job): Promise<void> {
+  private async ingest(
+    folder: string,
+    files: SourceFile[],
+    existing: Map<string, FileRow>,
+    rebuild: boolean,
+    job: Job,
+  ): Promise<void> {
     const emb = this.embeddings();
     const source = await parseSource(emb);
     const vectors = await emb.vectorsName(false);
@@ -252,7 +290,11 @@ export class Indexer {
     let stopped = false;
     this.epoch++;
     const access = this.accessSpec(folder);
-    const ahead = new ParseAhead(files, (src) => source.parse({ folder, src, prev: existing.get(src.path), rebuild, access }, () => stopped), source.ahead);
+    const ahead = new ParseAhead(
+      files,
+      (src) => source.parse({ folder, src, prev: existing.get(src.path), rebuild, access }, () => stopped),
+      source.ahead,
+    );
     try {
       for (let i = 0; i < files.length; i++) {
         // Between files, not only between batches: a pause or cancel takes effect at once.
@@ -261,13 +303,15 @@ export class Indexer {
         job.advance(1, 0);
         if (rows === 'unchanged') {
           const prev = existing.get(files[i].path);
-          if (prev && (prev.ctime !== (files[i].ctimeMs ?? 0) || prev.ino !== (files[i].ino ?? 0))) restat.push({ ...prev, ctime: files[i].ctimeMs ?? 0, ino: files[i].ino ?? 0 });
+          if (prev && (prev.ctime !== (files[i].ctimeMs ?? 0) || prev.ino !== (files[i].ino ?? 0)))
+            restat.push({ ...prev, ctime: files[i].ctimeMs ?? 0, ino: files[i].ino ?? 0 });
           continue;
         }
         if (rows.file.error_code) job.errors++;
         batch.push(rows);
         batchChunks += rows.chunks.length;
-        if (batchChunks >= Math.min(MAX_BATCH_CHUNKS, Math.max(BATCH_CHUNKS, written)) || batch.length >= BATCH_FILES) await flush();
+        if (batchChunks >= Math.min(MAX_BATCH_CHUNKS, Math.max(BATCH_CHUNKS, written)) || batch.length >= BATCH_FILES)
+          await flush();
         // Parsing on this thread is CPU work: let queries in between files.
         else if (source.yieldPerFile) await new Promise((r) => setImmediate(r));
       }
@@ -288,11 +332,22 @@ export class Indexer {
    * indexes the file again or prunes it with everything written under its path.
    */
   private async recordIntent(fresh: FileRows[]): Promise<void> {
-    await this.store.recordIntents(fresh.map((w) => ({ ...w.file, hash: '', mtime: -1, chunks: 0, embedded: true, error_code: '', error_message: '' })));
+    await this.store.recordIntents(
+      fresh.map((w) => ({
+        ...w.file,
+        hash: '',
+        mtime: -1,
+        chunks: 0,
+        embedded: true,
+        error_code: '',
+        error_message: '',
+      })),
+    );
   }
 
   async remove(folder: string, paths: string[]): Promise<void> {
-    for (let i = 0; i < paths.length; i += REMOVE_BATCH) await this.store.removeFiles(folder, paths.slice(i, i + REMOVE_BATCH));
+    for (let i = 0; i < paths.length; i += REMOVE_BATCH)
+      await this.store.removeFiles(folder, paths.slice(i, i + REMOVE_BATCH));
   }
 
   async embed(folder: string, job: Job, requireModel = false): Promise<void> {
@@ -303,5 +358,9 @@ export class Indexer {
 }
 
 function relOf(root: string, path: string): string {
-  return path.slice(root.length).replace(/^[\\/]+/, '').split('\\').join('/');
+  return path
+    .slice(root.length)
+    .replace(/^[\\/]+/, '')
+    .split('\\')
+    .join('/');
 }

@@ -54,7 +54,10 @@ export class ParsePool {
    */
   constructor(
     readonly size = Math.max(1, Math.min(4, availableParallelism() - 1)),
-    private readonly limits: { heapMb: number; timeoutMs: number } = { heapMb: PARSE_HEAP_MB, timeoutMs: PARSE_TIMEOUT_MS },
+    private readonly limits: { heapMb: number; timeoutMs: number } = {
+      heapMb: PARSE_HEAP_MB,
+      timeoutMs: PARSE_TIMEOUT_MS,
+    },
   ) {
     this.pool = new WorkerPool<ParseJob, FileRows | 'unchanged', FromParseWorker>({
       callerUrl: import.meta.url,
@@ -65,12 +68,22 @@ export class ParsePool {
       maxStartFailures: MAX_START_FAILURES,
       idleStopMs: IDLE_STOP_MS,
       workerData: () => ({ shared: new SharedArrayBuffer(8) }),
-      post: (job, id) => ({ type: 'parse', id, task: job.task, maxTokens: job.maxTokens, counter: job.counter.spec }) satisfies ToParseWorker,
+      post: (job, id) =>
+        ({
+          type: 'parse',
+          id,
+          task: job.task,
+          maxTokens: job.maxTokens,
+          counter: job.counter.spec,
+        }) satisfies ToParseWorker,
       onMessage: (slot, m) => this.onMessage(slot, m),
       // No worker can ask now; a closed engine's tokenizer is not kept alive by this process-wide pool.
       onIdle: () => this.counters.clear(),
       timeoutError: (_job, ms) => new Error(`parsing took longer than ${ms} ms and was stopped`),
-      crashError: (_job, code) => new Error(`the parse worker stopped (exit code ${code}${code === 1 ? ', e.g. past its ' + limits.heapMb + ' MB heap' : ''}) while parsing this file`),
+      crashError: (_job, code) =>
+        new Error(
+          `the parse worker stopped (exit code ${code}${code === 1 ? ', e.g. past its ' + limits.heapMb + ' MB heap' : ''}) while parsing this file`,
+        ),
       unavailableError: (why) => new ParseWorkersUnavailable(`parse workers fail to start (${why})`),
       closedError: () => new ParseDropped(),
     });
@@ -85,7 +98,13 @@ export class ParsePool {
     if (this.pool.unavailable) return Promise.reject(new ParseWorkersUnavailable('parse workers fail to start'));
     this.counters.set(counter.spec.key, counter);
     return new Promise((resolve, reject) => {
-      this.pool.submit({ payload: { task, maxTokens, counter }, timeoutMs: this.limits.timeoutMs, skip: () => (dropped() ? new ParseDropped() : null), resolve, reject });
+      this.pool.submit({
+        payload: { task, maxTokens, counter },
+        timeoutMs: this.limits.timeoutMs,
+        skip: () => (dropped() ? new ParseDropped() : null),
+        resolve,
+        reject,
+      });
     });
   }
 
@@ -123,7 +142,11 @@ export class ParsePool {
         break;
       }
       case 'words':
-        slot.worker.postMessage({ type: 'counts', id: m.id, counts: m.words.map((w) => this.countWord(m.key, w)) } satisfies ToParseWorker);
+        slot.worker.postMessage({
+          type: 'counts',
+          id: m.id,
+          counts: m.words.map((w) => this.countWord(m.key, w)),
+        } satisfies ToParseWorker);
         break;
       case 'done':
         this.pool.answer(slot, m.id, { value: m.rows });

@@ -40,7 +40,10 @@ export async function parseSource(emb: Embeddings, useWorkers = true): Promise<P
     const e = await emb.get();
     budget = { maxTokens, countTokens: (t) => e.countTokens(t) };
     // A word has no whitespace, so the model's count of it is its tokenizer's count, cached.
-    counter = { spec: { key: e.modelId, model: true, tokenizerDir: emb.localDir() ?? undefined }, countWord: (w) => e.countTokens(w) };
+    counter = {
+      spec: { key: e.modelId, model: true, tokenizerDir: emb.localDir() ?? undefined },
+      countWord: (w) => e.countTokens(w),
+    };
   } catch {
     budget = { maxTokens, countTokens: fallbackCount };
     counter = { spec: { key: '', model: false } };
@@ -60,7 +63,12 @@ export async function parseSource(emb: Embeddings, useWorkers = true): Promise<P
           return readAndParse(task, budget);
         }
         // The worker died on this file (out of memory on a huge one): the file's error, not the job's.
-        return { file: fileRow(task.folder, task.src, '', 0, 'unparsable', (err as Error).message), chunks: [], nodes: [], edges: [] };
+        return {
+          file: fileRow(task.folder, task.src, '', 0, 'unparsable', (err as Error).message),
+          chunks: [],
+          nodes: [],
+          edges: [],
+        };
       }
     },
   };

@@ -29,16 +29,26 @@ const PLAIN_KINDS = new Set(['text', 'markdown', 'code', 'data']);
  * exception. `beforeParse` sees the bytes first (a worker learns the token counts of its words
  * there, in one round trip instead of one per word).
  */
-export async function readAndParse(task: ParseTask, budget: ChunkBudget, beforeParse?: (bytes: Buffer) => Promise<void>): Promise<FileRows | 'unchanged'> {
+export async function readAndParse(
+  task: ParseTask,
+  budget: ChunkBudget,
+  beforeParse?: (bytes: Buffer) => Promise<void>,
+): Promise<FileRows | 'unchanged'> {
   const { folder, src, prev, rebuild } = task;
   let bytes: Buffer;
   try {
     bytes = (await accessFromSpec(task.access).readFile(src.path)).bytes;
   } catch (err) {
-    return { file: fileRow(folder, src, '', 0, (err as { code?: string }).code ?? 'unreadable', (err as Error).message), chunks: [], nodes: [], edges: [] };
+    return {
+      file: fileRow(folder, src, '', 0, (err as { code?: string }).code ?? 'unreadable', (err as Error).message),
+      chunks: [],
+      nodes: [],
+      edges: [],
+    };
   }
   const hash = sha1(bytes);
-  if (!rebuild && prev && prev.hash === hash && prev.error_code === '' && prev.mtime === src.mtimeMs) return 'unchanged';
+  if (!rebuild && prev && prev.hash === hash && prev.error_code === '' && prev.mtime === src.mtimeMs)
+    return 'unchanged';
   // Same content with a new mtime (touch, checkout) is parsed again so that every row carries the
   // new date for the modified filters; its vectors are kept, their chunk ids do not change.
   try {
@@ -48,7 +58,12 @@ export async function readAndParse(task: ParseTask, budget: ChunkBudget, beforeP
     const plain = kind && PLAIN_KINDS.has(kind) ? decodeText(bytes) : undefined;
     return rowsFor(folder, src, hash, parsed, plain);
   } catch (err) {
-    return { file: fileRow(folder, src, hash, 0, 'unparsable', (err as Error).message), chunks: [], nodes: [], edges: [] };
+    return {
+      file: fileRow(folder, src, hash, 0, 'unparsable', (err as Error).message),
+      chunks: [],
+      nodes: [],
+      edges: [],
+    };
   }
 }
 

@@ -71,7 +71,10 @@ async function parse(m: Extract<ToParseWorker, { type: 'parse' }>): Promise<void
     local = own !== null;
     counter = new CachedTokenCounter(own ?? askOne);
   }
-  const budget: ChunkBudget = { maxTokens: m.maxTokens, countTokens: spec.model ? (t) => counter.count(t) : fallbackCount };
+  const budget: ChunkBudget = {
+    maxTokens: m.maxTokens,
+    countTokens: spec.model ? (t) => counter.count(t) : fallbackCount,
+  };
   try {
     const rows = await readAndParse(m.task, budget, (bytes) => learnWords(m.task, bytes));
     send({ type: 'done', id: m.id, rows });

@@ -46,7 +46,13 @@ export interface FileRows {
   fresh?: boolean;
 }
 
-export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: ParsedFile, plainText?: string): FileRows {
+export function rowsFor(
+  folder: string,
+  src: SourceFile,
+  hash: string,
+  parsed: ParsedFile,
+  plainText?: string,
+): FileRows {
   const ext = extOf(src.rel);
   // The file's language decides for chunks too short to show their own (a heading, a list item).
   const fileLanguage = textLanguage(plainText ?? parsed.chunks.map((c) => c.text).join('\n')).language;
@@ -90,8 +96,20 @@ export function rowsFor(folder: string, src: SourceFile, hash: string, parsed: P
     start_line: s.startLine,
     end_line: s.endLine,
   }));
-  const edges: EdgeRow[] = parsed.refs.map((r) => ({ folder, path: src.path, kind: r.kind, target: r.target, line: r.line }));
-  return { file: fileRow(folder, src, hash, chunks.length, '', ''), doc: docRow(folder, src, hash, ext, parsed, plainText, fileLanguage), chunks, nodes, edges };
+  const edges: EdgeRow[] = parsed.refs.map((r) => ({
+    folder,
+    path: src.path,
+    kind: r.kind,
+    target: r.target,
+    line: r.line,
+  }));
+  return {
+    file: fileRow(folder, src, hash, chunks.length, '', ''),
+    doc: docRow(folder, src, hash, ext, parsed, plainText, fileLanguage),
+    chunks,
+    nodes,
+    edges,
+  };
 }
 
 const MAX_DOC_CHARS = 200_000;
@@ -100,9 +118,19 @@ const MAX_DOC_CHARS = 200_000;
  * The whole file as one full-text document: path words, the names it defines, then its text. A
  * query's words spread over a long section still meet here, where no single small chunk has them.
  */
-function docRow(folder: string, src: SourceFile, hash: string, ext: string, parsed: ParsedFile, plainText: string | undefined, language: LatinLanguage): DocRow | undefined {
+function docRow(
+  folder: string,
+  src: SourceFile,
+  hash: string,
+  ext: string,
+  parsed: ParsedFile,
+  plainText: string | undefined,
+  language: LatinLanguage,
+): DocRow | undefined {
   if (parsed.chunks.length === 0) return undefined;
-  const names = [...new Set(parsed.symbols.filter((s) => s.kind !== 'heading').map((s) => s.name))].map(splitIdentifier).join(' ');
+  const names = [...new Set(parsed.symbols.filter((s) => s.kind !== 'heading').map((s) => s.name))]
+    .map(splitIdentifier)
+    .join(' ');
   // The file's own text where it is text; for extracted formats (PDF, DOCX, HTML) the chunks'
   // text, whose small window overlaps barely move term counts.
   const body = plainText ?? parsed.chunks.map((c) => c.text).join('\n');
@@ -117,11 +145,21 @@ function docRow(folder: string, src: SourceFile, hash: string, ext: string, pars
     kind: parsed.chunks[0].kind,
     mtime: src.mtimeMs,
     // Analysed tokens, as the chunks' search_text (see index/analyzer.ts).
-    text: analyzeForIndex(`${basename(src.rel, extname(src.rel))}\n${names}\n${body}`.slice(0, MAX_DOC_CHARS), language),
+    text: analyzeForIndex(
+      `${basename(src.rel, extname(src.rel))}\n${names}\n${body}`.slice(0, MAX_DOC_CHARS),
+      language,
+    ),
   };
 }
 
-export function fileRow(folder: string, src: Pick<SourceFile, 'path' | 'rel' | 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>, hash: string, chunks: number, errorCode: string, errorMessage: string): FileRow {
+export function fileRow(
+  folder: string,
+  src: Pick<SourceFile, 'path' | 'rel' | 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>,
+  hash: string,
+  chunks: number,
+  errorCode: string,
+  errorMessage: string,
+): FileRow {
   return {
     path: src.path,
     folder,

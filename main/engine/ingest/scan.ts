@@ -66,7 +66,11 @@ export class StoredStats {
     if (i === undefined) return { known: false, unchanged: false };
     this.flags[i] |= 2;
     if (file === undefined) return { known: true, unchanged: false };
-    const sameStat = this.size[i] === file.size && this.mtime[i] === file.mtimeMs && this.ctime[i] === (file.ctimeMs ?? 0) && this.ino[i] === (file.ino ?? 0);
+    const sameStat =
+      this.size[i] === file.size &&
+      this.mtime[i] === file.mtimeMs &&
+      this.ctime[i] === (file.ctimeMs ?? 0) &&
+      this.ino[i] === (file.ino ?? 0);
     const known = this.ctime[i] !== 0;
     return { known: true, unchanged: sameStat && known && ((this.flags[i] & 1) === 1 || this.mtime[i] > 0) };
   }

@@ -30,7 +30,8 @@ interface FolderSkips {
 /** The walk's reason strings (sources/walk.ts, inspect.ts, filter.ts) as typed codes. */
 export function skipReasonOf(walkReason: string): { reason: SkipReason; detail?: string } {
   const r = walkReason.trim();
-  if (r.startsWith('too large')) return { reason: 'too_large', detail: r.replace(/^too large\s*/, '').replace(/^\((.*)\)$/, '$1') || undefined };
+  if (r.startsWith('too large'))
+    return { reason: 'too_large', detail: r.replace(/^too large\s*/, '').replace(/^\((.*)\)$/, '$1') || undefined };
   const known: Record<string, SkipReason> = {
     binary: 'binary',
     minified: 'minified',
@@ -104,9 +105,15 @@ export class SkipLog {
         if (raw?.version === 1 && raw.folder === folder && Array.isArray(raw.items)) {
           for (const [rel, reason, detail] of raw.items) {
             if (typeof rel !== 'string' || !isSkipReason(reason)) continue;
-            skips.entries.set(rel, { rel, reason, ...(typeof detail === 'string' && detail ? { detail } : {}), ...(rel.endsWith('/') ? { dir: true } : {}) });
+            skips.entries.set(rel, {
+              rel,
+              reason,
+              ...(typeof detail === 'string' && detail ? { detail } : {}),
+              ...(rel.endsWith('/') ? { dir: true } : {}),
+            });
           }
-          for (const [reason, n] of Object.entries(raw.unlisted ?? {})) if (isSkipReason(reason) && typeof n === 'number') skips.unlisted.set(reason, n);
+          for (const [reason, n] of Object.entries(raw.unlisted ?? {}))
+            if (isSkipReason(reason) && typeof n === 'number') skips.unlisted.set(reason, n);
           skips.scannedAt = typeof raw.scanned_at === 'number' ? raw.scanned_at : null;
         }
       } catch {
@@ -127,7 +134,8 @@ export class SkipLog {
   note(folder: string, rel: string, walkReason: string): void {
     const skips = this.load(folder);
     const { reason, detail } = skipReasonOf(walkReason);
-    if (skips.entries.size >= MAX_LISTED && !skips.entries.has(rel)) skips.unlisted.set(reason, (skips.unlisted.get(reason) ?? 0) + 1);
+    if (skips.entries.size >= MAX_LISTED && !skips.entries.has(rel))
+      skips.unlisted.set(reason, (skips.unlisted.get(reason) ?? 0) + 1);
     else skips.entries.set(rel, { rel, reason, ...(detail ? { detail } : {}) });
     void this.persist(folder);
   }
@@ -155,7 +163,11 @@ export class SkipLog {
     for (const e of skips.entries.values()) by[e.reason] = (by[e.reason] ?? 0) + 1;
     const ordered: Partial<Record<SkipReason, number>> = {};
     for (const reason of Object.keys(SKIP_REASONS) as SkipReason[]) if (by[reason]) ordered[reason] = by[reason];
-    return { total: Object.values(ordered).reduce((a, b) => a + (b ?? 0), 0), by_reason: ordered, scanned_at: skips.scannedAt === null ? null : new Date(skips.scannedAt).toISOString() };
+    return {
+      total: Object.values(ordered).reduce((a, b) => a + (b ?? 0), 0),
+      by_reason: ordered,
+      scanned_at: skips.scannedAt === null ? null : new Date(skips.scannedAt).toISOString(),
+    };
   }
 
   /** The skips kept by path, and whether that is all of them. */

@@ -24,14 +24,25 @@ export class Job {
   finishedAt: Date | null = null;
   /** The most walked files a scan held at once: bounded by the scan batch, whatever the folder's size. */
   scanPeak = 0;
-  private progress: JobProgress = { phase: 'queued', files_done: 0, files_total: 0, chunks_done: 0, chunks_total: 0, throughput: 0, eta_seconds: null };
+  private progress: JobProgress = {
+    phase: 'queued',
+    files_done: 0,
+    files_total: 0,
+    chunks_done: 0,
+    chunks_total: 0,
+    throughput: 0,
+    eta_seconds: null,
+  };
   private resumeWaiters: (() => void)[] = [];
   private cancelled = false;
   private rate: { t: number; chunks: number; files: number }[] = [];
   private started = false;
 
   /** Widened when a larger intent is merged into the queued job (an update becomes a rebuild). */
-  constructor(public kind: JobKind, readonly folder: string) {}
+  constructor(
+    public kind: JobKind,
+    readonly folder: string,
+  ) {}
 
   phase(phase: JobPhase, totals: Partial<Pick<JobProgress, 'files_total' | 'chunks_total'>> = {}): void {
     // New totals start a new count (the embedding pass after parsing); a bare phase change does not.
@@ -64,7 +75,8 @@ export class Job {
     const embedding = p.phase === 'embedding';
     const left = embedding ? p.chunks_total - p.chunks_done : p.files_total - p.files_done;
     const rate = dt > 0 ? (embedding ? p.chunks_done - first.chunks : p.files_done - first.files) / dt : 0;
-    p.eta_seconds = p.phase === 'scanning' ? null : left <= 0 ? 0 : rate > 0 && dt >= 2 ? Math.round(left / rate) : null;
+    p.eta_seconds =
+      p.phase === 'scanning' ? null : left <= 0 ? 0 : rate > 0 && dt >= 2 ? Math.round(left / rate) : null;
   }
 
   /** A streaming scan learns its total as it walks: the count grows batch by batch, never resets. */

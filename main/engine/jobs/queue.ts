@@ -40,7 +40,12 @@ export class JobQueue {
 
   constructor(private readonly keepFinished = 50) {}
 
-  submit(kind: JobKind, folder: string, run: JobRunner, scope: JobScope = kind === 'rebuild' ? 'rebuild' : 'rescan'): Job {
+  submit(
+    kind: JobKind,
+    folder: string,
+    run: JobRunner,
+    scope: JobScope = kind === 'rebuild' ? 'rebuild' : 'rescan',
+  ): Job {
     const queued = this.pending.find((p) => !p.hidden && p.job.folder === folder && !p.job.isCancelled);
     if (queued) {
       if (SCOPE_RANK[scope] > SCOPE_RANK[queued.scope]) {
@@ -77,7 +82,15 @@ export class JobQueue {
     return new Promise<void>((resolve, reject) => {
       const job = new Job(kind, folder);
       this.pending.push({ job, run, scope: 'paths', hidden: true });
-      void job.ended().then(() => (job.state === 'done' ? resolve() : reject(job.error ? new CairnError(job.error.code, job.error.message) : new Error(`maintenance ${job.state}`))));
+      void job
+        .ended()
+        .then(() =>
+          job.state === 'done'
+            ? resolve()
+            : reject(
+                job.error ? new CairnError(job.error.code, job.error.message) : new Error(`maintenance ${job.state}`),
+              ),
+        );
       void this.pump();
     });
   }
@@ -114,13 +127,16 @@ export class JobQueue {
   }
 
   active(folder: string): Job | undefined {
-    return this.jobs.find((j) => j.folder === folder && (j.state === 'running' || j.state === 'queued' || j.state === 'paused'));
+    return this.jobs.find(
+      (j) => j.folder === folder && (j.state === 'running' || j.state === 'queued' || j.state === 'paused'),
+    );
   }
 
   action(id: string, action: 'pause' | 'resume' | 'cancel'): Job {
     const job = this.get(id);
     if (!job) throw new CairnError('not_found', `no job ${id}`);
-    if (job.finishedAt) throw new CairnError('conflict', `job ${id} has already ${job.state === 'done' ? 'finished' : job.state}`);
+    if (job.finishedAt)
+      throw new CairnError('conflict', `job ${id} has already ${job.state === 'done' ? 'finished' : job.state}`);
     if (action === 'pause') job.pause();
     else if (action === 'resume') job.resume();
     else {
@@ -160,6 +176,7 @@ export class JobQueue {
 
   private trim(): void {
     const finished = this.jobs.filter((j) => j.finishedAt);
-    for (const j of finished.slice(0, Math.max(0, finished.length - this.keepFinished))) this.jobs.splice(this.jobs.indexOf(j), 1);
+    for (const j of finished.slice(0, Math.max(0, finished.length - this.keepFinished)))
+      this.jobs.splice(this.jobs.indexOf(j), 1);
   }
 }

@@ -270,10 +270,20 @@ export class WorkerPool<T, R, M = unknown> {
   private spawn(): SlotState<T, R> {
     const { script, eval: isEval } = workerScript(this.opts.callerUrl, this.opts.script, { nice: this.opts.nice });
     const heap = this.opts.heapMb;
-    const resourceLimits: ResourceLimits | undefined = heap ? { maxOldGenerationSizeMb: heap, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, heap / 8)) } : undefined;
+    const resourceLimits: ResourceLimits | undefined = heap
+      ? { maxOldGenerationSizeMb: heap, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, heap / 8)) }
+      : undefined;
     const data = this.opts.workerData?.();
     const worker = new Worker(script, { eval: isEval, workerData: data, resourceLimits });
-    const slot: SlotState<T, R> = { worker, data, ready: !this.opts.handshake, held: new Map(), retired: false, closing: false, killed: false };
+    const slot: SlotState<T, R> = {
+      worker,
+      data,
+      ready: !this.opts.handshake,
+      held: new Map(),
+      retired: false,
+      closing: false,
+      killed: false,
+    };
     this.slots.add(slot);
     worker.on('message', (m: M) => this.opts.onMessage(slot, m));
     worker.on('error', (err) => {
@@ -308,7 +318,8 @@ export class WorkerPool<T, R, M = unknown> {
       this.starters.delete(slot);
       if (starter) return starter.reject(this.opts.unavailableError(why, true));
       if (this.unavailable) {
-        if (this.live() === 0) for (const h of this.queue.splice(0)) h.job.reject(this.opts.unavailableError(this.lastFailure, false));
+        if (this.live() === 0)
+          for (const h of this.queue.splice(0)) h.job.reject(this.opts.unavailableError(this.lastFailure, false));
         return;
       }
     }

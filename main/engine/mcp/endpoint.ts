@@ -10,7 +10,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler, type McpServer,
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type McpHttpHandler,
+  type McpServer,
 } from '@modelcontextprotocol/server';
 import type { EngineApi } from '../api.js';
 import { captureMountConfig, type MountConfig } from './mount-config.js';
@@ -44,10 +48,16 @@ export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_V
 function unsupportedVersion(req: Request): Response | null {
   const requested = req.headers.get('mcp-protocol-version');
   if (requested === null || SERVED_PROTOCOL_VERSIONS.includes(requested)) return null;
-  return jsonRpcError(400, -32022, `Unsupported protocol version: ${requested} (supported: ${SERVED_PROTOCOL_VERSIONS.join(', ')}).`, {}, {
-    supported: SERVED_PROTOCOL_VERSIONS,
-    requested,
-  });
+  return jsonRpcError(
+    400,
+    -32022,
+    `Unsupported protocol version: ${requested} (supported: ${SERVED_PROTOCOL_VERSIONS.join(', ')}).`,
+    {},
+    {
+      supported: SERVED_PROTOCOL_VERSIONS,
+      requested,
+    },
+  );
 }
 
 /** Open `subscriptions/listen` streams the 2026-07-28 leg accepts at once (the SDK's default is 1024). */
@@ -103,7 +113,10 @@ export class McpEndpoint {
   /** Task handles of index_update (2026-07-28 Tasks extension); they outlive remounts, as the jobs do. */
   private readonly tasks = new TaskRegistry();
 
-  constructor(private readonly engine: EngineApi, private readonly hooks: EndpointHooks = {}) {
+  constructor(
+    private readonly engine: EngineApi,
+    private readonly hooks: EndpointHooks = {},
+  ) {
     this.config = captureMountConfig(engine.settings);
     this.modern = this.newModernHandler();
     // Idle sessions end even when no new one comes to push them out.
@@ -150,23 +163,28 @@ export class McpEndpoint {
    * own pool or sessions. Body limits and the one-message rule are applied before, by the route.
    */
   private newModernHandler(): McpHttpHandler {
-    return createMcpHandler(({ requestInfo }) => {
-      const server = this.newServer();
-      if (this.config.toolset === 'full') serveIndexTasks(server, this.engine, this.tasks, requestInfo ? clientOf(requestInfo) : 'in-process');
-      return server;
-    }, {
-      legacy: 'reject',
-      // 'auto' is JSON unless a call streams progress the client asked for; 'json' would drop that.
-      responseMode: this.config.jsonResponse ? 'auto' : 'sse',
-      // Each open subscriptions/listen stream holds a connection, and Cairn sends no change
-      // notifications (listChanged is false): a handful is plenty, thousands would be a lever.
-      maxSubscriptions: MAX_LISTEN_STREAMS,
-    });
+    return createMcpHandler(
+      ({ requestInfo }) => {
+        const server = this.newServer();
+        if (this.config.toolset === 'full')
+          serveIndexTasks(server, this.engine, this.tasks, requestInfo ? clientOf(requestInfo) : 'in-process');
+        return server;
+      },
+      {
+        legacy: 'reject',
+        // 'auto' is JSON unless a call streams progress the client asked for; 'json' would drop that.
+        responseMode: this.config.jsonResponse ? 'auto' : 'sse',
+        // Each open subscriptions/listen stream holds a connection, and Cairn sends no change
+        // notifications (listChanged is false): a handful is plenty, thousands would be a lever.
+        maxSubscriptions: MAX_LISTEN_STREAMS,
+      },
+    );
   }
 
   /** `body` is the already checked, parsed JSON-RPC message of a POST (undefined for GET/DELETE). */
   async handle(req: Request, body: unknown): Promise<Response> {
-    if (req.method === 'POST' && !(await isLegacyRequest(req, body))) return this.modern.fetch(req, { parsedBody: body });
+    if (req.method === 'POST' && !(await isLegacyRequest(req, body)))
+      return this.modern.fetch(req, { parsedBody: body });
     const unsupported = unsupportedVersion(req);
     if (unsupported) return unsupported;
     return this.config.stateless ? this.handleStateless(req, body) : this.handleStateful(req, body);
@@ -174,7 +192,12 @@ export class McpEndpoint {
 
   private async handleStateless(req: Request, body: unknown): Promise<Response> {
     if (req.method !== 'POST') {
-      return jsonRpcError(405, -32000, 'Method not allowed: this server is stateless (POST only; no GET stream, no sessions to DELETE).', { Allow: 'POST' });
+      return jsonRpcError(
+        405,
+        -32000,
+        'Method not allowed: this server is stateless (POST only; no GET stream, no sessions to DELETE).',
+        { Allow: 'POST' },
+      );
     }
     const server = this.pool.take();
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -210,7 +233,8 @@ export class McpEndpoint {
       const session = this.sessions.touch(id);
       if (!session) return jsonRpcError(404, -32001, 'Session not found: initialize a new session.');
       // A session is bound to the credentials that opened it: a leaked id alone is not enough.
-      if (session.client !== clientOf(req)) return jsonRpcError(404, -32001, 'Session not found: initialize a new session.');
+      if (session.client !== clientOf(req))
+        return jsonRpcError(404, -32001, 'Session not found: initialize a new session.');
       return session.transport.handleRequest(req, { parsedBody: body });
     }
     if (req.method !== 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required.');

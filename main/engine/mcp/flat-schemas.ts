@@ -31,9 +31,12 @@ export function flatSchema<T>(schema: T): T {
   const cached = flattened.get(schema);
   if (cached) return cached as T;
   const { input, output } = std.jsonSchema;
-  const standard: StandardJson = { ...std, jsonSchema: { input: withoutDialect(input), output: withoutDialect(output) } };
+  const standard: StandardJson = {
+    ...std,
+    jsonSchema: { input: withoutDialect(input), output: withoutDialect(output) },
+  };
   const proxy = new Proxy(schema, {
-    get: (target, key, receiver) => (key === '~standard' ? standard : Reflect.get(target, key, receiver) as unknown),
+    get: (target, key, receiver) => (key === '~standard' ? standard : (Reflect.get(target, key, receiver) as unknown)),
   });
   flattened.set(schema, proxy);
   return proxy;
@@ -41,7 +44,15 @@ export function flatSchema<T>(schema: T): T {
 
 /** Makes every tool registered on `server` from now on list its schemas without `$schema`. */
 export function listFlatSchemas(server: McpServer): void {
-  const register = server.registerTool.bind(server) as (name: string, config: Record<string, unknown>, cb: unknown) => unknown;
+  const register = server.registerTool.bind(server) as (
+    name: string,
+    config: Record<string, unknown>,
+    cb: unknown,
+  ) => unknown;
   (server as unknown as { registerTool: typeof register }).registerTool = (name, config, cb) =>
-    register(name, { ...config, inputSchema: flatSchema(config.inputSchema), outputSchema: flatSchema(config.outputSchema) }, cb);
+    register(
+      name,
+      { ...config, inputSchema: flatSchema(config.inputSchema), outputSchema: flatSchema(config.outputSchema) },
+      cb,
+    );
 }

@@ -26,7 +26,12 @@ export function completionsUrl(base: string): URL {
   return url;
 }
 
-export async function chatComplete(base: string, model: string, messages: ChatMessage[], timeoutMs = 120_000): Promise<string> {
+export async function chatComplete(
+  base: string,
+  model: string,
+  messages: ChatMessage[],
+  timeoutMs = 120_000,
+): Promise<string> {
   const url = completionsUrl(base);
   const unavailable = (message: string, cause?: unknown) =>
     new CairnError('generation_unavailable', message, {
@@ -53,6 +58,7 @@ export async function chatComplete(base: string, model: string, messages: ChatMe
     throw unavailable('The generation endpoint answered with something other than JSON', err);
   }
   const text = (body as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
-  if (typeof text !== 'string' || text.trim() === '') throw unavailable('The generation endpoint returned no answer text');
+  if (typeof text !== 'string' || text.trim() === '')
+    throw unavailable('The generation endpoint returned no answer text');
   return text.trim();
 }

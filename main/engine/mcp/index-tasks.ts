@@ -65,14 +65,16 @@ interface HandlerContext {
 }
 
 function declaresTasks(ctx: HandlerContext): boolean {
-  const caps = ctx.mcpReq?.envelope?.['io.modelcontextprotocol/clientCapabilities'] as { extensions?: Record<string, unknown> } | undefined;
+  const caps = ctx.mcpReq?.envelope?.['io.modelcontextprotocol/clientCapabilities'] as
+    { extensions?: Record<string, unknown> } | undefined;
   return typeof caps?.extensions?.[TASKS_EXTENSION] === 'object';
 }
 
 function progressMessage(job: JobInfo): string {
   const p = job.progress;
   if (job.state === 'queued') return `Queued: ${job.kind} of ${job.folder}.`;
-  if (job.state === 'paused') return `Paused (${p.phase}): ${p.files_done}/${p.files_total} files, ${p.chunks_done}/${p.chunks_total} chunks.`;
+  if (job.state === 'paused')
+    return `Paused (${p.phase}): ${p.files_done}/${p.files_total} files, ${p.chunks_done}/${p.chunks_total} chunks.`;
   return `${job.kind} of ${job.folder}, ${p.phase}: ${p.files_done}/${p.files_total} files, ${p.chunks_done}/${p.chunks_total} chunks${p.eta_seconds === null ? '' : `, about ${Math.ceil(p.eta_seconds)} s left`}.`;
 }
 
@@ -87,9 +89,21 @@ function taskView(taskId: string, record: TaskRecord, job: JobInfo | undefined):
   };
   if (!job) {
     // The engine no longer knows the job (e.g. restarted): a JSON-RPC-level fault of the task.
-    return { ...base, status: 'failed', statusMessage: 'The indexing job is gone (the engine restarted); run index_update again.', error: { code: -32603, message: 'indexing job not found' } };
+    return {
+      ...base,
+      status: 'failed',
+      statusMessage: 'The indexing job is gone (the engine restarted); run index_update again.',
+      error: { code: -32603, message: 'indexing job not found' },
+    };
   }
-  const summary = { job_id: job.id, state: job.state, kind: job.kind, folder: job.folder, progress: job.progress, errors: job.errors };
+  const summary = {
+    job_id: job.id,
+    state: job.state,
+    kind: job.kind,
+    folder: job.folder,
+    progress: job.progress,
+    errors: job.errors,
+  };
   switch (job.state) {
     case 'queued':
     case 'running':
@@ -99,22 +113,39 @@ function taskView(taskId: string, record: TaskRecord, job: JobInfo | undefined):
       return { ...base, status: 'cancelled', statusMessage: `The ${job.kind} of ${job.folder} was cancelled.` };
     case 'done': {
       const text = `Finished ${job.kind} of ${job.folder}: ${job.progress.files_done} files, ${job.progress.chunks_done} chunks${job.errors ? `, ${job.errors} files skipped with errors (see index_status)` : ''}.`;
-      return { ...base, status: 'completed', statusMessage: text, result: { content: [{ type: 'text', text }], structuredContent: { result: summary } } };
+      return {
+        ...base,
+        status: 'completed',
+        statusMessage: text,
+        result: { content: [{ type: 'text', text }], structuredContent: { result: summary } },
+      };
     }
     case 'failed': {
       // A job that failed is a tool-level error (completed, isError), not a JSON-RPC fault.
       const error = job.error ?? toErrorBody(new Error(`the ${job.kind} of ${job.folder} failed`));
-      return { ...base, status: 'completed', statusMessage: error.message, result: { isError: true, content: [{ type: 'text', text: renderError(error) }], structuredContent: { error } } };
+      return {
+        ...base,
+        status: 'completed',
+        statusMessage: error.message,
+        result: { isError: true, content: [{ type: 'text', text: renderError(error) }], structuredContent: { error } },
+      };
     }
   }
 }
 
-type RequestHandler = (request: { params: Record<string, unknown> }, ctx: HandlerContext) => Promise<Record<string, unknown>>;
+type RequestHandler = (
+  request: { params: Record<string, unknown> },
+  ctx: HandlerContext,
+) => Promise<Record<string, unknown>>;
 interface LowLevel {
   _requestHandlers: Map<string, RequestHandler>;
   setRequestHandler(method: string, handler: RequestHandler): void;
   /** With schemas the handler gets the validated params, not the request. */
-  setRequestHandler(method: string, schemas: unknown, handler: (params: { taskId: string }, ctx: HandlerContext) => Promise<Record<string, unknown>>): void;
+  setRequestHandler(
+    method: string,
+    schemas: unknown,
+    handler: (params: { taskId: string }, ctx: HandlerContext) => Promise<Record<string, unknown>>,
+  ): void;
   registerCapabilities(capabilities: Record<string, unknown>): void;
 }
 
@@ -141,10 +172,16 @@ export function serveIndexTasks(server: McpServer, engine: EngineApi, tasks: Tas
   });
   const lookUp = (params: { taskId: string }, ctx: HandlerContext) => {
     if (!declaresTasks(ctx)) {
-      throw new ProtocolError(MISSING_CLIENT_CAPABILITY, 'Missing required client capability', { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+      throw new ProtocolError(MISSING_CLIENT_CAPABILITY, 'Missing required client capability', {
+        requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+      });
     }
     const record = tasks.find(params.taskId, owner);
-    if (!record) throw new ProtocolError(INVALID_PARAMS, 'Failed to retrieve task: Task not found (unknown, expired, or opened with other credentials)');
+    if (!record)
+      throw new ProtocolError(
+        INVALID_PARAMS,
+        'Failed to retrieve task: Task not found (unknown, expired, or opened with other credentials)',
+      );
     return record;
   };
   const taskParams = { params: z.looseObject({ taskId: z.string().min(1).max(200) }) };
@@ -156,7 +193,8 @@ export function serveIndexTasks(server: McpServer, engine: EngineApi, tasks: Tas
     const record = lookUp(params, ctx);
     const job = engine.job(record.jobId);
     // Cooperative, as the spec allows: a job that already ended stays as it ended.
-    if (job && (job.state === 'queued' || job.state === 'running' || job.state === 'paused')) engine.jobAction(job.id, 'cancel');
+    if (job && (job.state === 'queued' || job.state === 'running' || job.state === 'paused'))
+      engine.jobAction(job.id, 'cancel');
     return { resultType: 'complete' };
   });
 }

@@ -4,7 +4,14 @@
  * every name and content line escaped (common/escape.ts). The text block is rendered from these
  * same values (render.ts), so both say the same things.
  */
-import { CONTENT_NOTE_FULL, type ModelFolderFreshness, type ModelGrepResult, type ModelReadResult, type ModelSearchHit, type ModelSearchResult } from '../../common/results.js';
+import {
+  CONTENT_NOTE_FULL,
+  type ModelFolderFreshness,
+  type ModelGrepResult,
+  type ModelReadResult,
+  type ModelSearchHit,
+  type ModelSearchResult,
+} from '../../common/results.js';
 import { escapeContent, escapeContentLine, escapeControls } from '../../common/escape.js';
 import type { Freshness, GrepResult, ReadResult, SearchHit, SearchResponse } from '../../common/search.js';
 
@@ -28,11 +35,22 @@ function folderFreshness(path: string, f: Freshness): ModelFolderFreshness {
 }
 
 function modelHit(h: SearchHit): ModelSearchHit {
-  const hit: ModelSearchHit = { path: escapeControls(h.path), start_line: h.start_line, end_line: h.end_line, score: Math.round(h.score * 1000) / 1000, snippet: escapeContent(h.snippet.trimEnd()) };
+  const hit: ModelSearchHit = {
+    path: escapeControls(h.path),
+    start_line: h.start_line,
+    end_line: h.end_line,
+    score: Math.round(h.score * 1000) / 1000,
+    snippet: escapeContent(h.snippet.trimEnd()),
+  };
   if (h.page !== undefined) hit.page = h.page;
   if (h.symbol) hit.symbol = escapeControls(h.symbol);
   if (h.heading) hit.heading = escapeControls(h.heading);
-  if (h.other_ranges?.length) hit.other_ranges = h.other_ranges.map((r) => (r.page !== undefined ? { start_line: r.start_line, end_line: r.end_line, page: r.page } : { start_line: r.start_line, end_line: r.end_line }));
+  if (h.other_ranges?.length)
+    hit.other_ranges = h.other_ranges.map((r) =>
+      r.page !== undefined
+        ? { start_line: r.start_line, end_line: r.end_line, page: r.page }
+        : { start_line: r.start_line, end_line: r.end_line },
+    );
   return hit;
 }
 
@@ -65,7 +83,8 @@ export function modelSearchResult(res: SearchResponse, maxChars: number): ModelS
     hits: [],
     hits_omitted: 0,
   };
-  if (res.legs_abstained?.length) out.legs_abstained = res.legs_abstained.map((a) => ({ leg: a.leg, reason: a.reason }));
+  if (res.legs_abstained?.length)
+    out.legs_abstained = res.legs_abstained.map((a) => ({ leg: a.leg, reason: a.reason }));
   const hits = res.hits.map(modelHit);
   // Room for the count and remedy that appear once anything is left out.
   const reserve = JSON.stringify({ remedy: omittedRemedy(hits.length) }).length + String(hits.length).length;
@@ -113,10 +132,20 @@ export function modelReadResult(r: ReadResult, maxChars: number): ModelReadResul
 
 /** Matches in walk order, as many as fit `maxChars`; the rest are counted, never silently cut. */
 export function modelGrepResult(r: GrepResult, maxChars: number): ModelGrepResult {
-  const out: ModelGrepResult = { note: CONTENT_NOTE_FULL, matches: [], files_searched: r.files_searched, truncated: r.truncated, matches_omitted: 0 };
+  const out: ModelGrepResult = {
+    note: CONTENT_NOTE_FULL,
+    matches: [],
+    files_searched: r.files_searched,
+    truncated: r.truncated,
+    matches_omitted: 0,
+  };
   let size = jsonSize(out) + String(r.matches.length).length;
   for (let i = 0; i < r.matches.length; i++) {
-    const m = { path: escapeControls(r.matches[i].path), line: r.matches[i].line, text: escapeContentLine(r.matches[i].text) };
+    const m = {
+      path: escapeControls(r.matches[i].path),
+      line: r.matches[i].line,
+      text: escapeContentLine(r.matches[i].text),
+    };
     const cost = JSON.stringify(m).length + (i > 0 ? 1 : 0);
     if (size + cost > maxChars && i > 0) {
       out.matches_omitted = r.matches.length - i;

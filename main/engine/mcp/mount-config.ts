@@ -46,14 +46,18 @@ const MOUNTED_AS: Record<string, keyof MountConfig> = {
 };
 
 /** Every remount setting whose saved value differs from what the mounted server captured. */
-export function remountPending(config: MountConfig, settings: SettingsApi): { key: string; mounted: unknown; configured: unknown }[] {
+export function remountPending(
+  config: MountConfig,
+  settings: SettingsApi,
+): { key: string; mounted: unknown; configured: unknown }[] {
   const out: { key: string; mounted: unknown; configured: unknown }[] = [];
   for (const spec of SETTINGS) {
     if (spec.applies !== 'remount') continue;
     const field = MOUNTED_AS[spec.key];
     if (!field) throw new Error(`${spec.key} applies on remount but the mount does not capture it`);
     const configured = settings.get(spec.key);
-    if (JSON.stringify(configured) !== JSON.stringify(config[field])) out.push({ key: spec.key, mounted: config[field], configured });
+    if (JSON.stringify(configured) !== JSON.stringify(config[field]))
+      out.push({ key: spec.key, mounted: config[field], configured });
   }
   return out;
 }
@@ -62,7 +66,15 @@ export function remountPending(config: MountConfig, settings: SettingsApi): { ke
 export function toolNames(config: Pick<MountConfig, 'toolset' | 'generationUrl'>): string[] {
   const names = ['search', 'read'];
   if (config.toolset === 'full') {
-    names.push('grep', 'index_status', 'index_update', 'index_drop', 'server_status', 'retrieve_context', 'semantic_search');
+    names.push(
+      'grep',
+      'index_status',
+      'index_update',
+      'index_drop',
+      'server_status',
+      'retrieve_context',
+      'semantic_search',
+    );
   }
   if (config.generationUrl) names.push('answer');
   return names;

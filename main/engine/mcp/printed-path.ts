@@ -10,7 +10,10 @@ export async function withPrintedPath<T>(input: string, attempt: (path: string) 
   try {
     return await attempt(input);
   } catch (err) {
-    const retry = err instanceof CairnError && err.code === 'not_found' && hasControlEscapes(input) ? unescapeControls(input) : null;
+    const retry =
+      err instanceof CairnError && err.code === 'not_found' && hasControlEscapes(input)
+        ? unescapeControls(input)
+        : null;
     if (retry === null || retry === input) throw err;
     return attempt(retry);
   }

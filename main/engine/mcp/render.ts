@@ -5,12 +5,23 @@
  * are grouped by file with line ranges and numbered lines.
  */
 import type { ErrorBody } from '../../common/errors.js';
-import { CONTENT_NOTE, type ModelFolderFreshness, type ModelGrepResult, type ModelReadResult, type ModelSearchHit, type ModelSearchResult } from '../../common/results.js';
+import {
+  CONTENT_NOTE,
+  type ModelFolderFreshness,
+  type ModelGrepResult,
+  type ModelReadResult,
+  type ModelSearchHit,
+  type ModelSearchResult,
+} from '../../common/results.js';
 
 export { CONTENT_NOTE };
 
 function freshnessLine(f: ModelFolderFreshness): string {
-  const parts = [`${f.path}: ${f.state}`, `vectors ${Math.round(f.vector_coverage * 100)}%`, `updated ${f.updated_at ?? 'never'}`];
+  const parts = [
+    `${f.path}: ${f.state}`,
+    `vectors ${Math.round(f.vector_coverage * 100)}%`,
+    `updated ${f.updated_at ?? 'never'}`,
+  ];
   if (f.pending_changes > 0) parts.push(`${f.pending_changes} changes pending`);
   return `- ${parts.join(', ')}`;
 }
@@ -23,9 +34,16 @@ export function renderFreshness(folders: ModelFolderFreshness[]): string {
 }
 
 function hitHeader(hit: ModelSearchHit): string {
-  const where = hit.page !== undefined ? `page ${hit.page}, lines ${hit.start_line}-${hit.end_line}` : `lines ${hit.start_line}-${hit.end_line}`;
-  const also = hit.other_ranges?.length ? `also lines ${hit.other_ranges.map((r) => `${r.page !== undefined ? `p${r.page}:` : ''}${r.start_line}-${r.end_line}`).join(', ')}` : '';
-  const extra = [hit.symbol && `symbol ${hit.symbol}`, hit.heading && `§ ${hit.heading}`, also].filter(Boolean).join(', ');
+  const where =
+    hit.page !== undefined
+      ? `page ${hit.page}, lines ${hit.start_line}-${hit.end_line}`
+      : `lines ${hit.start_line}-${hit.end_line}`;
+  const also = hit.other_ranges?.length
+    ? `also lines ${hit.other_ranges.map((r) => `${r.page !== undefined ? `p${r.page}:` : ''}${r.start_line}-${r.end_line}`).join(', ')}`
+    : '';
+  const extra = [hit.symbol && `symbol ${hit.symbol}`, hit.heading && `§ ${hit.heading}`, also]
+    .filter(Boolean)
+    .join(', ');
   return `${where} (score ${hit.score.toFixed(3)}${extra ? `, ${extra}` : ''})`;
 }
 
@@ -55,7 +73,10 @@ export function renderRead(r: ModelReadResult): string {
 export function renderGrep(r: ModelGrepResult): string {
   const head = `${r.matches.length} matches in ${r.files_searched} files searched${r.truncated ? ' (truncated: narrow the pattern or raise max_matches)' : ''}. ${r.note}`;
   const lines = [head, ...r.matches.map((m) => `${m.path}:${m.line}: ${m.text}`)];
-  if (r.matches_omitted > 0) lines.push(`… ${r.matches_omitted} more matches left out to stay within max_chars: raise max_chars or narrow the pattern.`);
+  if (r.matches_omitted > 0)
+    lines.push(
+      `… ${r.matches_omitted} more matches left out to stay within max_chars: raise max_chars or narrow the pattern.`,
+    );
   return lines.join('\n');
 }
 

@@ -14,7 +14,11 @@ export function success(result: unknown, text: string): CallToolResult {
 
 /** Messages quote arguments and paths: escaped like every other name Cairn renders. */
 function escapedBody(body: ErrorBody): ErrorBody {
-  return { ...body, message: escapeControls(body.message), ...(body.remedy ? { remedy: escapeControls(body.remedy) } : {}) };
+  return {
+    ...body,
+    message: escapeControls(body.message),
+    ...(body.remedy ? { remedy: escapeControls(body.remedy) } : {}),
+  };
 }
 
 export function failure(err: unknown): CallToolResult {
@@ -25,7 +29,11 @@ export function failure(err: unknown): CallToolResult {
 /** Types the SDK's own failures (argument validation, unknown tool) with Cairn's codes. */
 function sdkErrorBody(message: string): ErrorBody {
   if (/Input validation error|Invalid arguments/i.test(message)) {
-    return { code: 'invalid_argument', message, remedy: 'Fix the argument named in the message; tools/list has the schema.' };
+    return {
+      code: 'invalid_argument',
+      message,
+      remedy: 'Fix the argument named in the message; tools/list has the schema.',
+    };
   }
   if (/Tool .* (not found|disabled)/i.test(message)) return { code: 'not_found', message };
   return { code: 'internal', message };
@@ -38,7 +46,9 @@ function sdkErrorBody(message: string): ErrorBody {
  * so an SDK change that bypasses this shows up as a failing test rather than a silent regression.
  */
 export function typeSdkToolErrors(server: McpServer): void {
-  (server as unknown as { createToolError: (message: string) => CallToolResult }).createToolError = (message: string) => {
+  (server as unknown as { createToolError: (message: string) => CallToolResult }).createToolError = (
+    message: string,
+  ) => {
     const body = escapedBody(sdkErrorBody(message));
     return { isError: true, content: [{ type: 'text', text: renderError(body) }], structuredContent: { error: body } };
   };

@@ -7,12 +7,25 @@
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Schema } from '../../common/json-schema.js';
-import { GREP_REQUEST_SCHEMA, READ_REQUEST_SCHEMA, searchRequestSchema, type SearchDefaults } from '../../common/requests.js';
+import {
+  GREP_REQUEST_SCHEMA,
+  READ_REQUEST_SCHEMA,
+  searchRequestSchema,
+  type SearchDefaults,
+} from '../../common/requests.js';
 import { GREP_RESULT_SCHEMA, READ_RESULT_SCHEMA, SEARCH_RESULT_SCHEMA, outcomeSchema } from '../../common/results.js';
 import {
-  ANSWER_REQUEST_SCHEMA, ANSWER_RESULT_SCHEMA, EMPTY_REQUEST_SCHEMA, INDEX_DROP_REQUEST_SCHEMA, INDEX_DROP_RESULT_SCHEMA,
-  INDEX_STATUS_RESULT_SCHEMA, INDEX_UPDATE_REQUEST_SCHEMA, JOB_RESULT_SCHEMA, RETRIEVE_CONTEXT_REQUEST_SCHEMA,
-  SEMANTIC_SEARCH_REQUEST_SCHEMA, SERVER_STATUS_RESULT_SCHEMA,
+  ANSWER_REQUEST_SCHEMA,
+  ANSWER_RESULT_SCHEMA,
+  EMPTY_REQUEST_SCHEMA,
+  INDEX_DROP_REQUEST_SCHEMA,
+  INDEX_DROP_RESULT_SCHEMA,
+  INDEX_STATUS_RESULT_SCHEMA,
+  INDEX_UPDATE_REQUEST_SCHEMA,
+  JOB_RESULT_SCHEMA,
+  RETRIEVE_CONTEXT_REQUEST_SCHEMA,
+  SEMANTIC_SEARCH_REQUEST_SCHEMA,
+  SERVER_STATUS_RESULT_SCHEMA,
 } from '../../common/tool-requests.js';
 
 /**
@@ -20,7 +33,9 @@ import {
  * shows the contract's schema itself, and every value passes through untouched, because the
  * handler checks it with the contract's parse function. Made once per schema and kept (see below).
  */
-export function contractSchema(schema: Schema): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
+export function contractSchema(
+  schema: Schema,
+): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
   const json = () => schema as Record<string, unknown>;
   return {
     '~standard': {

@@ -46,13 +46,22 @@ export type Toolset = 'agent' | 'full';
 
 /** The capabilities a server of this toolset advertises in an era (tasks only for 2026 clients of the full toolset). */
 export function advertisedCapabilities(era: 'modern' | 'legacy', toolset: Toolset): Record<string, unknown> {
-  return era === 'modern' && toolset === 'full' ? { ...BASE_CAPABILITIES, extensions: { [TASKS_EXTENSION]: {} } } : { ...BASE_CAPABILITIES };
+  return era === 'modern' && toolset === 'full'
+    ? { ...BASE_CAPABILITIES, extensions: { [TASKS_EXTENSION]: {} } }
+    : { ...BASE_CAPABILITIES };
 }
 
 /** `initialize`'s result: the client's revision when served, else the newest (the client then decides). */
 export function initializeResult(requested: string): Record<string, unknown> {
-  const version = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_PROTOCOL_VERSIONS[0];
-  return { protocolVersion: version, capabilities: advertisedCapabilities('legacy', 'agent'), serverInfo: SERVER_INFO, instructions: INSTRUCTIONS };
+  const version = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(requested)
+    ? requested
+    : LEGACY_PROTOCOL_VERSIONS[0];
+  return {
+    protocolVersion: version,
+    capabilities: advertisedCapabilities('legacy', 'agent'),
+    serverInfo: SERVER_INFO,
+    instructions: INSTRUCTIONS,
+  };
 }
 
 /** `server/discover`'s result, as the HTTP endpoint answers it. */

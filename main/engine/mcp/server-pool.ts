@@ -30,10 +30,20 @@ export class ServerPool {
   }
 
   /** `method` is the JSON-RPC method the server answered; `clean` is false when handling threw. */
-  async release(server: McpServer, transport: WebStandardStreamableHTTPServerTransport, method: unknown, clean: boolean): Promise<void> {
+  async release(
+    server: McpServer,
+    transport: WebStandardStreamableHTTPServerTransport,
+    method: unknown,
+    clean: boolean,
+  ): Promise<void> {
     // Closing the transport disconnects the server (the SDK then accepts a new transport).
     await transport.close();
-    const reusable = clean && typeof method === 'string' && STATELESS_METHODS.has(method) && this.built.get(server) === this.generation && this.idle.length < MAX_IDLE;
+    const reusable =
+      clean &&
+      typeof method === 'string' &&
+      STATELESS_METHODS.has(method) &&
+      this.built.get(server) === this.generation &&
+      this.idle.length < MAX_IDLE;
     if (reusable) this.idle.push(server);
     else await server.close();
   }

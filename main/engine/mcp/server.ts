@@ -17,12 +17,15 @@ import { INSTRUCTIONS, SERVER_INFO, TOOLS_CACHE_HINT, advertisedCapabilities } f
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 export function createMcpServer(ctx: ToolContext): McpServer {
-  const server = new McpServer({ ...SERVER_INFO }, {
-    instructions: INSTRUCTIONS,
-    capabilities: advertisedCapabilities('legacy', ctx.mount.toolset),
-    cacheHints: { 'tools/list': TOOLS_CACHE_HINT, 'server/discover': TOOLS_CACHE_HINT },
-    jsonSchemaValidator: SHARED_VALIDATOR,
-  });
+  const server = new McpServer(
+    { ...SERVER_INFO },
+    {
+      instructions: INSTRUCTIONS,
+      capabilities: advertisedCapabilities('legacy', ctx.mount.toolset),
+      cacheHints: { 'tools/list': TOOLS_CACHE_HINT, 'server/discover': TOOLS_CACHE_HINT },
+      jsonSchemaValidator: SHARED_VALIDATOR,
+    },
+  );
   typeSdkToolErrors(server);
   listFlatSchemas(server);
   registerAgentTools(server, ctx);

@@ -29,7 +29,11 @@ export interface SessionLimits {
   idleMs: number;
 }
 
-const DEFAULT_LIMITS: SessionLimits = { max: MAX_SESSIONS, perClient: MAX_SESSIONS_PER_CLIENT, idleMs: SESSION_IDLE_MS };
+const DEFAULT_LIMITS: SessionLimits = {
+  max: MAX_SESSIONS,
+  perClient: MAX_SESSIONS_PER_CLIENT,
+  idleMs: SESSION_IDLE_MS,
+};
 
 /** Lower is evicted first: never used after `initialize`, then the longest unused. */
 function evictionOrder(a: SessionEntry, b: SessionEntry): number {
@@ -40,7 +44,10 @@ function evictionOrder(a: SessionEntry, b: SessionEntry): number {
 export class SessionTable<T extends SessionEntry> {
   private readonly entries = new Map<string, T>();
 
-  constructor(private readonly limits: SessionLimits = DEFAULT_LIMITS, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly limits: SessionLimits = DEFAULT_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get size(): number {
     return this.entries.size;

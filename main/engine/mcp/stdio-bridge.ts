@@ -51,17 +51,26 @@ function isRequest(m: Json): boolean {
 
 /** The 2026-07-28 wire: a request's version claim travels in `_meta`, and HTTP repeats it (and the method and name) in headers. */
 const VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
-const NAME_SOURCE: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
+const NAME_SOURCE: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 /** Header values must be printable ASCII without edge spaces; anything else goes base64 in the spec's sentinel. */
 function headerValue(s: string): string {
-  const plain = s.length > 0 && s === s.trim() && /^[\t\x20-\x7e]*$/.test(s) && !(s.startsWith('=?base64?') && s.endsWith('?='));
+  const plain =
+    s.length > 0 && s === s.trim() && /^[\t\x20-\x7e]*$/.test(s) && !(s.startsWith('=?base64?') && s.endsWith('?='));
   return plain ? s : `=?base64?${Buffer.from(s, 'utf8').toString('base64')}?=`;
 }
 
 /** Headers a modern (2026) request carries on HTTP, derived from its body as the SDK's HTTP client does. */
 export function bodyHeaders(msg: Json): Record<string, string> {
-  const params = msg.params && typeof msg.params === 'object' && !Array.isArray(msg.params) ? (msg.params as Json) : null;
+  const params =
+    msg.params && typeof msg.params === 'object' && !Array.isArray(msg.params) ? (msg.params as Json) : null;
   const meta = params?._meta && typeof params._meta === 'object' ? (params._meta as Json) : null;
   const version = meta?.[VERSION_META_KEY];
   if (typeof version !== 'string' || typeof msg.method !== 'string' || msg.id === undefined) return {};
@@ -77,7 +86,14 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** An `initialize` the SDK would accept as is (anything else goes to the engine, which says what is wrong). */
 function wellFormedInitialize(msg: Json): string | null {
   const p = msg.params;
-  if (msg.method !== 'initialize' || !isRequest(msg) || !isObject(p) || typeof p.protocolVersion !== 'string' || !isObject(p.capabilities)) return null;
+  if (
+    msg.method !== 'initialize' ||
+    !isRequest(msg) ||
+    !isObject(p) ||
+    typeof p.protocolVersion !== 'string' ||
+    !isObject(p.capabilities)
+  )
+    return null;
   const info = p.clientInfo;
   return isObject(info) && typeof info.name === 'string' && typeof info.version === 'string' ? p.protocolVersion : null;
 }
@@ -88,9 +104,14 @@ function wellFormedDiscover(msg: Json): boolean {
   if (msg.method !== 'server/discover' || !isRequest(msg) || !isObject(meta)) return false;
   const version = meta[VERSION_META_KEY];
   const info = meta['io.modelcontextprotocol/clientInfo'];
-  return typeof version === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version)
-    && isObject(info) && typeof info.name === 'string' && typeof info.version === 'string'
-    && isObject(meta['io.modelcontextprotocol/clientCapabilities']);
+  return (
+    typeof version === 'string' &&
+    (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version) &&
+    isObject(info) &&
+    typeof info.name === 'string' &&
+    typeof info.version === 'string' &&
+    isObject(meta['io.modelcontextprotocol/clientCapabilities'])
+  );
 }
 
 function rpcError(id: Id, code: number, message: string): string {
@@ -205,15 +226,20 @@ export class StdioBridge {
     }
     const list = Array.isArray(msg) ? msg : [msg];
     for (const m of list as Json[]) {
-      if (m && typeof m === 'object' && 'error' in m && (m.id === null || m.id === undefined) && requestId !== null) m.id = requestId;
+      if (m && typeof m === 'object' && 'error' in m && (m.id === null || m.id === undefined) && requestId !== null)
+        m.id = requestId;
       const result = m?.result as Json | undefined;
-      if (result && typeof result.protocolVersion === 'string' && m.id === requestId) this.protocolVersion = result.protocolVersion;
+      if (result && typeof result.protocolVersion === 'string' && m.id === requestId)
+        this.protocolVersion = result.protocolVersion;
       this.write(JSON.stringify(m));
     }
   }
 
   private headers(target: BridgeTarget, msg?: Json): Record<string, string> {
-    const h: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const h: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
     // A 2026-07-28 message names its own revision (bodyHeaders below); a 2025-era one the negotiated one.
     if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
     if (this.sessionId) h['mcp-session-id'] = this.sessionId;
@@ -244,7 +270,12 @@ export class StdioBridge {
       const ctl = new AbortController();
       this.inflight.add(ctl);
       try {
-        const res = await fetch(target.url, { method: 'POST', headers: this.headers(target, msg), body: line, signal: ctl.signal });
+        const res = await fetch(target.url, {
+          method: 'POST',
+          headers: this.headers(target, msg),
+          body: line,
+          signal: ctl.signal,
+        });
         if (res.status === 401 && attempt === 0 && this.o.key) {
           const text = await res.text();
           const key = await this.o.key(target).catch(() => null);
@@ -269,7 +300,8 @@ export class StdioBridge {
         try {
           target = await this.readyTarget();
         } catch (again) {
-          if (id !== null) this.write(rpcError(id, -32603, `Cairn's engine is not available: ${(again as Error).message}`));
+          if (id !== null)
+            this.write(rpcError(id, -32603, `Cairn's engine is not available: ${(again as Error).message}`));
           return;
         }
       } finally {
@@ -321,7 +353,10 @@ export class StdioBridge {
       const session = res.headers.get('mcp-session-id');
       if (session) this.sessionId = session;
       let version: unknown;
-      const answers = (res.headers.get('content-type') ?? '').includes('text/event-stream') && res.body ? sseData(res.body) : [await res.text()];
+      const answers =
+        (res.headers.get('content-type') ?? '').includes('text/event-stream') && res.body
+          ? sseData(res.body)
+          : [await res.text()];
       for await (const text of answers) {
         try {
           version = ((JSON.parse(text) as Json).result as Json | undefined)?.protocolVersion ?? version;
@@ -351,7 +386,10 @@ export class StdioBridge {
       this.emit(text, id);
       return;
     }
-    if (id !== null) this.write(rpcError(id, -32603, `Cairn's engine answered HTTP ${status}${text ? `: ${text.slice(0, 300)}` : ''}`));
+    if (id !== null)
+      this.write(
+        rpcError(id, -32603, `Cairn's engine answered HTTP ${status}${text ? `: ${text.slice(0, 300)}` : ''}`),
+      );
   }
 
   /** Ends the bridge: aborts what is in flight and ends a stateful session (best effort, briefly). */
@@ -362,7 +400,10 @@ export class StdioBridge {
     if (this.sessionId && this.current) {
       const ctl = new AbortController();
       const t = setTimeout(() => ctl.abort(), 500);
-      await fetch(this.current.url, { method: 'DELETE', headers: this.headers(this.current), signal: ctl.signal }).then((r) => r.body?.cancel(), () => undefined);
+      await fetch(this.current.url, { method: 'DELETE', headers: this.headers(this.current), signal: ctl.signal }).then(
+        (r) => r.body?.cancel(),
+        () => undefined,
+      );
       clearTimeout(t);
     }
     this.done();

@@ -16,7 +16,7 @@ import { withPrintedPath } from './printed-path.js';
 /** What the search tool says of itself; it names only tools this mount serves. */
 export function searchDescription(tools: readonly string[]): string {
   const exact = tools.includes('grep')
-    ? 'When you already know an exact string or identifier, this server\'s `grep` tool (or your own grep) is enough and exhaustive.'
+    ? "When you already know an exact string or identifier, this server's `grep` tool (or your own grep) is enough and exhaustive."
     : 'When you already know an exact string or identifier, your own grep is enough and exhaustive.';
   return [
     "Search the user's indexed folders (documents, notes, code) by meaning and by words: full text (BM25), embeddings and, in tribrid mode, the link/import graph.",

@@ -26,7 +26,11 @@ export class ModelService {
 
   constructor(private readonly deps: ModelDeps) {
     this.current = this.make();
-    this.switcher = new ModelSwitch((id) => this.make(id), (id) => deps.settings.set({ 'embedding.model': id }), deps.dataDir);
+    this.switcher = new ModelSwitch(
+      (id) => this.make(id),
+      (id) => deps.settings.set({ 'embedding.model': id }),
+      deps.dataDir,
+    );
   }
 
   private make(modelId: string = this.deps.settings.get('embedding.model')): Embeddings {

@@ -22,16 +22,21 @@ export class ModelSwitch {
   status(): ModelSwitchStatus | null {
     if (!this.current) return null;
     const { status, candidate } = this.current;
-    const download = status.state === 'downloading' ? candidate?.download ?? undefined : undefined;
+    const download = status.state === 'downloading' ? (candidate?.download ?? undefined) : undefined;
     return { ...status, ...(download ? { download } : {}) };
   }
 
   /** Starts the switch and answers at once; status() follows it. */
   start(modelId: string, configured: string): ModelSwitchStatus {
     if (this.current && (this.current.status.state === 'downloading' || this.current.status.state === 'verifying')) {
-      throw new CairnError('conflict', `A switch to ${this.current.status.target} is still in progress.`, { remedy: 'Wait for it to finish, then try again.' });
+      throw new CairnError('conflict', `A switch to ${this.current.status.target} is still in progress.`, {
+        remedy: 'Wait for it to finish, then try again.',
+      });
     }
-    if (modelId === configured) throw new CairnError('invalid_argument', `${modelId} is already the embedding model.`, { details: { key: 'model' } });
+    if (modelId === configured)
+      throw new CairnError('invalid_argument', `${modelId} is already the embedding model.`, {
+        details: { key: 'model' },
+      });
     let candidate: Embeddings;
     try {
       candidate = this.make(modelId);
@@ -39,7 +44,12 @@ export class ModelSwitch {
       // An id that does not resolve (not in the registry, not a hub id, not a folder) is refused here.
       throw humanLoadError(modelId, err, this.dataDir);
     }
-    const status: ModelSwitchStatus = { target: modelId, from: configured, state: 'downloading', started_at: new Date().toISOString() };
+    const status: ModelSwitchStatus = {
+      target: modelId,
+      from: configured,
+      state: 'downloading',
+      started_at: new Date().toISOString(),
+    };
     this.current = { status, candidate };
     void this.run(candidate, status);
     return this.status() as ModelSwitchStatus;
@@ -51,7 +61,11 @@ export class ModelSwitch {
       status.state = 'verifying';
       const v = await embedder.embedQuery('Cairn checks that this model works.');
       if (v.length !== embedder.dimensions || v.some((x) => !Number.isFinite(x))) {
-        throw new CairnError('dependency_unavailable', `The embedding model ${status.target} loads but returns unusable vectors.`, { remedy: 'Choose another model.' });
+        throw new CairnError(
+          'dependency_unavailable',
+          `The embedding model ${status.target} loads but returns unusable vectors.`,
+          { remedy: 'Choose another model.' },
+        );
       }
       await candidate.close();
       this.apply(status.target);

@@ -36,7 +36,8 @@ export function splitLongUnit(unit: Unit, budget: TokenBudget): Unit[] {
     // Probe a prefix that grows geometrically instead of counting the whole rest each time: a
     // multi-megabyte line would otherwise cost quadratic time.
     let hi = Math.min(rest.length, budget.maxTokens * 8);
-    while (hi < rest.length && budget.countTokens(rest.slice(0, hi)) <= budget.maxTokens) hi = Math.min(rest.length, hi * 2);
+    while (hi < rest.length && budget.countTokens(rest.slice(0, hi)) <= budget.maxTokens)
+      hi = Math.min(rest.length, hi * 2);
     if (hi === rest.length && budget.countTokens(rest) <= budget.maxTokens) {
       pieces.push({ line: unit.line, text: rest });
       break;
@@ -99,7 +100,16 @@ export function packUnits(input: readonly Unit[], budget: TokenBudget, overlapTo
     let sum = 0;
     while (j < units.length && sum + costs[j] <= budget.maxTokens) sum += costs[j++];
     // The joined text can count differently from the sum of its lines; shrink until it fits.
-    while (j > i + 1 && budget.countTokens(units.slice(i, j).map((u) => u.text).join('\n')) > budget.maxTokens) j--;
+    while (
+      j > i + 1 &&
+      budget.countTokens(
+        units
+          .slice(i, j)
+          .map((u) => u.text)
+          .join('\n'),
+      ) > budget.maxTokens
+    )
+      j--;
     const w = toWindow(units.slice(i, j));
     if (w) out.push(w);
     if (j >= units.length) break;
@@ -134,7 +144,11 @@ function paragraphRanges(units: readonly Unit[]): Array<[number, number]> {
  */
 export function packParagraphs(units: readonly Unit[], budget: TokenBudget, overlapTokens = 0): Window[] {
   const out: Window[] = [];
-  const join = (a: number, b: number) => units.slice(a, b).map((u) => u.text).join('\n');
+  const join = (a: number, b: number) =>
+    units
+      .slice(a, b)
+      .map((u) => u.text)
+      .join('\n');
   let start = -1;
   let end = -1;
   const flush = () => {

@@ -8,7 +8,12 @@ const utf16 = { 'utf-16le': new TextDecoder('utf-16le'), 'utf-16be': new TextDec
  */
 export function decodeText(bytes: Uint8Array): string {
   let text: string;
-  const bom = bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : null;
+  const bom =
+    bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe
+      ? 'utf-16le'
+      : bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff
+        ? 'utf-16be'
+        : null;
   if (bom) {
     text = utf16[bom].decode(bytes);
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

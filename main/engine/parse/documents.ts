@@ -7,7 +7,11 @@ import { checkDocxInflation } from './zip-limits.js';
 
 function corrupt(rel: string, what: string, err: unknown): CairnError {
   const why = err instanceof Error ? err.message : String(err);
-  return new CairnError('internal', `cannot read ${what} ${rel}: ${why}`, { remedy: 'check that the file opens; it is skipped until it changes', details: { path: rel }, cause: err });
+  return new CairnError('internal', `cannot read ${what} ${rel}: ${why}`, {
+    remedy: 'check that the file opens; it is skipped until it changes',
+    details: { path: rel },
+    cause: err,
+  });
 }
 
 /**
@@ -35,7 +39,11 @@ function capped(rel: string, why: string, reason: string): CairnError {
  * PDF, or `invalid_argument` past the page or text cap. Pages are read one at a time (pdf.js's
  * all-pages helper asks for every page at once) so the caps stop the work, not only the result.
  */
-export async function pdfPages(bytes: Uint8Array, rel: string, limits: PdfLimits = { pages: MAX_PDF_PAGES, chars: MAX_PDF_TEXT_CHARS }): Promise<string[]> {
+export async function pdfPages(
+  bytes: Uint8Array,
+  rel: string,
+  limits: PdfLimits = { pages: MAX_PDF_PAGES, chars: MAX_PDF_TEXT_CHARS },
+): Promise<string[]> {
   try {
     const { getDocumentProxy } = await import('unpdf');
     // pdf.js may detach the buffer it is given: hand it a copy.
@@ -52,7 +60,8 @@ export async function pdfPages(bytes: Uint8Array, rel: string, limits: PdfLimits
         const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('');
         page.cleanup();
         chars += text.length;
-        if (chars > limits.chars) throw capped(rel, `its text passes ${limits.chars} characters by page ${n}`, 'text cap');
+        if (chars > limits.chars)
+          throw capped(rel, `its text passes ${limits.chars} characters by page ${n}`, 'text cap');
         pages.push(text);
       }
       return pages;
@@ -84,7 +93,9 @@ export async function docxText(bytes: Uint8Array, rel: string): Promise<string> 
   checkDocxInflation(bytes, rel);
   try {
     const { default: mammoth } = await import('mammoth');
-    const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+    const { value } = await mammoth.extractRawText({
+      buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    });
     return value;
   } catch (err) {
     throw corrupt(rel, 'DOCX', err);
@@ -94,6 +105,8 @@ export async function docxText(bytes: Uint8Array, rel: string): Promise<string> 
 /** DOCX: paragraph windows; line numbers count the lines of the extracted text. */
 export async function parseDocx(bytes: Uint8Array, rel: string, budget: TokenBudget): Promise<ParsedFile> {
   const text = await docxText(bytes, rel);
-  const chunks: ChunkDraft[] = packParagraphs(toUnits(text.replace(/\n+$/, '')), budget, defaultOverlap(budget)).map((w) => ({ kind: 'docx', startLine: w.startLine, endLine: w.endLine, text: w.text }));
+  const chunks: ChunkDraft[] = packParagraphs(toUnits(text.replace(/\n+$/, '')), budget, defaultOverlap(budget)).map(
+    (w) => ({ kind: 'docx', startLine: w.startLine, endLine: w.endLine, text: w.text }),
+  );
   return { chunks, symbols: [], refs: [] };
 }

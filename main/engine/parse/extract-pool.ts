@@ -30,14 +30,26 @@ export class ExtractPool {
       idleStopMs: IDLE_STOP_MS,
       post: (msg, id) => ({ id, ...msg }) satisfies ToExtractWorker,
       onMessage: (slot, m) => {
-        if ('error' in m) this.pool.answer(slot, m.id, { error: new CairnError(m.code, m.error, { details: m.details }) });
+        if ('error' in m)
+          this.pool.answer(slot, m.id, { error: new CairnError(m.code, m.error, { details: m.details }) });
         else this.pool.answer(slot, m.id, { value: m.pages });
       },
       timeoutError: (job, ms) =>
-        new CairnError('timeout', `${job.payload.rel}: text extraction took longer than ${ms} ms and was stopped`, { remedy: 'Open the file in its own application.', details: { path: job.payload.rel, timeout_ms: ms } }),
+        new CairnError('timeout', `${job.payload.rel}: text extraction took longer than ${ms} ms and was stopped`, {
+          remedy: 'Open the file in its own application.',
+          details: { path: job.payload.rel, timeout_ms: ms },
+        }),
       crashError: (job, code) =>
-        new CairnError('invalid_argument', `${job.payload.rel}: text extraction needed more than ${heap} MB or crashed (exit code ${code}); not served`, { remedy: 'Open the file in its own application.', details: { path: job.payload.rel, reason: 'extraction failed' } }),
-      unavailableError: (why) => new CairnError('dependency_unavailable', `document extraction could not start (${why})`),
+        new CairnError(
+          'invalid_argument',
+          `${job.payload.rel}: text extraction needed more than ${heap} MB or crashed (exit code ${code}); not served`,
+          {
+            remedy: 'Open the file in its own application.',
+            details: { path: job.payload.rel, reason: 'extraction failed' },
+          },
+        ),
+      unavailableError: (why) =>
+        new CairnError('dependency_unavailable', `document extraction could not start (${why})`),
       closedError: () => new CairnError('dependency_unavailable', 'document extraction was stopped'),
     });
   }
@@ -45,7 +57,9 @@ export class ExtractPool {
   /** A PDF's pages, or a DOCX's text as one page. */
   extract(kind: 'pdf' | 'docx', bytes: Uint8Array, rel: string): Promise<string[]> {
     const timeoutMs = this.opts.timeoutMs ?? EXTRACT_TIMEOUT_MS;
-    return new Promise((resolve, reject) => this.pool.submit({ payload: { kind, bytes, rel }, timeoutMs, resolve, reject }));
+    return new Promise((resolve, reject) =>
+      this.pool.submit({ payload: { kind, bytes, rel }, timeoutMs, resolve, reject }),
+    );
   }
 
   get threads(): number {

@@ -15,7 +15,8 @@ export interface ToExtractWorker {
   rel: string;
 }
 
-export type FromExtractWorker = { id: number; pages: string[] } | { id: number; error: string; code: ErrorCode; details?: Record<string, unknown> };
+export type FromExtractWorker =
+  { id: number; pages: string[] } | { id: number; error: string; code: ErrorCode; details?: Record<string, unknown> };
 
 const port = parentPort as NonNullable<typeof parentPort>;
 

@@ -4,9 +4,48 @@ import { defaultOverlap, packParagraphs, type TokenBudget, type Unit } from './b
 
 const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'object', 'head']);
 const BLOCK = new Set([
-  'p', 'div', 'section', 'article', 'aside', 'header', 'footer', 'main', 'nav', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'tr', 'table', 'thead', 'tbody', 'pre', 'blockquote', 'figure', 'figcaption',
-  'br', 'hr', 'title', 'form', 'fieldset', 'details', 'summary', 'body', 'html', 'td', 'th', 'caption', 'address',
+  'p',
+  'div',
+  'section',
+  'article',
+  'aside',
+  'header',
+  'footer',
+  'main',
+  'nav',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+  'ul',
+  'ol',
+  'dl',
+  'dt',
+  'dd',
+  'tr',
+  'table',
+  'thead',
+  'tbody',
+  'pre',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'br',
+  'hr',
+  'title',
+  'form',
+  'fieldset',
+  'details',
+  'summary',
+  'body',
+  'html',
+  'td',
+  'th',
+  'caption',
+  'address',
 ]);
 
 /** Offsets of line starts, for mapping a parser offset to a 1-based source line. */
@@ -42,42 +81,46 @@ export function htmlUnits(src: string): { units: Unit[]; refs: RefDraft[]; symbo
     cur = null;
     if (units.length && units[units.length - 1].text !== '') units.push({ line, text: '' });
   };
-  const parser: Parser = new Parser({
-    onopentag(name, attribs) {
-      const line = lineAt(starts, parser.startIndex);
-      if (name === 'title') title = true;
-      else if (HIDDEN.has(name)) hidden++;
-      if (BLOCK.has(name)) breakLine(line);
-      if (name === 'a' && attribs.href && !attribs.href.startsWith('#') && !/^javascript:/i.test(attribs.href)) refs.push({ kind: 'link', target: attribs.href, line });
-      if (/^h[1-6]$/.test(name)) heading = { line, text: '' };
-    },
-    ontext(text) {
-      if (hidden > 0 && !title) return;
-      let offset = parser.startIndex;
-      // One unit per source line, so every chunk line points back at where the text is.
-      for (const piece of text.split('\n')) {
-        const clean = piece.replace(/\s+/g, ' ');
-        const line = lineAt(starts, offset);
-        if (clean.trim()) {
-          if (cur && cur.line !== line) breakLineSoft();
-          cur = cur ? { line: cur.line, text: cur.text + clean } : { line, text: clean.trimStart() };
-          if (heading) heading.text += clean;
+  const parser: Parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        const line = lineAt(starts, parser.startIndex);
+        if (name === 'title') title = true;
+        else if (HIDDEN.has(name)) hidden++;
+        if (BLOCK.has(name)) breakLine(line);
+        if (name === 'a' && attribs.href && !attribs.href.startsWith('#') && !/^javascript:/i.test(attribs.href))
+          refs.push({ kind: 'link', target: attribs.href, line });
+        if (/^h[1-6]$/.test(name)) heading = { line, text: '' };
+      },
+      ontext(text) {
+        if (hidden > 0 && !title) return;
+        let offset = parser.startIndex;
+        // One unit per source line, so every chunk line points back at where the text is.
+        for (const piece of text.split('\n')) {
+          const clean = piece.replace(/\s+/g, ' ');
+          const line = lineAt(starts, offset);
+          if (clean.trim()) {
+            if (cur && cur.line !== line) breakLineSoft();
+            cur = cur ? { line: cur.line, text: cur.text + clean } : { line, text: clean.trimStart() };
+            if (heading) heading.text += clean;
+          }
+          offset += piece.length + 1;
         }
-        offset += piece.length + 1;
-      }
+      },
+      onclosetag(name) {
+        const line = lineAt(starts, parser.endIndex);
+        if (name === 'title') title = false;
+        else if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
+        if (/^h[1-6]$/.test(name) && heading) {
+          const h: { line: number; text: string } = heading;
+          if (h.text.trim()) symbols.push({ name: h.text.trim(), kind: 'heading', startLine: h.line, endLine: line });
+          heading = null;
+        }
+        if (BLOCK.has(name)) breakLine(line);
+      },
     },
-    onclosetag(name) {
-      const line = lineAt(starts, parser.endIndex);
-      if (name === 'title') title = false;
-      else if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
-      if (/^h[1-6]$/.test(name) && heading) {
-        const h: { line: number; text: string } = heading;
-        if (h.text.trim()) symbols.push({ name: h.text.trim(), kind: 'heading', startLine: h.line, endLine: line });
-        heading = null;
-      }
-      if (BLOCK.has(name)) breakLine(line);
-    },
-  }, { decodeEntities: true, lowerCaseTags: true });
+    { decodeEntities: true, lowerCaseTags: true },
+  );
   function breakLineSoft() {
     if (cur && cur.text.trim()) units.push({ line: cur.line, text: cur.text.trim() });
     cur = null;

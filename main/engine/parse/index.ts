@@ -28,7 +28,11 @@ export interface ParseOptions {
  * and the refs it makes. Code that fails to parse falls back to line windows; a PDF or DOCX that
  * cannot be read at all throws a CairnError naming the file.
  */
-export async function parseFile(file: { path: string; rel: string }, bytes: Buffer, opts: ParseOptions): Promise<ParsedFile> {
+export async function parseFile(
+  file: { path: string; rel: string },
+  bytes: Buffer,
+  opts: ParseOptions,
+): Promise<ParsedFile> {
   if (!(opts.maxTokens >= 1)) throw new RangeError(`maxTokens must be >= 1, got ${opts.maxTokens}`);
   const budget: TokenBudget = { maxTokens: opts.maxTokens, countTokens: opts.countTokens };
   const type = fileTypeOf(file.rel || file.path);

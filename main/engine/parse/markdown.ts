@@ -27,7 +27,10 @@ function frontMatterEnd(lines: Unit[]): number {
 
 /** Inline text of a heading without emphasis/link markup, so paths read naturally. */
 function headingText(raw: string): string {
-  return raw.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_`]+/g, '').trim();
+  return raw
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[*_`]+/g, '')
+    .trim();
 }
 
 const LINK_PATTERNS = [
@@ -67,12 +70,27 @@ function splitSections(units: Unit[], refs: RefDraft[]): Section[] {
     const prev = current[current.length - 1];
     const beforePrev = current[current.length - 2];
     // Only a one-line paragraph right above makes `---` an underline rather than a rule.
-    const setext = !f && !h && SETEXT.test(u.text) && prev && !isBlank(prev) && !ATX.test(prev.text) && (!beforePrev || isBlank(beforePrev) || current.length === 1);
+    const setext =
+      !f &&
+      !h &&
+      SETEXT.test(u.text) &&
+      prev &&
+      !isBlank(prev) &&
+      !ATX.test(prev.text) &&
+      (!beforePrev || isBlank(beforePrev) || current.length === 1);
     const open = (level: number, rawTitle: string, units: Unit[]) => {
       const title = headingText(rawTitle);
       while (stack.length && stack[stack.length - 1].level >= level) stack.pop();
       stack.push({ level, title });
-      sections.push({ path: stack.map((s) => s.title).filter(Boolean).join(' > '), title, level, units });
+      sections.push({
+        path: stack
+          .map((s) => s.title)
+          .filter(Boolean)
+          .join(' > '),
+        title,
+        level,
+        units,
+      });
     };
     if (h) {
       open((h[1] ?? h[3]).length, h[2] ?? '', [u]);
@@ -102,7 +120,13 @@ export function parseMarkdown(text: string, budget: TokenBudget): ParsedFile {
   let carry: Unit[] = [];
   sections.forEach((s, i) => {
     const content = s.units.filter((u) => !isBlank(u));
-    if (s.title) symbols.push({ name: s.title, kind: 'heading', startLine: s.units[0].line, endLine: s.units[s.units.length - 1].line });
+    if (s.title)
+      symbols.push({
+        name: s.title,
+        kind: 'heading',
+        startLine: s.units[0].line,
+        endLine: s.units[s.units.length - 1].line,
+      });
     const next = sections[i + 1];
     const headingOnly = s.level > 0 && content.length <= 1;
     if (headingOnly && next && next.level > s.level) {
@@ -112,7 +136,13 @@ export function parseMarkdown(text: string, budget: TokenBudget): ParsedFile {
     const units = [...carry, ...s.units];
     carry = [];
     for (const w of packParagraphs(units, budget, defaultOverlap(budget))) {
-      chunks.push({ kind: 'markdown', startLine: w.startLine, endLine: w.endLine, text: w.text, ...(s.path ? { heading: s.path } : {}) });
+      chunks.push({
+        kind: 'markdown',
+        startLine: w.startLine,
+        endLine: w.endLine,
+        text: w.text,
+        ...(s.path ? { heading: s.path } : {}),
+      });
     }
   });
   return { chunks, symbols, refs };

@@ -19,7 +19,10 @@ const LFH_SIG = 0x04034b50;
 
 /** Not a readable zip at all: the same error an unreadable document always gave. */
 function damaged(rel: string, why: string): CairnError {
-  return new CairnError('internal', `cannot read DOCX ${rel}: ${why}`, { remedy: 'check that the file opens; it is skipped until it changes', details: { path: rel } });
+  return new CairnError('internal', `cannot read DOCX ${rel}: ${why}`, {
+    remedy: 'check that the file opens; it is skipped until it changes',
+    details: { path: rel },
+  });
 }
 
 function bomb(rel: string, why: string): CairnError {
@@ -88,7 +91,8 @@ export function checkDocxInflation(bytes: Uint8Array, rel: string, cap = MAX_DOC
       try {
         produced = inflateRawSync(data, { maxOutputLength: budget + 1 }).length;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw bomb(rel, `its XML inflates past ${cap} bytes`);
+        if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError)
+          throw bomb(rel, `its XML inflates past ${cap} bytes`);
         throw damaged(rel, `entry ${e.name} does not inflate (${(err as Error).message})`);
       }
     } else throw damaged(rel, `entry ${e.name} uses compression method ${e.method}`);

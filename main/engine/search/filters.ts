@@ -12,17 +12,19 @@ const KINDS = new Set(['text', 'markdown', 'code', 'html', 'pdf', 'docx', 'data'
 export function whereClause(s: ValidSearch, folders: string[] | null, dates = true): string | undefined {
   const kinds = s.fileTypes.filter((t) => KINDS.has(t));
   const exts = s.fileTypes.filter((t) => !KINDS.has(t));
-  const typeFilter = s.fileTypes.length === 0 ? undefined : [kinds.length ? sqlIn('kind', kinds) : '', exts.length ? sqlIn('ext', exts) : ''].filter(Boolean).join(' OR ');
-  return and(
-    folders !== null && sqlIn('folder', folders),
-    typeFilter,
-    dates && dateClause(s),
-  );
+  const typeFilter =
+    s.fileTypes.length === 0
+      ? undefined
+      : [kinds.length ? sqlIn('kind', kinds) : '', exts.length ? sqlIn('ext', exts) : ''].filter(Boolean).join(' OR ');
+  return and(folders !== null && sqlIn('folder', folders), typeFilter, dates && dateClause(s));
 }
 
 /** Date filters alone; vectors keep the mtime of when they were computed, so dates are checked on chunks. */
 export function dateClause(s: ValidSearch): string | undefined {
-  return and(s.modifiedAfter !== null && `mtime >= ${s.modifiedAfter}`, s.modifiedBefore !== null && `mtime <= ${s.modifiedBefore}`);
+  return and(
+    s.modifiedAfter !== null && `mtime >= ${s.modifiedAfter}`,
+    s.modifiedBefore !== null && `mtime <= ${s.modifiedBefore}`,
+  );
 }
 
 /**

@@ -111,4 +111,3 @@ export function convexMix(lists: LegResult[]): Fused[] {
 export function single(list: LegResult): Fused[] {
   return list.ids.map((id, i) => ({ id, score: list.scores[i], ranks: { [list.leg]: i + 1 } }));
 }
-

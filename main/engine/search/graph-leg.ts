@@ -7,7 +7,13 @@ import type { ValidSearch } from './validate.js';
 
 const SEEDS = 8;
 const PER_SEED = 6;
-const VIA_WEIGHT: Record<GraphTarget['via'], number> = { name: 1, reference: 0.6, import: 0.5, link: 0.5, imported_by: 0.3 };
+const VIA_WEIGHT: Record<GraphTarget['via'], number> = {
+  name: 1,
+  reference: 0.6,
+  import: 0.5,
+  link: 0.5,
+  imported_by: 0.3,
+};
 
 /**
  * The graph leg: definitions the query names outright, then one hop from the best chunks of the
@@ -15,7 +21,15 @@ const VIA_WEIGHT: Record<GraphTarget['via'], number> = { name: 1, reference: 0.6
  * chunks the text legs cannot see because the words are elsewhere: the callee's body, the linked
  * page, the module that was imported.
  */
-export async function graphLeg(deps: SearchDeps, s: ValidSearch, lists: LegResult[], folders: string[], where: string | undefined, globs: ((rel: string) => boolean) | null, weight: number): Promise<LegResult> {
+export async function graphLeg(
+  deps: SearchDeps,
+  s: ValidSearch,
+  lists: LegResult[],
+  folders: string[],
+  where: string | undefined,
+  globs: ((rel: string) => boolean) | null,
+  weight: number,
+): Promise<LegResult> {
   const scope = new Set(folders);
   const scored = new Map<string, { score: number; target: GraphTarget }>();
   const add = (t: GraphTarget, score: number) => {
@@ -37,11 +51,20 @@ export async function graphLeg(deps: SearchDeps, s: ValidSearch, lists: LegResul
     seeds.forEach((id, rank) => {
       const r = byId.get(id);
       if (!r) return;
-      for (const t of deps.graph.neighbours(r.folder, r.path, r.start_line, r.end_line, PER_SEED)) add(t, VIA_WEIGHT[t.via] / (1 + rank));
+      for (const t of deps.graph.neighbours(r.folder, r.path, r.start_line, r.end_line, PER_SEED))
+        add(t, VIA_WEIGHT[t.via] / (1 + rank));
     });
   }
   const ranked = [...scored.values()].sort((a, b) => b.score - a.score).slice(0, 60);
-  const ids = (await chunksAt(deps, ranked.map((r) => r.target), folders, where, globs)).map((r) => r?.id);
+  const ids = (
+    await chunksAt(
+      deps,
+      ranked.map((r) => r.target),
+      folders,
+      where,
+      globs,
+    )
+  ).map((r) => r?.id);
   const out: LegResult = { leg: 'graph', weight, ids: [], scores: [], paths: [] };
   ranked.forEach((r, i) => {
     const id = ids[i];
@@ -64,7 +87,13 @@ function seedIds(lists: LegResult[], n: number): string[] {
 }
 
 /** The chunk holding each target line, in one query for all target files. */
-async function chunksAt(deps: SearchDeps, targets: GraphTarget[], folders: string[], where: string | undefined, globs: ((rel: string) => boolean) | null): Promise<(ChunkPlace | undefined)[]> {
+async function chunksAt(
+  deps: SearchDeps,
+  targets: GraphTarget[],
+  folders: string[],
+  where: string | undefined,
+  globs: ((rel: string) => boolean) | null,
+): Promise<(ChunkPlace | undefined)[]> {
   if (targets.length === 0) return [];
   const paths = [...new Set(targets.map((t) => t.path))];
   const rows = await deps.reads.chunksOf(paths, and(sqlIn('folder', folders), where));
@@ -78,7 +107,10 @@ async function chunksAt(deps: SearchDeps, targets: GraphTarget[], folders: strin
   return targets.map((t) => {
     const list = byPath.get(t.path);
     if (!list) return undefined;
-    return list.find((c) => c.start_line <= t.line && c.end_line >= t.line) ?? list.reduce((a, b) => (a.start_line <= b.start_line ? a : b));
+    return (
+      list.find((c) => c.start_line <= t.line && c.end_line >= t.line) ??
+      list.reduce((a, b) => (a.start_line <= b.start_line ? a : b))
+    );
   });
 }
 
@@ -88,9 +120,17 @@ async function chunksAt(deps: SearchDeps, targets: GraphTarget[], folders: strin
  * Of a definition's chunks, the one the given list ranks best is taken (the window that names
  * it); a definition the list missed gets the chunk holding its first line.
  */
-export async function definitionChunks(deps: SearchDeps, query: string, folders: string[], where: string | undefined, ranked: LegResult): Promise<{ id: string; path: string; rel: string }[]> {
+export async function definitionChunks(
+  deps: SearchDeps,
+  query: string,
+  folders: string[],
+  where: string | undefined,
+  ranked: LegResult,
+): Promise<{ id: string; path: string; rel: string }[]> {
   const word = query.trim();
-  const targets = /^[A-Za-z_$][\w$]*$/.test(word) ? deps.graph.codeDefinitions(word.replace(/\$/g, ''), new Set(folders), 20) : deps.graph.nameMatches(query, new Set(folders), 20);
+  const targets = /^[A-Za-z_$][\w$]*$/.test(word)
+    ? deps.graph.codeDefinitions(word.replace(/\$/g, ''), new Set(folders), 20)
+    : deps.graph.nameMatches(query, new Set(folders), 20);
   if (targets.length === 0) return [];
   const out: { id: string; path: string; rel: string }[] = [];
   const add = (o: { id: string; path: string; rel: string }) => out.some((x) => x.id === o.id) || out.push(o);
@@ -104,6 +144,7 @@ export async function definitionChunks(deps: SearchDeps, query: string, folders:
     if (i >= 0) add({ id: ranked.ids[i], path: t.path, rel: ranked.rels?.[i] ?? '' });
     else missed.push(t);
   }
-  for (const r of await chunksAt(deps, missed, folders, where, null)) if (r) add({ id: r.id, path: r.path, rel: r.rel });
+  for (const r of await chunksAt(deps, missed, folders, where, null))
+    if (r) add({ id: r.id, path: r.path, rel: r.rel });
   return out;
 }

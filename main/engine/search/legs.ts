@@ -69,14 +69,38 @@ export interface FileEntrySearch {
  * the few it shows (resolveFileEntries) beside reading the other hits, instead of searching the
  * best chunks of every such file before ranking (one full-text query fewer in a row).
  */
-export async function sparseLeg(reads: SearchReads, query: string, where: string | undefined, limit: number, weight: number, docScale = 1, lazyFiles = false): Promise<LegResult> {
+export async function sparseLeg(
+  reads: SearchReads,
+  query: string,
+  where: string | undefined,
+  limit: number,
+  weight: number,
+  docScale = 1,
+  lazyFiles = false,
+): Promise<LegResult> {
   // Both columns hold analysed tokens (index/analyzer.ts): the query is analysed the same way.
   const match = analyzeQuery(query);
   if (match.trim() === '') return { leg: 'sparse', weight, ids: [], scores: [], rels: [], paths: [], rows: new Map() };
   const files = reads.matchDocs(match, where, limit);
   // Most matching files have no chunk among the best chunks (their words are spread over several):
   // their own best chunks are searched as soon as the files are known, beside the chunk search.
-  const inFiles = lazyFiles ? Promise.resolve([]) : files.then((d) => (d.length === 0 ? [] : reads.matchChunks(match, and(where, sqlIn('path', d.map((f) => f.path))), d.length * 4)));
+  const inFiles = lazyFiles
+    ? Promise.resolve([])
+    : files.then((d) =>
+        d.length === 0
+          ? []
+          : reads.matchChunks(
+              match,
+              and(
+                where,
+                sqlIn(
+                  'path',
+                  d.map((f) => f.path),
+                ),
+              ),
+              d.length * 4,
+            ),
+      );
   const [crows, drows, frows] = await Promise.all([reads.matchChunks(match, where, limit), files, inFiles]);
   const maxC = crows[0]?.score || 1;
   const maxD = drows[0]?.score || 1;
@@ -84,24 +108,55 @@ export async function sparseLeg(reads: SearchReads, query: string, where: string
   const out = new Map<string, Scored>();
   const rows = new Map<string, ChunkPlace>();
   for (const c of crows) {
-    out.set(c.id, { id: c.id, rel: c.rel, path: c.path, kind: c.kind, score: chunkScore(c.score / maxC, docScore.get(c.path) ?? 0, c.kind, docScale) });
+    out.set(c.id, {
+      id: c.id,
+      rel: c.rel,
+      path: c.path,
+      kind: c.kind,
+      score: chunkScore(c.score / maxC, docScore.get(c.path) ?? 0, c.kind, docScale),
+    });
     rows.set(c.id, c);
   }
   const covered = new Set(crows.map((c) => c.path));
   const missing = drows.filter((d) => !covered.has(d.path));
   let fileSearch: FileEntrySearch | undefined;
   if (lazyFiles) {
-    for (const d of missing) out.set(FILE_ENTRY + d.path, { id: FILE_ENTRY + d.path, rel: d.rel, path: d.path, kind: d.kind, score: chunkScore(0, docScore.get(d.path) ?? 0, d.kind, docScale) });
+    for (const d of missing)
+      out.set(FILE_ENTRY + d.path, {
+        id: FILE_ENTRY + d.path,
+        rel: d.rel,
+        path: d.path,
+        kind: d.kind,
+        score: chunkScore(0, docScore.get(d.path) ?? 0, d.kind, docScale),
+      });
     if (missing.length > 0) fileSearch = { match, where, depth: drows.length * 4 };
   } else if (missing.length > 0) {
     for (const s of await bestChunks(reads, frows, missing)) {
-      out.set(s.id, { id: s.id, rel: s.rel, path: s.path, kind: s.kind, score: chunkScore(0, docScore.get(s.path) ?? 0, s.kind, docScale) });
+      out.set(s.id, {
+        id: s.id,
+        rel: s.rel,
+        path: s.path,
+        kind: s.kind,
+        score: chunkScore(0, docScore.get(s.path) ?? 0, s.kind, docScale),
+      });
       rows.set(s.id, s);
     }
   }
   // Equal scores by path, then id: a file entry then sorts where the chunk it stands for would.
-  const ranked = [...out.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.id < b.id ? -1 : 1)).slice(0, limit);
-  return { leg: 'sparse', weight, ids: ranked.map((r) => r.id), scores: ranked.map((r) => r.score), rels: ranked.map((r) => r.rel), paths: ranked.map((r) => r.path), kinds: ranked.map((r) => r.kind ?? ''), rows, fileSearch };
+  const ranked = [...out.values()]
+    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.id < b.id ? -1 : 1))
+    .slice(0, limit);
+  return {
+    leg: 'sparse',
+    weight,
+    ids: ranked.map((r) => r.id),
+    scores: ranked.map((r) => r.score),
+    rels: ranked.map((r) => r.rel),
+    paths: ranked.map((r) => r.path),
+    kinds: ranked.map((r) => r.kind ?? ''),
+    rows,
+    fileSearch,
+  };
 }
 
 /** For files that match as a whole but had no chunk in the list: their best chunk, else their first. */
@@ -123,10 +178,15 @@ async function bestChunks(reads: SearchReads, inFiles: ChunkPlace[], files: { pa
  * chunk for the query's words, else its first), read with their text: they are about to be shown.
  * Keyed by file entry id.
  */
-export async function resolveFileEntries(reads: SearchReads, search: FileEntrySearch, entryIds: string[]): Promise<Map<string, HitRow>> {
+export async function resolveFileEntries(
+  reads: SearchReads,
+  search: FileEntrySearch,
+  entryIds: string[],
+): Promise<Map<string, HitRow>> {
   const paths = entryIds.map((id) => id.slice(FILE_ENTRY.length));
   const best = new Map<string, HitRow>();
-  for (const h of await reads.matchHits(search.match, and(search.where, sqlIn('path', paths)), search.depth)) if (!best.has(h.path)) best.set(h.path, h);
+  for (const h of await reads.matchHits(search.match, and(search.where, sqlIn('path', paths)), search.depth))
+    if (!best.has(h.path)) best.set(h.path, h);
   const rest = paths.filter((p) => !best.has(p));
   if (rest.length > 0) {
     const firsts = await reads.hitsOf(rest);
@@ -137,7 +197,23 @@ export async function resolveFileEntries(reads: SearchReads, search: FileEntrySe
 }
 
 /** Cosine nearest neighbours in the model's vectors table; scores are similarities (1 - distance). */
-export async function vectorLeg(vectors: Table, vector: Float32Array, where: string | undefined, limit: number, weight: number, weightByKind?: Readonly<Record<string, number>>): Promise<LegResult> {
+export async function vectorLeg(
+  vectors: Table,
+  vector: Float32Array,
+  where: string | undefined,
+  limit: number,
+  weight: number,
+  weightByKind?: Readonly<Record<string, number>>,
+): Promise<LegResult> {
   const rows = await nearestVectors(vectors, vector, where, limit);
-  return { leg: 'vector', weight, weightByKind, ids: rows.map((r) => r.id), scores: rows.map((r) => r.similarity), rels: rows.map((r) => r.rel), paths: rows.map((r) => r.path), kinds: rows.map((r) => r.kind) };
+  return {
+    leg: 'vector',
+    weight,
+    weightByKind,
+    ids: rows.map((r) => r.id),
+    scores: rows.map((r) => r.similarity),
+    rels: rows.map((r) => r.rel),
+    paths: rows.map((r) => r.path),
+    kinds: rows.map((r) => r.kind),
+  };
 }

@@ -1,5 +1,14 @@
 import type { Table } from '@lancedb/lancedb';
-import { TOP_K_MAX, type Freshness, type RetrievalLeg, type SearchHit, type SearchMode, type SearchRequest, type SearchResponse, type LineRange } from '../../common/search.js';
+import {
+  TOP_K_MAX,
+  type Freshness,
+  type RetrievalLeg,
+  type SearchHit,
+  type SearchMode,
+  type SearchRequest,
+  type SearchResponse,
+  type LineRange,
+} from '../../common/search.js';
 import type { SearchDefaults } from '../../common/requests.js';
 import { CairnError } from '../errors.js';
 import type { Embedder } from '../types.js';
@@ -86,17 +95,33 @@ export class Searcher {
     const depth = CANDIDATE_DEPTH * (globs ? 4 : 1);
     const inScope = inFolders(folders);
     const abstained: { leg: RetrievalLeg; reason: string }[] = [];
-    const lists = (await this.runLegs(s, needs, folders, where, whereClause(s, prefilter, false), depth, cfg, abstained)).map((l) => keep(l, (i) => inScope(l.paths?.[i] ?? '')));
+    const lists = (
+      await this.runLegs(s, needs, folders, where, whereClause(s, prefilter, false), depth, cfg, abstained)
+    ).map((l) => keep(l, (i) => inScope(l.paths?.[i] ?? '')));
     const filtered = globs ? lists.map((l) => keep(l, (i) => globs(l.rels?.[i] ?? ''))) : lists;
-    if (needs.includes('graph')) filtered.push(await graphLeg(this.deps, s, filtered, folders, where, globs, cfg.graphWeight));
+    if (needs.includes('graph'))
+      filtered.push(await graphLeg(this.deps, s, filtered, folders, where, globs, cfg.graphWeight));
 
     const ranked = this.fuse(s.mode, filtered, cfg).filter((f) => s.minScore === null || f.score >= s.minScore);
     const grouped = s.perFile ? perFile(ranked, filtered) : ranked.map((f) => ({ ...f, others: [] }));
-    const hits = await this.hydrate(grouped.slice(0, s.topK), s, folders, filtered.find((l) => l.fileSearch)?.fileSearch);
+    const hits = await this.hydrate(
+      grouped.slice(0, s.topK),
+      s,
+      folders,
+      filtered.find((l) => l.fileSearch)?.fileSearch,
+    );
     const freshness = Object.fromEntries(folders.map((f) => [f, this.deps.freshness(f)]));
     // A leg that abstained on every query did not answer.
-    const silent = new Set(abstained.filter((a) => abstained.filter((b) => b.leg === a.leg).length === s.queries.length).map((a) => a.leg));
-    const res: SearchResponse = { hits, mode: s.mode, legs_answered: needs.filter((l) => !silent.has(l)), folders: freshness, took_ms: Math.round(performance.now() - started) };
+    const silent = new Set(
+      abstained.filter((a) => abstained.filter((b) => b.leg === a.leg).length === s.queries.length).map((a) => a.leg),
+    );
+    const res: SearchResponse = {
+      hits,
+      mode: s.mode,
+      legs_answered: needs.filter((l) => !silent.has(l)),
+      folders: freshness,
+      took_ms: Math.round(performance.now() - started),
+    };
     if (abstained.length > 0) {
       res.legs_abstained = abstained;
       const legs = [...new Set(abstained.map((a) => a.leg))];
@@ -108,11 +133,23 @@ export class Searcher {
   private scope(s: ValidSearch, known: string[]): string[] {
     if (s.folders === null) return known;
     const unknown = s.folders.filter((f) => !known.includes(f.replace(/[\\/]+$/, '')));
-    if (unknown.length > 0) throw new CairnError('invalid_argument', `not an indexed folder: ${unknown.join(', ')}`, { details: { key: 'folders', known } });
+    if (unknown.length > 0)
+      throw new CairnError('invalid_argument', `not an indexed folder: ${unknown.join(', ')}`, {
+        details: { key: 'folders', known },
+      });
     return s.folders.map((f) => f.replace(/[\\/]+$/, ''));
   }
 
-  private async runLegs(s: ValidSearch, needs: RetrievalLeg[], folders: string[], where: string | undefined, vectorWhere: string | undefined, depth: number, cfg: SearchSettings, abstained: { leg: RetrievalLeg; reason: string }[]): Promise<LegResult[]> {
+  private async runLegs(
+    s: ValidSearch,
+    needs: RetrievalLeg[],
+    folders: string[],
+    where: string | undefined,
+    vectorWhere: string | undefined,
+    depth: number,
+    cfg: SearchSettings,
+    abstained: { leg: RetrievalLeg; reason: string }[],
+  ): Promise<LegResult[]> {
     const lists: LegResult[] = [];
     let vec: Awaited<ReturnType<SearchDeps['vectors']>> | null = null;
     if (needs.includes('vector')) {
@@ -120,10 +157,17 @@ export class Searcher {
         vec = await this.deps.vectors();
       } catch (err) {
         const cause = err instanceof CairnError ? err.message : String(err);
-        throw new CairnError('required_retrieval_leg_failed', `The vector leg is required by mode ${s.mode} but cannot run: ${cause}`, {
-          remedy: s.mode === 'vector' ? 'Fix the embedding model (see status) or search in sparse mode.' : 'Fix the embedding model (see status) or use mode "sparse".',
-          details: { leg: 'vector', cause: err instanceof CairnError ? err.toBody() : cause },
-        });
+        throw new CairnError(
+          'required_retrieval_leg_failed',
+          `The vector leg is required by mode ${s.mode} but cannot run: ${cause}`,
+          {
+            remedy:
+              s.mode === 'vector'
+                ? 'Fix the embedding model (see status) or search in sparse mode.'
+                : 'Fix the embedding model (see status) or use mode "sparse".',
+            details: { leg: 'vector', cause: err instanceof CairnError ? err.toBody() : cause },
+          },
+        );
       }
     }
     const baseWeight = cfg.vectorWeight ?? vec?.weight ?? 0.2;
@@ -152,18 +196,38 @@ export class Searcher {
       const coverage = vec ? vec.embedder.coverage(q) : 1;
       if (vec && coverage < MIN_COVERAGE) {
         // Its vector would be the same for any such query: a fixed list at a plausible score.
-        abstained.push({ leg: 'vector', reason: `the embedding model ${vec.embedder.modelId} knows ${Math.round(coverage * 100)}% of the query's words (below ${MIN_COVERAGE * 100}%): it cannot represent this query${s.queries.length > 1 ? ` ("${q.slice(0, 60)}")` : ''}` });
+        abstained.push({
+          leg: 'vector',
+          reason: `the embedding model ${vec.embedder.modelId} knows ${Math.round(coverage * 100)}% of the query's words (below ${MIN_COVERAGE * 100}%): it cannot represent this query${s.queries.length > 1 ? ` ("${q.slice(0, 60)}")` : ''}`,
+        });
       } else if (vec) {
         const v = vec;
         // Alone (vector mode) the leg is the ranking; fused, its say on a code chunk is the model's code weight.
         const alone = needs.length === 1;
-        tasks.push(this.leg('vector', async () => this.datesOnChunks(s, await vectorLeg(v.table, await v.embedder.embedQuery(q), vectorWhere, depth, alone ? 1 : vectorWeight, alone ? undefined : { code: codeWeight * shape }))));
+        tasks.push(
+          this.leg('vector', async () =>
+            this.datesOnChunks(
+              s,
+              await vectorLeg(
+                v.table,
+                await v.embedder.embedQuery(q),
+                vectorWhere,
+                depth,
+                alone ? 1 : vectorWeight,
+                alone ? undefined : { code: codeWeight * shape },
+              ),
+            ),
+          ),
+        );
       }
       const answered = await Promise.all(tasks);
       const dense = answered.find((l) => l.leg === 'vector');
       // Every candidate of a kind the model has no say on (code, for a model that cannot read it): it said nothing.
       if (vec && dense && dense.ids.length > 0 && dense.kinds?.every((k) => legWeight(dense, k) === 0)) {
-        abstained.push({ leg: 'vector', reason: `the embedding model ${vec.embedder.modelId} has no say on code files (its weight on code is 0: search.vector_weight_code or the model's measured code weight), and every candidate it found is code${s.queries.length > 1 ? ` ("${q.slice(0, 60)}")` : ''}` });
+        abstained.push({
+          leg: 'vector',
+          reason: `the embedding model ${vec.embedder.modelId} has no say on code files (its weight on code is 0: search.vector_weight_code or the model's measured code weight), and every candidate it found is code${s.queries.length > 1 ? ` ("${q.slice(0, 60)}")` : ''}`,
+        });
       }
       lists.push(...answered);
     }
@@ -173,7 +237,11 @@ export class Searcher {
   /** A one-word query that is the exact name of a code definition in the searched folders. */
   private namesADefinition(q: string, folders: string[]): boolean {
     const w = q.trim();
-    return /^[A-Za-z_$][\w$]*$/.test(w) && w.length >= 3 && this.deps.graph.codeDefinitions(w, new Set(folders), 1).length > 0;
+    return (
+      /^[A-Za-z_$][\w$]*$/.test(w) &&
+      w.length >= 3 &&
+      this.deps.graph.codeDefinitions(w, new Set(folders), 1).length > 0
+    );
   }
 
   /** Applies the date filters to vector candidates by their chunks' current mtime. */
@@ -191,7 +259,9 @@ export class Searcher {
       return await run();
     } catch (err) {
       if (err instanceof CairnError) throw err;
-      throw new CairnError('required_retrieval_leg_failed', `The ${name} leg failed: ${(err as Error).message}`, { details: { leg: name } });
+      throw new CairnError('required_retrieval_leg_failed', `The ${name} leg failed: ${(err as Error).message}`, {
+        details: { leg: name },
+      });
     }
   }
 
@@ -201,7 +271,12 @@ export class Searcher {
     return cfg.fusion === 'convex' ? convexMix(lists) : weightedRrf(lists, cfg.rrfK);
   }
 
-  private async hydrate(fused: Grouped[], s: ValidSearch, folders: string[], fileSearch: FileEntrySearch | undefined): Promise<SearchHit[]> {
+  private async hydrate(
+    fused: Grouped[],
+    s: ValidSearch,
+    folders: string[],
+    fileSearch: FileEntrySearch | undefined,
+  ): Promise<SearchHit[]> {
     if (fused.length === 0) return [];
     // One read by id (a B-tree lookup) for the final hits: the legs read no text. File entries
     // (a lone sparse list) get their chunks chosen beside it, then those chunks are read.
@@ -210,12 +285,20 @@ export class Searcher {
     const otherIds = fused.flatMap((f) => f.others);
     const [byId, chosen, places] = await Promise.all([
       this.deps.reads.hitRows(chunkIds),
-      entries.length > 0 && fileSearch ? resolveFileEntries(this.deps.reads, fileSearch, entries) : new Map<string, HitRow>(),
+      entries.length > 0 && fileSearch
+        ? resolveFileEntries(this.deps.reads, fileSearch, entries)
+        : new Map<string, HitRow>(),
       otherIds.length > 0 ? this.deps.reads.placesOf(otherIds) : new Map<string, ChunkPlace>(),
     ]);
     for (const [entry, row] of chosen) byId.set(entry, row);
     const ranges = new Map<string, LineRange>();
-    for (const [id, r] of places) ranges.set(id, r.page > 0 ? { start_line: r.start_line, end_line: r.end_line, page: r.page } : { start_line: r.start_line, end_line: r.end_line });
+    for (const [id, r] of places)
+      ranges.set(
+        id,
+        r.page > 0
+          ? { start_line: r.start_line, end_line: r.end_line, page: r.page }
+          : { start_line: r.start_line, end_line: r.end_line },
+      );
     const scope = new Set(folders);
     const budget = Math.max(MIN_SNIPPET_CHARS, Math.floor(s.maxChars / Math.max(1, fused.length)));
     const hits: SearchHit[] = [];
@@ -285,7 +368,12 @@ function promote(list: LegResult, first: { id: string; path: string; rel: string
   const top = list.scores[0] ?? 1;
   const ids = new Set(first.map((f) => f.id));
   const rest = list.ids.map((_, i) => i).filter((i) => !ids.has(list.ids[i]));
-  const head = first.map((f, i) => ({ id: f.id, path: f.path, rel: f.rel, score: top + 1 + (first.length - i) / first.length }));
+  const head = first.map((f, i) => ({
+    id: f.id,
+    path: f.path,
+    rel: f.rel,
+    score: top + 1 + (first.length - i) / first.length,
+  }));
   const tail = pick(list, rest);
   return {
     ...list,
@@ -293,7 +381,12 @@ function promote(list: LegResult, first: { id: string; path: string; rel: string
     scores: [...head.map((h) => h.score), ...tail.scores],
     rels: [...head.map((h) => h.rel), ...(tail.rels ?? [])],
     paths: [...head.map((h) => h.path), ...(tail.paths ?? [])],
-    kinds: list.kinds ? [...head.map((h) => String((list.rows?.get(h.id) as { kind?: string } | undefined)?.kind ?? '')), ...(tail.kinds ?? [])] : undefined,
+    kinds: list.kinds
+      ? [
+          ...head.map((h) => String((list.rows?.get(h.id) as { kind?: string } | undefined)?.kind ?? '')),
+          ...(tail.kinds ?? []),
+        ]
+      : undefined,
   };
 }
 
@@ -305,7 +398,14 @@ function keep(list: LegResult, ok: (i: number) => boolean): LegResult {
 /** The entries of a leg's list at the given positions, every parallel array kept in step. */
 function pick(list: LegResult, idx: number[]): LegResult {
   const at = <T>(xs: T[] | undefined) => (xs ? idx.map((i) => xs[i]) : undefined);
-  return { ...list, ids: idx.map((i) => list.ids[i]), scores: idx.map((i) => list.scores[i]), rels: at(list.rels), paths: at(list.paths), kinds: at(list.kinds) };
+  return {
+    ...list,
+    ids: idx.map((i) => list.ids[i]),
+    scores: idx.map((i) => list.scores[i]),
+    rels: at(list.rels),
+    paths: at(list.paths),
+    kinds: at(list.kinds),
+  };
 }
 
 function looksLikeIdentifiers(q: string): boolean {

@@ -22,7 +22,17 @@
  * A hard link inside the folder is the same file as its other names: it is served as in-folder
  * content (the kernel's protected_hardlinks stops other users linking files they cannot write).
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { lstat, open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, normalize, resolve } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
@@ -44,15 +54,26 @@ const ATTEMPTS = 3;
 class Raced extends Error {}
 
 function refusal(code: ErrorCode, path: string, why: string, details: Record<string, unknown> = {}): CairnError {
-  const remedy = code === 'path_outside_folders' ? 'Pass a path that search or grep returned; files the folder\'s rules leave out are never served.' : undefined;
+  const remedy =
+    code === 'path_outside_folders'
+      ? "Pass a path that search or grep returned; files the folder's rules leave out are never served."
+      : undefined;
   return new CairnError(code, `${path}: ${why}`, { remedy, details: { path, ...details } });
 }
 
 function fsRefusal(path: string, err: unknown): CairnError {
   const e = err as NodeJS.ErrnoException;
-  if (e?.code === 'ENOENT' || e?.code === 'ENOTDIR') return new CairnError('not_found', `${path} does not exist`, { details: { path, errno: e.code }, cause: err });
-  if (e?.code === 'EACCES' || e?.code === 'EPERM') return new CairnError('forbidden', `cannot read ${path}: permission denied (${e.code})`, { details: { path, errno: e.code }, cause: err });
-  return new CairnError('internal', `cannot read ${path}: ${e?.message ?? String(err)}`, { details: { path, errno: e?.code }, cause: err });
+  if (e?.code === 'ENOENT' || e?.code === 'ENOTDIR')
+    return new CairnError('not_found', `${path} does not exist`, { details: { path, errno: e.code }, cause: err });
+  if (e?.code === 'EACCES' || e?.code === 'EPERM')
+    return new CairnError('forbidden', `cannot read ${path}: permission denied (${e.code})`, {
+      details: { path, errno: e.code },
+      cause: err,
+    });
+  return new CairnError('internal', `cannot read ${path}: ${e?.message ?? String(err)}`, {
+    details: { path, errno: e?.code },
+    cause: err,
+  });
 }
 
 /** A file opened and checked; `close` must be called. */
@@ -68,7 +89,10 @@ export class FolderAccess {
   readonly filter: FolderFilter;
   private rootReal: string | null = null;
 
-  constructor(readonly spec: FolderSpec, readonly opts: AccessOptions) {
+  constructor(
+    readonly spec: FolderSpec,
+    readonly opts: AccessOptions,
+  ) {
     this.filter = new FolderFilter(spec, opts);
   }
 
@@ -90,7 +114,10 @@ export class FolderAccess {
 
   /** Step 1: the name asked for. `nameChecked` skips the rules when the caller's walk applied them to this very name. */
   private admitName(abs: string, nameChecked: boolean): string {
-    if (this.filter.insideDataFolder) throw refusal('path_outside_folders', abs, 'the folder lies inside Cairn\'s data folder', { reason: 'data folder' });
+    if (this.filter.insideDataFolder)
+      throw refusal('path_outside_folders', abs, "the folder lies inside Cairn's data folder", {
+        reason: 'data folder',
+      });
     const rel = this.lexicalRel(abs);
     if (rel === null || rel === '') throw refusal('path_outside_folders', abs, 'not inside the folder');
     if (!nameChecked) {
@@ -103,17 +130,29 @@ export class FolderAccess {
   /** Step 3: where the descriptor really is. */
   private admitTarget(abs: string, lexRel: string, real: string): string {
     const realRel = relativeInside(this.root(), real);
-    if (realRel === null || realRel === '') throw refusal('path_outside_folders', abs, 'a symlink leads out of the folder', { reason: 'symlink outside the folder' });
+    if (realRel === null || realRel === '')
+      throw refusal('path_outside_folders', abs, 'a symlink leads out of the folder', {
+        reason: 'symlink outside the folder',
+      });
     if (realRel !== lexRel) {
       const why = this.rejects(realRel);
-      if (why) throw refusal('path_outside_folders', abs, `a symlink leads to a file the folder's rules leave out (${why})`, { reason: why });
+      if (why)
+        throw refusal('path_outside_folders', abs, `a symlink leads to a file the folder's rules leave out (${why})`, {
+          reason: why,
+        });
     }
     return realRel;
   }
 
   private checkStat(abs: string, st: Stats): void {
     if (!st.isFile()) throw refusal('invalid_argument', abs, 'not a regular file', { reason: 'not a regular file' });
-    if (st.size > this.opts.maxFileBytes) throw refusal('invalid_argument', abs, `too large (${st.size} bytes > ${this.opts.maxFileBytes}, index.max_file_bytes)`, { reason: 'too large' });
+    if (st.size > this.opts.maxFileBytes)
+      throw refusal(
+        'invalid_argument',
+        abs,
+        `too large (${st.size} bytes > ${this.opts.maxFileBytes}, index.max_file_bytes)`,
+        { reason: 'too large' },
+      );
   }
 
   /** Opens and checks a file synchronously (grep's workers: a thread-pool round trip per syscall costs more than the syscall). */
@@ -134,7 +173,8 @@ export class FolderAccess {
       } catch (err) {
         closeSync(fd);
         if (err instanceof Raced && attempt < ATTEMPTS) continue;
-        if (err instanceof Raced) throw refusal('path_outside_folders', abs, 'the file kept changing while it was opened', { reason: 'raced' });
+        if (err instanceof Raced)
+          throw refusal('path_outside_folders', abs, 'the file kept changing while it was opened', { reason: 'raced' });
         throw err instanceof CairnError ? err : fsRefusal(abs, err);
       }
     }
@@ -158,7 +198,8 @@ export class FolderAccess {
       } catch (err) {
         await fh.close();
         if (err instanceof Raced && attempt < ATTEMPTS) continue;
-        if (err instanceof Raced) throw refusal('path_outside_folders', abs, 'the file kept changing while it was opened', { reason: 'raced' });
+        if (err instanceof Raced)
+          throw refusal('path_outside_folders', abs, 'the file kept changing while it was opened', { reason: 'raced' });
         throw err instanceof CairnError ? err : fsRefusal(abs, err);
       }
     }
@@ -178,7 +219,10 @@ export class FolderAccess {
         chunks.push(buf.subarray(0, bytesRead));
         got += bytesRead;
         // Grew past the limit while being read (the stat said less): as good as too large.
-        if (got > cap) throw refusal('invalid_argument', abs, `too large (over ${cap} bytes, index.max_file_bytes)`, { reason: 'too large' });
+        if (got > cap)
+          throw refusal('invalid_argument', abs, `too large (over ${cap} bytes, index.max_file_bytes)`, {
+            reason: 'too large',
+          });
       }
       return { bytes: Buffer.concat(chunks, got), stat: st };
     } finally {
@@ -189,7 +233,8 @@ export class FolderAccess {
   /** `readFile` plus the content rule the walk applies (NUL sniff), for `read`: it serves only what indexing would admit. */
   async readAdmitted(abs: string): Promise<{ bytes: Buffer; stat: Stats }> {
     const r = await this.readFile(abs);
-    if (!DOCUMENT_EXTENSIONS.has(extensionOf(abs)) && looksBinary(r.bytes.subarray(0, SNIFF_BYTES))) throw refusal('invalid_argument', abs, 'a binary file; only text and documents are served', { reason: 'binary' });
+    if (!DOCUMENT_EXTENSIONS.has(extensionOf(abs)) && looksBinary(r.bytes.subarray(0, SNIFF_BYTES)))
+      throw refusal('invalid_argument', abs, 'a binary file; only text and documents are served', { reason: 'binary' });
     return r;
   }
 }
@@ -253,10 +298,12 @@ async function descriptorPath(fd: number, abs: string, st: Stats): Promise<strin
 
 /** The door of whichever folder lexically holds `abs`, or null. */
 export function accessFor(folders: readonly FolderAccess[], abs: string): FolderAccess | null {
-  return folders.find((f) => {
-    const rel = f.lexicalRel(abs);
-    return rel !== null && rel !== '';
-  }) ?? null;
+  return (
+    folders.find((f) => {
+      const rel = f.lexicalRel(abs);
+      return rel !== null && rel !== '';
+    }) ?? null
+  );
 }
 
 /** Plain data that rebuilds a `FolderAccess` on another thread. */
@@ -269,7 +316,12 @@ export interface AccessSpec {
 
 /** The plain-data part of walk or indexer options (no AbortSignal: it crosses to workers). */
 export function accessOptions(o: AccessOptions): AccessOptions {
-  return { maxFileBytes: o.maxFileBytes, respectGitignore: o.respectGitignore, extraExcludes: [...o.extraExcludes], ...(o.dataDir ? { dataDir: o.dataDir } : {}) };
+  return {
+    maxFileBytes: o.maxFileBytes,
+    respectGitignore: o.respectGitignore,
+    extraExcludes: [...o.extraExcludes],
+    ...(o.dataDir ? { dataDir: o.dataDir } : {}),
+  };
 }
 
 const cache = new Map<string, FolderAccess>();
@@ -295,7 +347,10 @@ export function accessFromSpec(a: AccessSpec): FolderAccess {
  * (`FolderAccess.open`), on the descriptor: a realpath here would say nothing about a later open.
  * The `read` tool checks with this before it asks the engine, and the engine's read again.
  */
-export async function containedPath<F extends string | FolderSpec>(requested: string, folders: readonly F[]): Promise<{ path: string; folder: F }> {
+export async function containedPath<F extends string | FolderSpec>(
+  requested: string,
+  folders: readonly F[],
+): Promise<{ path: string; folder: F }> {
   if (typeof requested !== 'string' || requested.length === 0) {
     throw new CairnError('invalid_argument', 'path must be a non-empty string', { details: { key: 'path' } });
   }
@@ -317,8 +372,17 @@ export async function containedPath<F extends string | FolderSpec>(requested: st
     if (folder === undefined) throw refuse('no indexed folder contains it');
     return { path, folder };
   }
-  const candidates = folders.map((folder) => ({ path: resolve(root(folder), requested), folder })).filter((c) => below(c.folder, c.path));
-  for (const c of candidates) if (await lstat(c.path).then(() => true, () => false)) return c;
+  const candidates = folders
+    .map((folder) => ({ path: resolve(root(folder), requested), folder }))
+    .filter((c) => below(c.folder, c.path));
+  for (const c of candidates)
+    if (
+      await lstat(c.path).then(
+        () => true,
+        () => false,
+      )
+    )
+      return c;
   throw new CairnError('not_found', `${requested} is in no indexed folder`, { details: { path: requested } });
 }
 

@@ -5,18 +5,64 @@
 
 /** Directory names skipped wherever they appear. */
 export const DEFAULT_EXCLUDED_DIRS: ReadonlySet<string> = new Set([
-  '.git', '.hg', '.svn', '.bzr', '_darcs', '.jj',
-  'node_modules', 'bower_components', 'jspm_packages', '.pnpm-store', '.yarn',
-  'dist', 'build', 'out', 'target', '.next', '.nuxt', '.svelte-kit', '.turbo', '.parcel-cache',
-  '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.eggs',
-  '.gradle', '.cache', 'coverage', '.nyc_output', '.terraform', 'Pods', 'DerivedData',
+  '.git',
+  '.hg',
+  '.svn',
+  '.bzr',
+  '_darcs',
+  '.jj',
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  '.pnpm-store',
+  '.yarn',
+  'dist',
+  'build',
+  'out',
+  'target',
+  '.next',
+  '.nuxt',
+  '.svelte-kit',
+  '.turbo',
+  '.parcel-cache',
+  '__pycache__',
+  '.venv',
+  'venv',
+  '.tox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+  '.eggs',
+  '.gradle',
+  '.cache',
+  'coverage',
+  '.nyc_output',
+  '.terraform',
+  'Pods',
+  'DerivedData',
 ]);
 
 /** File names skipped wherever they appear (lock files are huge and carry no meaning to search). */
 export const DEFAULT_EXCLUDED_FILES: ReadonlySet<string> = new Set([
-  'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'bun.lock',
-  'Cargo.lock', 'poetry.lock', 'Pipfile.lock', 'uv.lock', 'composer.lock', 'Gemfile.lock',
-  'go.sum', 'flake.lock', 'packages.lock.json', 'mix.lock', 'pubspec.lock', '.DS_Store', 'Thumbs.db',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lockb',
+  'bun.lock',
+  'Cargo.lock',
+  'poetry.lock',
+  'Pipfile.lock',
+  'uv.lock',
+  'composer.lock',
+  'Gemfile.lock',
+  'go.sum',
+  'flake.lock',
+  'packages.lock.json',
+  'mix.lock',
+  'pubspec.lock',
+  '.DS_Store',
+  'Thumbs.db',
 ]);
 
 /**
@@ -24,24 +70,63 @@ export const DEFAULT_EXCLUDED_FILES: ReadonlySet<string> = new Set([
  * Indexing a home folder must not put SSH keys, cloud tokens or `.env` files into an index that any
  * MCP client can search and read. Directory names are pruned wherever they appear.
  */
-export const SECRET_DIRS: ReadonlySet<string> = new Set(['.ssh', '.gnupg', '.kube', '.aws', '.azure', '.docker', '.password-store', '.vault']);
+export const SECRET_DIRS: ReadonlySet<string> = new Set([
+  '.ssh',
+  '.gnupg',
+  '.kube',
+  '.aws',
+  '.azure',
+  '.docker',
+  '.password-store',
+  '.vault',
+]);
 
 /** Folder-relative directory suffixes that hold tokens (`~/.config/gcloud`, GitHub CLI's hosts file). */
 const SECRET_DIR_SUFFIXES = ['.config/gcloud', '.config/gh', '.local/share/keyrings'];
 
 /** File names that hold credentials wherever they appear. */
 export const SECRET_FILES: ReadonlySet<string> = new Set([
-  '.netrc', '_netrc', '.npmrc', '.pypirc', '.git-credentials', '.pgpass', '.my.cnf', '.htpasswd', '.vault-token',
-  '.s3cfg', '.boto', '.dockercfg', '.terraformrc', 'terraform.tfstate', 'terraform.tfstate.backup',
-  'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'id_ecdsa_sk', 'id_ed25519_sk', 'identity',
+  '.netrc',
+  '_netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.pgpass',
+  '.my.cnf',
+  '.htpasswd',
+  '.vault-token',
+  '.s3cfg',
+  '.boto',
+  '.dockercfg',
+  '.terraformrc',
+  'terraform.tfstate',
+  'terraform.tfstate.backup',
+  'id_rsa',
+  'id_dsa',
+  'id_ecdsa',
+  'id_ed25519',
+  'id_ecdsa_sk',
+  'id_ed25519_sk',
+  'identity',
 ]);
 
 /** Extensions of key and keystore files. */
-const SECRET_EXTENSIONS: ReadonlySet<string> = new Set(['pem', 'key', 'p12', 'pfx', 'jks', 'keystore', 'kdbx', 'ppk', 'tfstate']);
+const SECRET_EXTENSIONS: ReadonlySet<string> = new Set([
+  'pem',
+  'key',
+  'p12',
+  'pfx',
+  'jks',
+  'keystore',
+  'kdbx',
+  'ppk',
+  'tfstate',
+]);
 
 /** `.env`, `.env.local`, `prod.env`; the committed templates (`.env.example`…) are documentation and stay in. */
 function isEnvFile(name: string): boolean {
-  if (/^\.env(\..+)?$/i.test(name) || /\.env$/i.test(name)) return !/\.(example|sample|template|dist|defaults?|md|markdown|txt)$/i.test(name);
+  if (/^\.env(\..+)?$/i.test(name) || /\.env$/i.test(name))
+    return !/\.(example|sample|template|dist|defaults?|md|markdown|txt)$/i.test(name);
   return false;
 }
 
@@ -67,13 +152,92 @@ export function isSecretPath(rel: string, isDir: boolean): boolean {
 
 /** Extensions (lower case, no dot) of files that are binary by nature. */
 export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set([
-  'png', 'jpg', 'jpeg', 'gif', 'bmp', 'ico', 'icns', 'webp', 'tif', 'tiff', 'psd', 'heic', 'avif', 'raw',
-  'mp3', 'wav', 'flac', 'ogg', 'm4a', 'aac', 'mp4', 'mov', 'avi', 'mkv', 'webm', 'wmv',
-  'zip', 'gz', 'tgz', 'bz2', 'xz', 'zst', '7z', 'rar', 'tar', 'jar', 'war', 'ear', 'dmg', 'iso', 'img',
-  'exe', 'dll', 'so', 'dylib', 'a', 'lib', 'o', 'obj', 'class', 'pyc', 'pyo', 'wasm', 'node', 'bin', 'dat',
-  'ttf', 'otf', 'woff', 'woff2', 'eot',
-  'sqlite', 'sqlite3', 'db', 'mdb', 'parquet', 'arrow', 'lance', 'npy', 'npz', 'pkl', 'onnx', 'pt', 'safetensors',
-  'xls', 'xlsx', 'ppt', 'pptx', 'doc', 'odt', 'ods', 'odp', 'key', 'numbers', 'pages', 'epub',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'bmp',
+  'ico',
+  'icns',
+  'webp',
+  'tif',
+  'tiff',
+  'psd',
+  'heic',
+  'avif',
+  'raw',
+  'mp3',
+  'wav',
+  'flac',
+  'ogg',
+  'm4a',
+  'aac',
+  'mp4',
+  'mov',
+  'avi',
+  'mkv',
+  'webm',
+  'wmv',
+  'zip',
+  'gz',
+  'tgz',
+  'bz2',
+  'xz',
+  'zst',
+  '7z',
+  'rar',
+  'tar',
+  'jar',
+  'war',
+  'ear',
+  'dmg',
+  'iso',
+  'img',
+  'exe',
+  'dll',
+  'so',
+  'dylib',
+  'a',
+  'lib',
+  'o',
+  'obj',
+  'class',
+  'pyc',
+  'pyo',
+  'wasm',
+  'node',
+  'bin',
+  'dat',
+  'ttf',
+  'otf',
+  'woff',
+  'woff2',
+  'eot',
+  'sqlite',
+  'sqlite3',
+  'db',
+  'mdb',
+  'parquet',
+  'arrow',
+  'lance',
+  'npy',
+  'npz',
+  'pkl',
+  'onnx',
+  'pt',
+  'safetensors',
+  'xls',
+  'xlsx',
+  'ppt',
+  'pptx',
+  'doc',
+  'odt',
+  'ods',
+  'odp',
+  'key',
+  'numbers',
+  'pages',
+  'epub',
 ]);
 
 /** Binary formats we extract text from: exempt from the NUL sniff. */
@@ -81,7 +245,9 @@ export const DOCUMENT_EXTENSIONS: ReadonlySet<string> = new Set(['pdf', 'docx'])
 
 /** Minified bundles and source maps: one enormous line each, useless as search results. */
 export function isMinifiedName(name: string): boolean {
-  return /\.min\.(js|mjs|cjs|css)$/i.test(name) || /\.(js|mjs|css)\.map$/i.test(name) || /[.-]bundle\.min\./i.test(name);
+  return (
+    /\.min\.(js|mjs|cjs|css)$/i.test(name) || /\.(js|mjs|css)\.map$/i.test(name) || /[.-]bundle\.min\./i.test(name)
+  );
 }
 
 export function extensionOf(name: string): string {

@@ -14,7 +14,14 @@ export class FilterCache {
 
   get(spec: FolderSpec): FolderFilter {
     const opts = this.options();
-    const key = JSON.stringify([spec.include ?? [], spec.exclude ?? [], spec.include_secrets === true, opts.respectGitignore, opts.extraExcludes, opts.dataDir ?? '']);
+    const key = JSON.stringify([
+      spec.include ?? [],
+      spec.exclude ?? [],
+      spec.include_secrets === true,
+      opts.respectGitignore,
+      opts.extraExcludes,
+      opts.dataDir ?? '',
+    ]);
     const hit = this.filters.get(spec.path);
     if (hit?.key === key) return hit.filter;
     const filter = new FolderFilter(spec, opts);

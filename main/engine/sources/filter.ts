@@ -2,7 +2,14 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { relativeInside } from '../kernel/scope.js';
 import type { FolderSpec } from '../../common/settings.js';
-import { BINARY_EXTENSIONS, DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES, extensionOf, isMinifiedName, isSecretPath } from './defaults.js';
+import {
+  BINARY_EXTENSIONS,
+  DEFAULT_EXCLUDED_DIRS,
+  DEFAULT_EXCLUDED_FILES,
+  extensionOf,
+  isMinifiedName,
+  isSecretPath,
+} from './defaults.js';
 import { GlobList } from './globs.js';
 import { ignoredByLevels, loadIgnoreLevelSync, type IgnoreLevel } from './ignore-files.js';
 
@@ -25,7 +32,8 @@ function realOrSelf(p: string): string {
 }
 
 /** Why a path is left out, or null when it is accepted. */
-export type RejectReason = 'default exclude' | 'secret' | 'data folder' | 'binary' | 'minified' | 'excluded' | 'not included' | 'ignored';
+export type RejectReason =
+  'default exclude' | 'secret' | 'data folder' | 'binary' | 'minified' | 'excluded' | 'not included' | 'ignored';
 
 /**
  * The folder's name-based rules (built-in excludes, include/exclude globs, extra excludes, ignore
@@ -54,7 +62,10 @@ export class FolderFilter {
     const rels = new Set<string>();
     let inside = false;
     if (opts.dataDir) {
-      const pairs = [[spec.path, opts.dataDir], [realOrSelf(spec.path), realOrSelf(opts.dataDir)]];
+      const pairs = [
+        [spec.path, opts.dataDir],
+        [realOrSelf(spec.path), realOrSelf(opts.dataDir)],
+      ];
       for (const [folder, data] of pairs) {
         const rel = relativeInside(folder, data);
         if (rel === '' || relativeInside(data, folder) !== null) inside = true;
@@ -97,7 +108,10 @@ export class FolderFilter {
   }
 
   reject(relPath: string, isDir: boolean): RejectReason | null {
-    const rel = relPath.replace(/\\/g, '/').replace(/^\.?\/+/, '').replace(/\/+$/, '');
+    const rel = relPath
+      .replace(/\\/g, '/')
+      .replace(/^\.?\/+/, '')
+      .replace(/\/+$/, '');
     if (rel === '') return this.insideDataFolder ? 'data folder' : null;
     const parts = rel.split('/');
     const levels: IgnoreLevel[] = [];

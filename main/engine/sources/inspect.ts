@@ -22,8 +22,10 @@ export async function checkFile(abs: string, rel: string, maxFileBytes: number):
     return walkError(abs, err);
   }
   if (!probe.isFile) return { skipped: { path: abs, reason: 'not a regular file' } };
-  if (probe.size > maxFileBytes) return { skipped: { path: abs, reason: `too large (${probe.size} bytes > ${maxFileBytes})` } };
-  if (!DOCUMENT_EXTENSIONS.has(extensionOf(rel)) && looksBinary(probe.head)) return { skipped: { path: abs, reason: 'binary' } };
+  if (probe.size > maxFileBytes)
+    return { skipped: { path: abs, reason: `too large (${probe.size} bytes > ${maxFileBytes})` } };
+  if (!DOCUMENT_EXTENSIONS.has(extensionOf(rel)) && looksBinary(probe.head))
+    return { skipped: { path: abs, reason: 'binary' } };
   return { file: { path: abs, rel, size: probe.size, mtimeMs: probe.mtimeMs, ctimeMs: probe.ctimeMs, ino: probe.ino } };
 }
 
@@ -32,7 +34,12 @@ export async function checkFile(abs: string, rel: string, maxFileBytes: number):
  * containment, regular file, size, NUL sniff): for the watcher and incremental updates, which
  * learn of single files. Returns null when the rules leave the path out.
  */
-export async function inspectPath(spec: FolderSpec, rel: string, opts: Omit<WalkOptions, 'signal'>, filter = new FolderFilter(spec, opts)): Promise<WalkItem | null> {
+export async function inspectPath(
+  spec: FolderSpec,
+  rel: string,
+  opts: Omit<WalkOptions, 'signal'>,
+  filter = new FolderFilter(spec, opts),
+): Promise<WalkItem | null> {
   const clean = rel.replace(/\\/g, '/').replace(/^\.?\/+/, '');
   const abs = join(spec.path, clean);
   const why = filter.reject(clean, false);
@@ -41,7 +48,8 @@ export async function inspectPath(spec: FolderSpec, rel: string, opts: Omit<Walk
     const [root, real] = await Promise.all([realpath(spec.path), realpath(abs)]);
     if (!isInside(root, real)) return { skipped: { path: abs, reason: 'symlink outside the folder' } };
     const targetRel = relativeInside(root, real);
-    if (targetRel !== clean && (targetRel === '' || (targetRel !== null && filter.reject(targetRel, false)))) return { skipped: { path: abs, reason: 'symlink to a path the rules leave out' } };
+    if (targetRel !== clean && (targetRel === '' || (targetRel !== null && filter.reject(targetRel, false))))
+      return { skipped: { path: abs, reason: 'symlink to a path the rules leave out' } };
     // A path inside a symlinked directory that leads out is caught by the realpath above.
     if ((await stat(real)).isDirectory()) return null;
   } catch (err) {

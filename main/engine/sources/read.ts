@@ -13,7 +13,12 @@ export function fsErrorCode(err: unknown): ErrorCode {
 
 export function fsErrorMessage(path: string, err: unknown): string {
   const e = err as NodeJS.ErrnoException | undefined;
-  const why = e?.code === 'ENOENT' ? 'no such file' : e?.code === 'EACCES' || e?.code === 'EPERM' ? 'permission denied' : e?.message ?? String(err);
+  const why =
+    e?.code === 'ENOENT'
+      ? 'no such file'
+      : e?.code === 'EACCES' || e?.code === 'EPERM'
+        ? 'permission denied'
+        : (e?.message ?? String(err));
   return `cannot read ${path}: ${why}${e?.code ? ` (${e.code})` : ''}`;
 }
 
@@ -35,7 +40,14 @@ export async function probeFile(path: string, maxFileBytes: number): Promise<Fil
   const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = await fh.stat();
-    const probe: FileProbe = { isFile: st.isFile(), size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, head: Buffer.alloc(0) };
+    const probe: FileProbe = {
+      isFile: st.isFile(),
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      ctimeMs: st.ctimeMs,
+      ino: st.ino,
+      head: Buffer.alloc(0),
+    };
     if (!probe.isFile || st.size > maxFileBytes) return probe;
     const buf = Buffer.alloc(Math.min(SNIFF_BYTES, st.size));
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);

@@ -21,7 +21,8 @@ export interface WalkOptions {
   reportRuleSkips?: boolean;
 }
 
-export type WalkItem = { file: SourceFile } | { error: WalkError } | { skipped: { path: string; reason: string; dir?: boolean } };
+export type WalkItem =
+  { file: SourceFile } | { error: WalkError } | { skipped: { path: string; reason: string; dir?: boolean } };
 
 /** A file `walkNames` accepts by name and type; its size and content are judged when it is read. */
 export interface WalkedName {
@@ -84,7 +85,11 @@ export async function* walkFolder(spec: FolderSpec, opts: WalkOptions): AsyncGen
  * checks there (files/file-reader.ts), so the main thread touches no file, only directories (and
  * symlinks). `want` drops files by folder-relative path. Skips and errors are not yielded.
  */
-export async function* walkNames(spec: FolderSpec, opts: WalkOptions, want: ((rel: string) => boolean) | null): AsyncGenerator<WalkedName> {
+export async function* walkNames(
+  spec: FolderSpec,
+  opts: WalkOptions,
+  want: ((rel: string) => boolean) | null,
+): AsyncGenerator<WalkedName> {
   for await (const item of walk(spec, opts, true)) {
     if ('name' in item && (!want || want(item.name.rel))) yield item.name;
   }
@@ -100,10 +105,22 @@ async function* walk(spec: FolderSpec, opts: WalkOptions, names: boolean): Async
     yield walkError(spec.path, err);
     return;
   }
-  yield* walkDir(filter, opts, names, rootReal, { abs: spec.path, rel: '', real: rootReal, chain: new Set([rootReal]), levels: [] });
+  yield* walkDir(filter, opts, names, rootReal, {
+    abs: spec.path,
+    rel: '',
+    real: rootReal,
+    chain: new Set([rootReal]),
+    levels: [],
+  });
 }
 
-async function* walkDir(filter: FolderFilter, opts: WalkOptions, names: boolean, rootReal: string, frame: DirFrame): AsyncGenerator<Item> {
+async function* walkDir(
+  filter: FolderFilter,
+  opts: WalkOptions,
+  names: boolean,
+  rootReal: string,
+  frame: DirFrame,
+): AsyncGenerator<Item> {
   opts.signal?.throwIfAborted();
   let entries: Dirent[];
   try {
@@ -128,7 +145,12 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, names: boolean,
       const e = entries[k];
       if (checks.has(k) || !e.isFile()) continue;
       const rel = relOf(e.name);
-      checks.set(k, filter.rejectEntry(rel, false, levels) ? Promise.resolve(null) : checkFile(join(frame.abs, e.name), rel, opts.maxFileBytes));
+      checks.set(
+        k,
+        filter.rejectEntry(rel, false, levels)
+          ? Promise.resolve(null)
+          : checkFile(join(frame.abs, e.name), rel, opts.maxFileBytes),
+      );
     }
   };
   for (let index = 0; index < entries.length; index++) {
@@ -177,7 +199,8 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, names: boolean,
       const dirWhy = filter.rejectEntry(rel, true, levels);
       if (dirWhy) {
         // Secret folders (.ssh, .gnupg…) are reported, so status can say how much they kept out.
-        if (dirWhy === 'secret' || dirWhy === 'data folder' || opts.reportRuleSkips) yield { skipped: { path: abs, reason: dirWhy, dir: true } };
+        if (dirWhy === 'secret' || dirWhy === 'data folder' || opts.reportRuleSkips)
+          yield { skipped: { path: abs, reason: dirWhy, dir: true } };
         continue;
       }
       // A plain subdirectory's real path follows from its parent's: no syscall needed.
@@ -197,7 +220,8 @@ async function* walkDir(filter: FolderFilter, opts: WalkOptions, names: boolean,
     const why = filter.rejectEntry(rel, false, levels);
     if (why) {
       // Rule-based skips are expected and numerous (node_modules, ignores); only content ones are reported.
-      if (why === 'binary' || why === 'minified' || why === 'secret' || opts.reportRuleSkips) yield { skipped: { path: abs, reason: why } };
+      if (why === 'binary' || why === 'minified' || why === 'secret' || opts.reportRuleSkips)
+        yield { skipped: { path: abs, reason: why } };
       continue;
     }
     if (names) {

@@ -130,10 +130,13 @@ export class FolderChanges {
   private schedule(folder: string): void {
     if (this.closed) return;
     clearTimeout(this.timers.get(folder));
-    this.timers.set(folder, setTimeout(() => {
-      this.timers.delete(folder);
-      this.opts.apply(folder);
-    }, this.opts.debounceMs()));
+    this.timers.set(
+      folder,
+      setTimeout(() => {
+        this.timers.delete(folder);
+        this.opts.apply(folder);
+      }, this.opts.debounceMs()),
+    );
   }
 
   private retryLater(folder: string): void {
@@ -143,9 +146,12 @@ export class FolderChanges {
     const timer = setTimeout(() => {
       if (this.closed) return;
       // A success ends the backoff; a failure hands back again and doubles it.
-      void this.opts.apply(folder)?.ended().then((state) => {
-        if (state === 'done' && this.retries.get(folder)?.timer === timer) this.retries.delete(folder);
-      });
+      void this.opts
+        .apply(folder)
+        ?.ended()
+        .then((state) => {
+          if (state === 'done' && this.retries.get(folder)?.timer === timer) this.retries.delete(folder);
+        });
     }, delay);
     timer.unref();
     this.retries.set(folder, { timer, delay });
@@ -173,7 +179,9 @@ export class FolderChanges {
   saveMarker(): Promise<void> {
     const file = this.markerFile();
     if (!file) return Promise.resolve();
-    const folders = [...new Set([...this.rescans, ...[...this.pending].filter(([, s]) => s.size > 0).map(([f]) => f)])].sort();
+    const folders = [
+      ...new Set([...this.rescans, ...[...this.pending].filter(([, s]) => s.size > 0).map(([f]) => f)]),
+    ].sort();
     if (folders.length === 0 && this.readMarker().length === 0) return this.markerWrite;
     this.markerWrite = this.markerWrite
       .then(async () => {

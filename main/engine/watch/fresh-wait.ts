@@ -27,7 +27,8 @@ export async function waitForFresh(deps: FreshWaitDeps, folders: string[], timeo
   }
   // Changes are applied once their text is written: a job computing vectors no longer holds
   // the answer back (hits say how much the vector leg covers).
-  const applying = (f: string) => deps.queue.list().some((j) => j.folder === f && !j.finishedAt && j.info().progress.phase !== 'embedding');
+  const applying = (f: string) =>
+    deps.queue.list().some((j) => j.folder === f && !j.finishedAt && j.info().progress.phase !== 'embedding');
   while (Date.now() < deadline) {
     const busy = folders.filter((f) => applying(f) || deps.changes.pendingCount(f) > 0);
     if (busy.length === 0) return;

@@ -107,15 +107,18 @@ export class LiveUpdates {
 
   private retryLater(folder: string): void {
     if (this.retry.has(folder) || this.closed) return;
-    this.retry.set(folder, setTimeout(async () => {
-      this.retry.delete(folder);
-      if (this.closed) return;
-      const spec = this.opts.folders().find((f) => f.path === folder);
-      if (!spec) return;
-      // A failed subscription reports again (and schedules the next try) through `failed`.
-      if ((await stat(folder).catch(() => null))?.isDirectory()) await this.subscribe(spec, false);
-      else this.retryLater(folder);
-    }, this.opts.retryMs()));
+    this.retry.set(
+      folder,
+      setTimeout(async () => {
+        this.retry.delete(folder);
+        if (this.closed) return;
+        const spec = this.opts.folders().find((f) => f.path === folder);
+        if (!spec) return;
+        // A failed subscription reports again (and schedules the next try) through `failed`.
+        if ((await stat(folder).catch(() => null))?.isDirectory()) await this.subscribe(spec, false);
+        else this.retryLater(folder);
+      }, this.opts.retryMs()),
+    );
   }
 
   async close(): Promise<void> {

@@ -24,21 +24,28 @@ export class FolderWatcher {
   /** Set when close() begins: a subscription that completes after it is undone at once. */
   private closed = false;
 
-  constructor(private readonly sink: WatchSink, private readonly filters: FilterCache) {}
+  constructor(
+    private readonly sink: WatchSink,
+    private readonly filters: FilterCache,
+  ) {}
 
   /** True once the folder is subscribed; false when it could not be (the sink heard why). */
   async watch(spec: FolderSpec): Promise<boolean> {
     if (this.closed) return false;
     await this.unwatch(spec.path);
     try {
-      const sub = await watcher.subscribe(spec.path, (err, events) => {
-        if (err) {
-          this.sink.failed(spec.path, err.message);
-          return;
-        }
-        const p = this.dispatch(spec, events).finally(() => this.inflight.delete(p));
-        this.inflight.add(p);
-      }, { ignore: [...DEFAULT_EXCLUDED_DIRS].map((d) => `**/${d}`) });
+      const sub = await watcher.subscribe(
+        spec.path,
+        (err, events) => {
+          if (err) {
+            this.sink.failed(spec.path, err.message);
+            return;
+          }
+          const p = this.dispatch(spec, events).finally(() => this.inflight.delete(p));
+          this.inflight.add(p);
+        },
+        { ignore: [...DEFAULT_EXCLUDED_DIRS].map((d) => `**/${d}`) },
+      );
       // close() ran while this subscribed (or another watch of the folder won): nobody may keep it.
       if (this.closed || this.subs.has(spec.path)) {
         await sub.unsubscribe().catch(() => undefined);
@@ -57,7 +64,11 @@ export class FolderWatcher {
     const files: string[] = [];
     let rescan = false;
     for (const e of events) {
-      const rel = e.path.slice(spec.path.length).replace(/^[\\/]+/, '').split('\\').join('/');
+      const rel = e.path
+        .slice(spec.path.length)
+        .replace(/^[\\/]+/, '')
+        .split('\\')
+        .join('/');
       if (rel === '') {
         if (e.type === 'delete') this.sink.failed(spec.path, 'the folder was removed or unmounted');
         // The folder itself changed (its mode: chmod 000, or back): a rescan finds out whether it

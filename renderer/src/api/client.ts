@@ -4,7 +4,13 @@
  * `ConnectionError` (no answer: the engine is down or restarting, so the UI shows the reconnect
  * banner instead of a per-panel error).
  */
-import { answerErrorBody, errorBodyOf, isErrorEnvelope, parseAnswer, type ErrorBody } from '../../../main/common/errors';
+import {
+  answerErrorBody,
+  errorBodyOf,
+  isErrorEnvelope,
+  parseAnswer,
+  type ErrorBody,
+} from '../../../main/common/errors';
 import { resolveConnection, type Connection } from './auth';
 
 export class ApiError extends Error {
@@ -29,7 +35,11 @@ export class ConnectionError extends Error {
   }
 
   toBody(): ErrorBody {
-    return { code: 'dependency_unavailable', message: this.message, remedy: 'Wait for the engine to restart, or start it with `npm start`.' };
+    return {
+      code: 'dependency_unavailable',
+      message: this.message,
+      remedy: 'Wait for the engine to restart, or start it with `npm start`.',
+    };
   }
 }
 
@@ -44,7 +54,6 @@ function conn(): Promise<Connection> {
 export function resetConnection(): void {
   connection = null;
 }
-
 
 export interface RequestOptions {
   /** Return the parsed body even on a non-2xx status (the probe reports failures as results). */

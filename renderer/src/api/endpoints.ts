@@ -12,7 +12,16 @@ export const api = {
     try {
       return await shared.probe(query);
     } catch (err) {
-      if (err instanceof ApiError) return { ok: false, tools: [], latency_ms: 0, transport_url: '', error: err.body, era: null, protocol_version: null };
+      if (err instanceof ApiError)
+        return {
+          ok: false,
+          tools: [],
+          latency_ms: 0,
+          transport_url: '',
+          error: err.body,
+          era: null,
+          protocol_version: null,
+        };
       throw err;
     }
   },

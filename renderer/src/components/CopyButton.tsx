@@ -6,7 +6,17 @@ import { useState } from 'react';
  * be fetched on click (a snippet with the real key, which the page does not hold until asked):
  * the clipboard item is handed a promise, so the click's permission to write covers the fetch.
  */
-export function CopyButton({ text, label = 'Copy', testId, title }: { text: string | (() => Promise<string>); label?: string; testId?: string; title?: string }) {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  testId,
+  title,
+}: {
+  text: string | (() => Promise<string>);
+  label?: string;
+  testId?: string;
+  title?: string;
+}) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {

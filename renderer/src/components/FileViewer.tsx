@@ -36,10 +36,12 @@ export function FileViewer({ target, onClose }: { target: ViewTarget; onClose: (
 
   useEffect(() => {
     let live = true;
-    api.read({ path: target.path, start_line: start, end_line: start + PAGE_LINES - 1, ...(page ? { page } : {}) }).then(
-      (r) => live && (setRes(r), setError(null)),
-      (err) => live && (setRes(null), setError(describeError(err))),
-    );
+    api
+      .read({ path: target.path, start_line: start, end_line: start + PAGE_LINES - 1, ...(page ? { page } : {}) })
+      .then(
+        (r) => live && (setRes(r), setError(null)),
+        (err) => live && (setRes(null), setError(describeError(err))),
+      );
     return () => {
       live = false;
     };
@@ -68,18 +70,34 @@ export function FileViewer({ target, onClose }: { target: ViewTarget; onClose: (
             {res.content || '(no lines here)'}
           </pre>
           <div className="row small">
-            <button type="button" className="btn small" disabled={start <= 1} onClick={() => setStart(Math.max(1, start - PAGE_LINES))}>
+            <button
+              type="button"
+              className="btn small"
+              disabled={start <= 1}
+              onClick={() => setStart(Math.max(1, start - PAGE_LINES))}
+            >
               ← Earlier lines
             </button>
             <span data-testid="viewer-range">
               lines {res.start_line}–{res.end_line} of {res.total_lines}
             </span>
-            <button type="button" className="btn small" disabled={res.end_line >= res.total_lines} onClick={() => setStart(res.end_line + 1)} data-testid="viewer-next">
+            <button
+              type="button"
+              className="btn small"
+              disabled={res.end_line >= res.total_lines}
+              onClick={() => setStart(res.end_line + 1)}
+              data-testid="viewer-next"
+            >
               Later lines →
             </button>
             {res.page ? (
               <>
-                <button type="button" className="btn small" disabled={res.page <= 1} onClick={() => (setPage(res.page! - 1), setStart(1))}>
+                <button
+                  type="button"
+                  className="btn small"
+                  disabled={res.page <= 1}
+                  onClick={() => (setPage(res.page! - 1), setStart(1))}
+                >
                   ← Page
                 </button>
                 <button type="button" className="btn small" onClick={() => (setPage(res.page! + 1), setStart(1))}>

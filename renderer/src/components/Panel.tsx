@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 
 /** A workbench panel: a labelled landmark region with a stable test id. */
-export function Panel({ id, title, actions, children }: { id: string; title: string; actions?: ReactNode; children: ReactNode }) {
+export function Panel({
+  id,
+  title,
+  actions,
+  children,
+}: {
+  id: string;
+  title: string;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   const headingId = `${id}-heading`;
   return (
     <section className="panel" aria-labelledby={headingId} data-testid={`panel-${id}`} id={id}>

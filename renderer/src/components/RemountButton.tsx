@@ -14,10 +14,12 @@ export function RemountButton({ testId = 'remount' }: { testId?: string }) {
         className="btn primary"
         disabled={remount.busy}
         data-testid={testId}
-        onClick={() => remount.run(async () => {
-          await api.restartMcp();
-          await refresh();
-        })}
+        onClick={() =>
+          remount.run(async () => {
+            await api.restartMcp();
+            await refresh();
+          })
+        }
       >
         {remount.busy ? 'Remounting…' : 'Remount the MCP server'}
       </button>

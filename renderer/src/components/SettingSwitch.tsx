@@ -5,7 +5,17 @@
  */
 import { useState, type ReactNode } from 'react';
 
-export function SettingSwitch({ value, onSave, testId, children }: { value: boolean; onSave: (v: boolean) => Promise<unknown>; testId: string; children: ReactNode }) {
+export function SettingSwitch({
+  value,
+  onSave,
+  testId,
+  children,
+}: {
+  value: boolean;
+  onSave: (v: boolean) => Promise<unknown>;
+  testId: string;
+  children: ReactNode;
+}) {
   const [pending, setPending] = useState<boolean | null>(null);
   return (
     <label>

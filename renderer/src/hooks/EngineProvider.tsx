@@ -37,7 +37,11 @@ export function EngineProvider({ children }: { children: ReactNode }) {
         wasOffline.current = false;
         setEpoch((n) => n + 1);
       }
-      const active = e.jobs.some((j) => j.state === 'running' || j.state === 'queued') || e.folders.some((f) => f.state === 'indexing') || e.model.state === 'downloading' || e.model.state === 'loading';
+      const active =
+        e.jobs.some((j) => j.state === 'running' || j.state === 'queued') ||
+        e.folders.some((f) => f.state === 'indexing') ||
+        e.model.state === 'downloading' ||
+        e.model.state === 'loading';
       return active ? FAST_MS : IDLE_MS;
     } catch (err) {
       if (err instanceof ConnectionError) {
@@ -82,6 +86,9 @@ export function EngineProvider({ children }: { children: ReactNode }) {
     schedule(next);
   }, [poll, schedule]);
 
-  const value: EngineState = useMemo(() => ({ link, engine, mcp, error, epoch, refresh }), [link, engine, mcp, error, epoch, refresh]);
+  const value: EngineState = useMemo(
+    () => ({ link, engine, mcp, error, epoch, refresh }),
+    [link, engine, mcp, error, epoch, refresh],
+  );
   return <EngineContext.Provider value={value}>{children}</EngineContext.Provider>;
 }

@@ -6,7 +6,7 @@ import { describeError } from '../api/client';
 export function useAction() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorBody | null>(null);
-  const run = useCallback(async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+  const run = useCallback(async <T>(fn: () => Promise<T>): Promise<T | undefined> => {
     setBusy(true);
     setError(null);
     try {

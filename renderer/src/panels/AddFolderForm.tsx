@@ -11,7 +11,11 @@ import { useEngine } from '../hooks/engine-context';
 import { useAction } from '../hooks/useAsync';
 import { FolderBrowser } from './FolderBrowser';
 
-const globs = (text: string) => text.split('\n').map((s) => s.trim()).filter(Boolean);
+const globs = (text: string) =>
+  text
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function AddFolderForm() {
   const { refresh } = useEngine();
@@ -31,7 +35,12 @@ export function AddFolderForm() {
     const done = await action.run(async () => {
       const inc = globs(include);
       const exc = globs(exclude);
-      await api.addFolder({ path: p, ...(inc.length ? { include: inc } : {}), ...(exc.length ? { exclude: exc } : {}), ...(textOnly ? { text_only: true } : {}) });
+      await api.addFolder({
+        path: p,
+        ...(inc.length ? { include: inc } : {}),
+        ...(exc.length ? { exclude: exc } : {}),
+        ...(textOnly ? { text_only: true } : {}),
+      });
       await refresh();
       return true;
     });
@@ -57,11 +66,22 @@ export function AddFolderForm() {
           data-testid="folder-path"
         />
         {bridge ? (
-          <button type="button" className="btn" onClick={async () => setPath((await bridge.pickFolder()) ?? path)} data-testid="pick-folder">
+          <button
+            type="button"
+            className="btn"
+            onClick={async () => setPath((await bridge.pickFolder()) ?? path)}
+            data-testid="pick-folder"
+          >
             Choose…
           </button>
         ) : (
-          <button type="button" className="btn" onClick={() => setBrowsing(!browsing)} aria-expanded={browsing} data-testid="browse-folder">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => setBrowsing(!browsing)}
+            aria-expanded={browsing}
+            data-testid="browse-folder"
+          >
             Browse…
           </button>
         )}
@@ -83,18 +103,38 @@ export function AddFolderForm() {
           {more ? 'Hide' : 'Include/exclude globs'}
         </button>
         <label title="Full-text and graph search only: no vectors are computed, which saves the embedding time of a large folder">
-          <input type="checkbox" checked={textOnly} onChange={(e) => setTextOnly(e.target.checked)} data-testid="folder-text-only" /> Text only (no vectors)
+          <input
+            type="checkbox"
+            checked={textOnly}
+            onChange={(e) => setTextOnly(e.target.checked)}
+            data-testid="folder-text-only"
+          />{' '}
+          Text only (no vectors)
         </label>
       </div>
       {more ? (
         <div className="two-col">
           <div>
             <label htmlFor="folder-include">Include globs (one per line)</label>
-            <textarea id="folder-include" rows={3} value={include} onChange={(e) => setInclude(e.target.value)} placeholder="**/*.md" data-testid="folder-include" />
+            <textarea
+              id="folder-include"
+              rows={3}
+              value={include}
+              onChange={(e) => setInclude(e.target.value)}
+              placeholder="**/*.md"
+              data-testid="folder-include"
+            />
           </div>
           <div>
             <label htmlFor="folder-exclude">Exclude globs</label>
-            <textarea id="folder-exclude" rows={3} value={exclude} onChange={(e) => setExclude(e.target.value)} placeholder="drafts/**" data-testid="folder-exclude" />
+            <textarea
+              id="folder-exclude"
+              rows={3}
+              value={exclude}
+              onChange={(e) => setExclude(e.target.value)}
+              placeholder="drafts/**"
+              data-testid="folder-exclude"
+            />
           </div>
         </div>
       ) : null}

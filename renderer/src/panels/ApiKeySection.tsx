@@ -24,7 +24,8 @@ export function ApiKeySection({ requireKey }: { requireKey: boolean }) {
 
   const rotate = () =>
     action.run(async () => {
-      if (isSet && !window.confirm('Rotate the API key? Clients using the old key will be refused until updated.')) return;
+      if (isSet && !window.confirm('Rotate the API key? Clients using the old key will be refused until updated.'))
+        return;
       const r = await api.newApiKey(isSet ? 'rotate' : 'generate');
       setIsSet(true);
       setShown(r.key ?? null);
@@ -42,7 +43,9 @@ export function ApiKeySection({ requireKey }: { requireKey: boolean }) {
       <h3>API key</h3>
       <p data-testid="api-key-state">
         {isSet === null ? 'Checking…' : isSet ? 'A key is set.' : 'No key is set.'}
-        {requireKey && isSet === false ? <span className="warn-text"> ⚠ A key is required but none is set: every MCP request will be refused.</span> : null}
+        {requireKey && isSet === false ? (
+          <span className="warn-text"> ⚠ A key is required but none is set: every MCP request will be refused.</span>
+        ) : null}
       </p>
       <div className="row">
         <button type="button" className="btn" onClick={rotate} disabled={action.busy} data-testid="api-key-rotate">
@@ -65,7 +68,14 @@ export function ApiKeySection({ requireKey }: { requireKey: boolean }) {
           <label htmlFor="api-key-value" className="sr-only">
             API key
           </label>
-          <input id="api-key-value" readOnly value={shown} className="mono wide" data-testid="api-key-value" onFocus={(e) => e.target.select()} />
+          <input
+            id="api-key-value"
+            readOnly
+            value={shown}
+            className="mono wide"
+            data-testid="api-key-value"
+            onFocus={(e) => e.target.select()}
+          />
           <CopyButton text={shown} testId="api-key-copy" />
         </p>
       ) : null}

@@ -38,7 +38,13 @@ export function ClientsPanel() {
       {!clients && !error ? <Loading what="client configurations" /> : null}
       {clients && clients.length === 0 ? <Empty>The engine offered no client configurations.</Empty> : null}
       {/* Keyed: the snippet holds the engine's key placeholder (KEY_PLACEHOLDER in clients/configs.ts); Claude Code's names an environment variable instead. */}
-      {clients?.map((c) => <ClientCard key={c.id} client={c} keyed={mcp?.security.require_api_key === true && c.snippet.includes('<your Cairn API key>')} />)}
+      {clients?.map((c) => (
+        <ClientCard
+          key={c.id}
+          client={c}
+          keyed={mcp?.security.require_api_key === true && c.snippet.includes('<your Cairn API key>')}
+        />
+      ))}
     </Panel>
   );
 }
@@ -55,11 +61,16 @@ function ClientCard({ client, keyed }: { client: ClientConfig; keyed: boolean })
   const [done, setDone] = useState<string | null>(null);
   const install = () => {
     const where = client.config_path ?? 'its configuration file';
-    if (!window.confirm(`Add Cairn to ${client.name}'s configuration in ${where}? A backup of the current file is kept.`)) return;
+    if (
+      !window.confirm(`Add Cairn to ${client.name}'s configuration in ${where}? A backup of the current file is kept.`)
+    )
+      return;
     void action.run(async () => {
       const r = await api.installClient(client.id);
       const backup = typeof r?.backup_path === 'string' ? ` (previous file kept as ${r.backup_path})` : '';
-      setDone(`Installed into ${typeof r?.config_path === 'string' ? r.config_path : where}${backup}. Restart ${client.name} to pick it up.`);
+      setDone(
+        `Installed into ${typeof r?.config_path === 'string' ? r.config_path : where}${backup}. Restart ${client.name} to pick it up.`,
+      );
     });
   };
   return (
@@ -87,12 +98,22 @@ function ClientCard({ client, keyed }: { client: ClientConfig; keyed: boolean })
           testId={`copy-${client.id}`}
         />
         {client.installable ? (
-          <button type="button" className="btn small" onClick={install} disabled={action.busy} data-testid={`install-${client.id}`}>
+          <button
+            type="button"
+            className="btn small"
+            onClick={install}
+            disabled={action.busy}
+            data-testid={`install-${client.id}`}
+          >
             {action.busy ? 'Installing…' : 'Install…'}
           </button>
         ) : null}
       </div>
-      {done ? <p role="status" className="ok-text">{done}</p> : null}
+      {done ? (
+        <p role="status" className="ok-text">
+          {done}
+        </p>
+      ) : null}
       {action.error ? <ErrorNote error={action.error} /> : null}
     </article>
   );

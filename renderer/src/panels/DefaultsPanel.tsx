@@ -32,14 +32,25 @@ export function DefaultsPanel() {
     setToolset(values['mcp.toolset'] as 'agent' | 'full');
   }
 
-  if (loadError) return <Panel id="defaults" title="Server defaults"><ErrorNote error={loadError} /></Panel>;
-  if (!values) return <Panel id="defaults" title="Server defaults"><Loading what="settings" /></Panel>;
+  if (loadError)
+    return (
+      <Panel id="defaults" title="Server defaults">
+        <ErrorNote error={loadError} />
+      </Panel>
+    );
+  if (!values)
+    return (
+      <Panel id="defaults" title="Server defaults">
+        <Loading what="settings" />
+      </Panel>
+    );
 
   const pending = (mcp?.remount_pending ?? [])
     .map((p) => p.key)
     .filter((k) => k === 'mcp.default_mode' || k === 'mcp.default_top_k' || k === 'mcp.toolset')
     .map((k) => k.replace(/^mcp\./, ''));
-  const dirty = mode !== values['mcp.default_mode'] || topK !== values['mcp.default_top_k'] || toolset !== values['mcp.toolset'];
+  const dirty =
+    mode !== values['mcp.default_mode'] || topK !== values['mcp.default_top_k'] || toolset !== values['mcp.toolset'];
   return (
     <Panel id="defaults" title="Server defaults">
       <form
@@ -54,7 +65,12 @@ export function DefaultsPanel() {
         }}
       >
         <label htmlFor="default-mode">Default mode</label>
-        <select id="default-mode" value={mode} onChange={(e) => setMode(e.target.value as SearchMode)} data-testid="default-mode">
+        <select
+          id="default-mode"
+          value={mode}
+          onChange={(e) => setMode(e.target.value as SearchMode)}
+          data-testid="default-mode"
+        >
           {MODES.map((m) => (
             <option key={m.id} value={m.id}>
               {m.label}
@@ -62,9 +78,22 @@ export function DefaultsPanel() {
           ))}
         </select>
         <label htmlFor="default-top-k">Default top_k</label>
-        <input id="default-top-k" type="number" min={1} max={100} value={topK} onChange={(e) => setTopK(Number(e.target.value))} data-testid="default-top-k" />
+        <input
+          id="default-top-k"
+          type="number"
+          min={1}
+          max={100}
+          value={topK}
+          onChange={(e) => setTopK(Number(e.target.value))}
+          data-testid="default-top-k"
+        />
         <label htmlFor="toolset">Toolset</label>
-        <select id="toolset" value={toolset} onChange={(e) => setToolset(e.target.value as 'agent' | 'full')} data-testid="toolset-select">
+        <select
+          id="toolset"
+          value={toolset}
+          onChange={(e) => setToolset(e.target.value as 'agent' | 'full')}
+          data-testid="toolset-select"
+        >
           <option value="agent">agent: search and read</option>
           <option value="full">full: adds grep, index_*, server_status and two search aliases</option>
         </select>
@@ -73,7 +102,9 @@ export function DefaultsPanel() {
           {action.busy ? 'Saving…' : 'Save defaults'}
         </button>
       </form>
-      <p className="hint">Applies when the MCP server is remounted: agents keep a stable set of tools and defaults until then.</p>
+      <p className="hint">
+        Applies when the MCP server is remounted: agents keep a stable set of tools and defaults until then.
+      </p>
       {saved && !dirty ? (
         <div className="saved-note" role="status" data-testid="defaults-saved">
           {pending.length > 0 ? (

@@ -21,7 +21,13 @@ const MARK_TEXT: Record<BrowseMark, string> = {
 };
 
 /** A mark that makes adding the folder fail (or pointless): its Choose button is disabled. */
-const BLOCKING: ReadonlySet<BrowseMark> = new Set(['data_folder', 'indexed', 'inside_indexed', 'contains_indexed', 'outside_home']);
+const BLOCKING: ReadonlySet<BrowseMark> = new Set([
+  'data_folder',
+  'indexed',
+  'inside_indexed',
+  'contains_indexed',
+  'outside_home',
+]);
 
 export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) => void; onClose: () => void }) {
   const [at, setAt] = useState<string | undefined>(undefined);
@@ -45,11 +51,25 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
   return (
     <div className="browser" role="dialog" aria-label="Choose a folder" data-testid="folder-browser">
       <div className="row">
-        <button type="button" className="btn small" disabled={!listing?.parent} onClick={() => listing?.parent && setAt(listing.parent)} data-testid="browse-up">
+        <button
+          type="button"
+          className="btn small"
+          disabled={!listing?.parent}
+          onClick={() => listing?.parent && setAt(listing.parent)}
+          data-testid="browse-up"
+        >
           ↑ Up
         </button>
-        <code className="wide" data-testid="browse-path">{listing?.path ?? '…'}</code>
-        <button type="button" className="btn small primary" disabled={!listing} onClick={() => listing && onChoose(listing.path)} data-testid="browse-choose-here">
+        <code className="wide" data-testid="browse-path">
+          {listing?.path ?? '…'}
+        </code>
+        <button
+          type="button"
+          className="btn small primary"
+          disabled={!listing}
+          onClick={() => listing && onChoose(listing.path)}
+          data-testid="browse-choose-here"
+        >
           Choose this folder
         </button>
         <button type="button" className="btn small" onClick={onClose}>
@@ -57,11 +77,19 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
         </button>
       </div>
       {error ? <ErrorNote error={error} testId="browse-error" /> : null}
-      {listing && entries.length === 0 ? <p className="empty">No folders in here{hiddenCount ? ' (hidden ones aside)' : ''}.</p> : null}
+      {listing && entries.length === 0 ? (
+        <p className="empty">No folders in here{hiddenCount ? ' (hidden ones aside)' : ''}.</p>
+      ) : null}
       <ul className="browse-list" data-testid="browse-entries">
         {entries.map((e) => (
           <li key={e.path} data-testid="browse-entry" data-name={e.name}>
-            <button type="button" className="link mono" disabled={!e.readable} onClick={() => setAt(e.path)} title={e.readable ? `Open ${e.path}` : 'Cairn cannot read this folder'}>
+            <button
+              type="button"
+              className="link mono"
+              disabled={!e.readable}
+              onClick={() => setAt(e.path)}
+              title={e.readable ? `Open ${e.path}` : 'Cairn cannot read this folder'}
+            >
               {e.name}/
             </button>
             {!e.readable ? <span className="tag warn-text">cannot be read</span> : null}
@@ -70,7 +98,12 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
                 {MARK_TEXT[m]}
               </span>
             ))}
-            <button type="button" className="btn small" disabled={!e.readable || e.marks.some((m) => BLOCKING.has(m))} onClick={() => onChoose(e.path)}>
+            <button
+              type="button"
+              className="btn small"
+              disabled={!e.readable || e.marks.some((m) => BLOCKING.has(m))}
+              onClick={() => onChoose(e.path)}
+            >
               Choose
             </button>
           </li>
@@ -79,10 +112,18 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
       <div className="row small">
         {hiddenCount ? (
           <label>
-            <input type="checkbox" checked={hidden} onChange={(e) => setHidden(e.target.checked)} data-testid="browse-hidden" /> Show {hiddenCount} hidden folder{hiddenCount === 1 ? '' : 's'}
+            <input
+              type="checkbox"
+              checked={hidden}
+              onChange={(e) => setHidden(e.target.checked)}
+              data-testid="browse-hidden"
+            />{' '}
+            Show {hiddenCount} hidden folder{hiddenCount === 1 ? '' : 's'}
           </label>
         ) : null}
-        {listing?.truncated ? <span className="muted">Only the first folders are listed; type the path for others.</span> : null}
+        {listing?.truncated ? (
+          <span className="muted">Only the first folders are listed; type the path for others.</span>
+        ) : null}
         <span className="muted">Shows your home folder only; type a path to add a folder elsewhere.</span>
       </div>
     </div>

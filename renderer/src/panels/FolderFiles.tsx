@@ -14,7 +14,15 @@ import { FileViewer, type ViewTarget } from '../components/FileViewer';
 const PAGE = 50;
 const n = (v: number) => v.toLocaleString('en-US');
 
-export function FolderFiles({ folder, initialShow = 'all', version }: { folder: string; initialShow?: FileListShow; version: string }) {
+export function FolderFiles({
+  folder,
+  initialShow = 'all',
+  version,
+}: {
+  folder: string;
+  initialShow?: FileListShow;
+  version: string;
+}) {
   const [show, setShow] = useState<FileListShow>(initialShow);
   const [q, setQ] = useState('');
   const [offset, setOffset] = useState(0);
@@ -42,7 +50,9 @@ export function FolderFiles({ folder, initialShow = 'all', version }: { folder: 
   const tabs: [FileListShow, string, number | undefined][] = [
     ['all', 'All', c ? c.indexed + c.errors + c.skipped : undefined],
     ['indexed', 'Indexed', c?.indexed],
-    ...(res?.text_only ? [] : [['embedding', 'Waiting for vectors', c?.embedding] as [FileListShow, string, number | undefined]]),
+    ...(res?.text_only
+      ? []
+      : [['embedding', 'Waiting for vectors', c?.embedding] as [FileListShow, string, number | undefined]]),
     ['errors', 'Errors', c?.errors],
     ['skipped', 'Skipped', c?.skipped],
   ];
@@ -51,7 +61,15 @@ export function FolderFiles({ folder, initialShow = 'all', version }: { folder: 
     <div className="folder-files" data-testid="folder-files">
       <div className="row" role="tablist" aria-label="Which files">
         {tabs.map(([id, label, count]) => (
-          <button key={id} type="button" role="tab" aria-selected={show === id} className={`btn small ${show === id ? 'primary' : ''}`} onClick={() => (setShow(id), setOffset(0))} data-testid={`files-tab-${id}`}>
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            aria-selected={show === id}
+            className={`btn small ${show === id ? 'primary' : ''}`}
+            onClick={() => (setShow(id), setOffset(0))}
+            data-testid={`files-tab-${id}`}
+          >
             {label}
             {count === undefined ? '' : ` (${n(count)})`}
           </button>
@@ -59,7 +77,14 @@ export function FolderFiles({ folder, initialShow = 'all', version }: { folder: 
         <label htmlFor={`files-q-${folder}`} className="sr-only">
           Filter by path
         </label>
-        <input id={`files-q-${folder}`} type="search" placeholder="filter by path" value={q} onChange={(e) => (setQ(e.target.value), setOffset(0))} data-testid="files-filter" />
+        <input
+          id={`files-q-${folder}`}
+          type="search"
+          placeholder="filter by path"
+          value={q}
+          onChange={(e) => (setQ(e.target.value), setOffset(0))}
+          data-testid="files-filter"
+        />
       </div>
       {show === 'skipped' && res && res.skipped_reasons.length > 0 ? (
         <p className="muted small" data-testid="files-skip-reasons">
@@ -68,7 +93,11 @@ export function FolderFiles({ folder, initialShow = 'all', version }: { folder: 
         </p>
       ) : null}
       {error ? <ErrorNote error={error} testId="files-error" /> : null}
-      {res && res.items.length === 0 ? <p className="empty">{q ? 'No file matches that filter.' : show === 'skipped' ? 'Nothing was skipped.' : 'No files here.'}</p> : null}
+      {res && res.items.length === 0 ? (
+        <p className="empty">
+          {q ? 'No file matches that filter.' : show === 'skipped' ? 'Nothing was skipped.' : 'No files here.'}
+        </p>
+      ) : null}
       {res && res.items.length > 0 ? (
         <div className="table-wrap">
           <table className="files" data-testid="files-table">
@@ -84,11 +113,22 @@ export function FolderFiles({ folder, initialShow = 'all', version }: { folder: 
                 <tr key={`${e.status}:${e.rel}`} data-testid="file-row" data-status={e.status}>
                   <td className="path-cell">
                     {e.status === 'indexed' || e.status === 'embedding' || e.status === 'text_only' ? (
-                      <button type="button" className="link mono" onClick={() => setViewing({ path: e.path })} title={`View ${e.path}`} data-testid="file-view">
+                      <button
+                        type="button"
+                        className="link mono"
+                        onClick={() => setViewing({ path: e.path })}
+                        title={`View ${e.path}`}
+                        data-testid="file-view"
+                      >
                         {e.rel}
                       </button>
                     ) : bridge && e.status === 'error' ? (
-                      <button type="button" className="link mono" onClick={() => void bridge.revealFile(e.path)} title="Show in the file manager">
+                      <button
+                        type="button"
+                        className="link mono"
+                        onClick={() => void bridge.revealFile(e.path)}
+                        title="Show in the file manager"
+                      >
                         {e.rel}
                       </button>
                     ) : (
@@ -96,10 +136,20 @@ export function FolderFiles({ folder, initialShow = 'all', version }: { folder: 
                     )}
                   </td>
                   <td>
-                    <span className={`tag status-${e.status}`}>{e.status === 'embedding' ? 'waiting for vectors' : e.status === 'text_only' ? 'text only' : e.status}</span>
+                    <span className={`tag status-${e.status}`}>
+                      {e.status === 'embedding'
+                        ? 'waiting for vectors'
+                        : e.status === 'text_only'
+                          ? 'text only'
+                          : e.status}
+                    </span>
                   </td>
                   <td className="small">
-                    {e.status === 'skipped' ? `${e.reason_text ?? e.reason}${e.detail ? ` (${e.detail})` : ''}` : e.status === 'error' ? `${e.message} (${e.code})` : `${n(e.chunks ?? 0)} chunk${e.chunks === 1 ? '' : 's'}`}
+                    {e.status === 'skipped'
+                      ? `${e.reason_text ?? e.reason}${e.detail ? ` (${e.detail})` : ''}`
+                      : e.status === 'error'
+                        ? `${e.message} (${e.code})`
+                        : `${n(e.chunks ?? 0)} chunk${e.chunks === 1 ? '' : 's'}`}
                   </td>
                 </tr>
               ))}
@@ -110,13 +160,24 @@ export function FolderFiles({ folder, initialShow = 'all', version }: { folder: 
       {viewing ? <FileViewer target={viewing} onClose={() => setViewing(null)} /> : null}
       {res && res.total > PAGE ? (
         <div className="row small" data-testid="files-pager">
-          <button type="button" className="btn small" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+          <button
+            type="button"
+            className="btn small"
+            disabled={offset === 0}
+            onClick={() => setOffset(Math.max(0, offset - PAGE))}
+          >
             ← Previous
           </button>
           <span data-testid="files-range">
             {n(res.offset + 1)}–{n(end)} of {n(res.total)}
           </span>
-          <button type="button" className="btn small" disabled={end >= res.total} onClick={() => setOffset(offset + PAGE)} data-testid="files-next">
+          <button
+            type="button"
+            className="btn small"
+            disabled={end >= res.total}
+            onClick={() => setOffset(offset + PAGE)}
+            data-testid="files-next"
+          >
             Next →
           </button>
         </div>

@@ -17,7 +17,8 @@ const STATE_LABEL: Record<FolderStatus['state'], string> = {
   error: 'error',
 };
 
-const count = (n: number, noun: string, plural = `${noun}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
+const count = (n: number, noun: string, plural = `${noun}s`) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
 
 /** The folder's vector coverage; while vectors are being computed the progress below has the live count. */
 function vectorsText(folder: FolderStatus): string {
@@ -36,12 +37,14 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
   const p = folder.progress;
   const active = jobs.some((j) => j.state === 'running' || j.state === 'queued' || j.state === 'paused');
   const bridge = desktopBridge();
-  const paused = folder.state === 'indexing' && jobs.some((j) => j.state === 'paused') && !jobs.some((j) => j.state === 'running');
+  const paused =
+    folder.state === 'indexing' && jobs.some((j) => j.state === 'paused') && !jobs.some((j) => j.state === 'running');
 
-  const act = (fn: () => Promise<unknown>) => action.run(async () => {
-    await fn();
-    await refresh();
-  });
+  const act = (fn: () => Promise<unknown>) =>
+    action.run(async () => {
+      await fn();
+      await refresh();
+    });
 
   return (
     <li className="folder" data-testid="folder-row" data-path={folder.path} data-state={folder.state}>
@@ -50,7 +53,11 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
         {/* A folder whose job is held by a pause is not "indexing": say what it is. */}
         <span className="row tight">
           {folder.text_only ? (
-            <span className="pill text-only" data-testid="folder-text-only" title="Full-text and graph search only: no vectors are computed for this folder">
+            <span
+              className="pill text-only"
+              data-testid="folder-text-only"
+              title="Full-text and graph search only: no vectors are computed for this folder"
+            >
               text only
             </span>
           ) : null}
@@ -60,12 +67,19 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
         </span>
       </div>
       <p className="muted" data-testid="folder-counts">
-        {count(folder.files, 'file')} · {count(folder.chunks, 'chunk')} · {vectorsText(folder)} · updated {ago(folder.updated_at)}
+        {count(folder.files, 'file')} · {count(folder.chunks, 'chunk')} · {vectorsText(folder)} · updated{' '}
+        {ago(folder.updated_at)}
         {folder.freshness.pending_changes ? ` · ${folder.freshness.pending_changes} changes pending` : ''}
         {folder.skipped && folder.skipped.total > 0 ? (
           <>
             {' · '}
-            <button type="button" className="link" onClick={() => setFiles(files === 'skipped' ? null : 'skipped')} data-testid="folder-skipped" title="What was left out, and why">
+            <button
+              type="button"
+              className="link"
+              onClick={() => setFiles(files === 'skipped' ? null : 'skipped')}
+              data-testid="folder-skipped"
+              title="What was left out, and why"
+            >
               {folder.skipped.total.toLocaleString('en-US')} skipped
             </button>
           </>
@@ -73,7 +87,8 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
       </p>
       {folder.include.length || folder.exclude.length ? (
         <p className="muted small">
-          {folder.include.length ? `include ${folder.include.join(', ')}` : ''} {folder.exclude.length ? `exclude ${folder.exclude.join(', ')}` : ''}
+          {folder.include.length ? `include ${folder.include.join(', ')}` : ''}{' '}
+          {folder.exclude.length ? `exclude ${folder.exclude.join(', ')}` : ''}
         </p>
       ) : null}
       {/* The secret excludes are a default the person should see, not discover: what they keep out, and how to opt in. */}
@@ -84,7 +99,9 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
             : `Credential files left out${folder.secrets_excluded === null ? '' : `: ${count(folder.secrets_excluded, 'file or folder', 'files or folders')}`}`}
         </summary>
         <p>
-          {folder.include_secrets ? 'The built-in secret excludes are off here, so MCP clients can search and read: ' : 'Never indexed, searched or read here, so no MCP client can reach them: '}
+          {folder.include_secrets
+            ? 'The built-in secret excludes are off here, so MCP clients can search and read: '
+            : 'Never indexed, searched or read here, so no MCP client can reach them: '}
           {(engine?.secret_excludes ?? []).map((pattern, i) => (
             <span key={pattern}>
               {i ? ', ' : ''}
@@ -92,7 +109,9 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
             </span>
           ))}
           .{' '}
-          {folder.include_secrets ? 'Remove include_secrets from this folder in settings to leave them out again.' : 'To index them in this folder, set include_secrets: true on it in the folders setting (a new folder: cairn add <folder> --include-secrets).'}
+          {folder.include_secrets
+            ? 'Remove include_secrets from this folder in settings to leave them out again.'
+            : 'To index them in this folder, set include_secrets: true on it in the folders setting (a new folder: cairn add <folder> --include-secrets).'}
         </p>
       </details>
       {folder.reason ? <p className="error-text">{folder.reason}</p> : null}
@@ -105,17 +124,40 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
               {p.summary.eta ? ` · ${p.summary.eta}` : ''}
             </span>
             {/* No value: an indeterminate bar while the total is not known (a scan still finding files, a queued job). */}
-            {p.summary.fraction === null ? <progress data-testid="folder-progress" /> : <progress max={1} value={p.summary.fraction} data-testid="folder-progress" />}
+            {p.summary.fraction === null ? (
+              <progress data-testid="folder-progress" />
+            ) : (
+              <progress max={1} value={p.summary.fraction} data-testid="folder-progress" />
+            )}
           </label>
         </div>
       ) : null}
       <div className="row">
-        <button type="button" className="btn small" disabled={action.busy || active} onClick={() => act(() => api.indexFolder(folder.path, 'update'))} data-testid="folder-update" title="Pick up files added, changed or deleted since the last run">
+        <button
+          type="button"
+          className="btn small"
+          disabled={action.busy || active}
+          onClick={() => act(() => api.indexFolder(folder.path, 'update'))}
+          data-testid="folder-update"
+          title="Pick up files added, changed or deleted since the last run"
+        >
           Update
         </button>
-        <button type="button" className="btn small" disabled={action.busy || active} onClick={() => {
-            if (window.confirm(`Re-index ${folder.path} from scratch? Every file is read and embedded again, which can take a long time; search keeps working meanwhile. (Update only picks up what changed.)`)) void act(() => api.indexFolder(folder.path, 'rebuild'));
-          }} data-testid="folder-rebuild" title="Read and embed every file again, from scratch">
+        <button
+          type="button"
+          className="btn small"
+          disabled={action.busy || active}
+          onClick={() => {
+            if (
+              window.confirm(
+                `Re-index ${folder.path} from scratch? Every file is read and embedded again, which can take a long time; search keeps working meanwhile. (Update only picks up what changed.)`,
+              )
+            )
+              void act(() => api.indexFolder(folder.path, 'rebuild'));
+          }}
+          data-testid="folder-rebuild"
+          title="Read and embed every file again, from scratch"
+        >
           Re-index
         </button>
         <button
@@ -124,12 +166,19 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
           disabled={action.busy}
           data-testid="folder-remove"
           onClick={() => {
-            if (window.confirm(`Stop indexing ${folder.path} and delete its index? Your files are not touched.`)) void act(() => api.removeFolder(folder.path));
+            if (window.confirm(`Stop indexing ${folder.path} and delete its index? Your files are not touched.`))
+              void act(() => api.removeFolder(folder.path));
           }}
         >
           Remove
         </button>
-        <button type="button" className="btn small" aria-expanded={files !== null} onClick={() => setFiles(files === null ? 'all' : null)} data-testid="folder-files-toggle">
+        <button
+          type="button"
+          className="btn small"
+          aria-expanded={files !== null}
+          onClick={() => setFiles(files === null ? 'all' : null)}
+          data-testid="folder-files-toggle"
+        >
           {files === null ? 'Files' : 'Hide files'}
         </button>
         <button
@@ -137,13 +186,23 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
           className="btn small"
           disabled={action.busy}
           data-testid="folder-text-only-toggle"
-          title={folder.text_only ? 'Compute vectors for this folder (meaning search); this takes a while on a large folder' : 'Stop computing vectors for this folder: full-text and graph search only'}
+          title={
+            folder.text_only
+              ? 'Compute vectors for this folder (meaning search); this takes a while on a large folder'
+              : 'Stop computing vectors for this folder: full-text and graph search only'
+          }
           onClick={() => act(() => api.updateFolder({ path: folder.path, text_only: !folder.text_only }))}
         >
           {folder.text_only ? 'Compute vectors' : 'Make text only'}
         </button>
         {folder.file_errors ? (
-          <button type="button" className="link" aria-expanded={showErrors} onClick={() => setShowErrors(!showErrors)} data-testid="folder-errors-toggle">
+          <button
+            type="button"
+            className="link"
+            aria-expanded={showErrors}
+            onClick={() => setShowErrors(!showErrors)}
+            data-testid="folder-errors-toggle"
+          >
             {folder.file_errors} file error{folder.file_errors === 1 ? '' : 's'}
           </button>
         ) : null}
@@ -162,10 +221,18 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
               <code className="code-badge">{e.code}</code> {e.message}
             </li>
           ))}
-          {folder.file_errors > folder.errors.length ? <li className="muted">…and {folder.file_errors - folder.errors.length} more</li> : null}
+          {folder.file_errors > folder.errors.length ? (
+            <li className="muted">…and {folder.file_errors - folder.errors.length} more</li>
+          ) : null}
         </ul>
       ) : null}
-      {files !== null ? <FolderFiles folder={folder.path} initialShow={files} version={`${folder.updated_at}|${folder.files}|${folder.file_errors}|${folder.skipped?.total}|${folder.embedded_chunks}`} /> : null}
+      {files !== null ? (
+        <FolderFiles
+          folder={folder.path}
+          initialShow={files}
+          version={`${folder.updated_at}|${folder.files}|${folder.file_errors}|${folder.skipped?.total}|${folder.embedded_chunks}`}
+        />
+      ) : null}
       {action.error ? <ErrorNote error={action.error} /> : null}
     </li>
   );

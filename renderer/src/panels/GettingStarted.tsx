@@ -10,9 +10,26 @@ const HIDE_KEY = 'cairn.getting-started.hidden';
 
 type StepState = 'done' | 'current' | 'next';
 
-function Step({ n, state, title, children, testId }: { n: number; state: StepState; title: string; children: React.ReactNode; testId: string }) {
+function Step({
+  n,
+  state,
+  title,
+  children,
+  testId,
+}: {
+  n: number;
+  state: StepState;
+  title: string;
+  children: React.ReactNode;
+  testId: string;
+}) {
   return (
-    <li className={`step ${state}`} data-testid={testId} data-state={state} aria-current={state === 'current' ? 'step' : undefined}>
+    <li
+      className={`step ${state}`}
+      data-testid={testId}
+      data-state={state}
+      aria-current={state === 'current' ? 'step' : undefined}
+    >
       <span className="step-n" aria-hidden="true">
         {state === 'done' ? '✓' : n}
       </span>
@@ -69,11 +86,13 @@ export function GettingStarted() {
         <Step n={1} state={s1} title="Add a folder" testId="step-add">
           {hasFolder ? (
             <>
-              {engine.folders.length} folder{engine.folders.length === 1 ? '' : 's'} added. <a href="#index">Add another</a>
+              {engine.folders.length} folder{engine.folders.length === 1 ? '' : 's'} added.{' '}
+              <a href="#index">Add another</a>
             </>
           ) : (
             <>
-              Choose the folder with your notes, documents or code in <a href="#index">Index</a>: Browse… or type its path (<code>~/notes</code>). Cairn indexes it and keeps it fresh.
+              Choose the folder with your notes, documents or code in <a href="#index">Index</a>: Browse… or type its
+              path (<code>~/notes</code>). Cairn indexes it and keeps it fresh.
             </>
           )}
         </Step>
@@ -82,17 +101,21 @@ export function GettingStarted() {
             'Text search works as soon as the files are read; vectors for meaning search follow in the background.'
           ) : indexed ? (
             <>
-              Ready: {engine.totals.files.toLocaleString('en-US')} files. <a href="#search">Try a search</a> to see what an agent gets.
+              Ready: {engine.totals.files.toLocaleString('en-US')} files. <a href="#search">Try a search</a> to see what
+              an agent gets.
             </>
           ) : (
             <span data-testid="step-wait-progress">
-              Indexing{progress ? `: ${progress.label}${progress.counts ? ` ${progress.counts}` : ''}${progress.eta ? `, ${progress.eta}` : ''}` : '…'}
+              Indexing
+              {progress
+                ? `: ${progress.label}${progress.counts ? ` ${progress.counts}` : ''}${progress.eta ? `, ${progress.eta}` : ''}`
+                : '…'}
             </span>
           )}
         </Step>
         <Step n={3} state={s3} title="Connect a client" testId="step-connect">
-          In <a href="#clients">Connect a client</a>, pick yours (Claude, Cursor, VS Code, Codex…) and copy or install its entry. It reaches Cairn at{' '}
-          <code>{mcp?.advertised_url ?? '…'}</code>.
+          In <a href="#clients">Connect a client</a>, pick yours (Claude, Cursor, VS Code, Codex…) and copy or install
+          its entry. It reaches Cairn at <code>{mcp?.advertised_url ?? '…'}</code>.
         </Step>
       </ol>
     </section>

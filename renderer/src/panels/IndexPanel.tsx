@@ -23,7 +23,8 @@ export function IndexPanel() {
   return (
     <Panel id="index" title="Index" actions={<PauseAllButton paused={engine.paused} />}>
       <p className="muted" data-testid="index-totals">
-        {count(engine.folders.length, 'folder')}, {count(t.files, 'file')}, {count(t.chunks, 'chunk')} ({t.embedded_chunks} with vectors)
+        {count(engine.folders.length, 'folder')}, {count(t.files, 'file')}, {count(t.chunks, 'chunk')} (
+        {t.embedded_chunks} with vectors)
         {engine.paused ? ' · indexing paused' : ''}
       </p>
       {engine.contract_mismatch ? <ErrorNote error={engine.contract_mismatch} testId="contract-mismatch" /> : null}

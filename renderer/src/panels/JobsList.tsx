@@ -20,8 +20,10 @@ function duration(from: string, to: string | null): string {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
-const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-const folderName = (p: string) => (p === '*maintenance*' ? 'index maintenance' : p.split(/[\\/]/).filter(Boolean).pop() ?? p);
+const clock = (iso: string) =>
+  new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const folderName = (p: string) =>
+  p === '*maintenance*' ? 'index maintenance' : (p.split(/[\\/]/).filter(Boolean).pop() ?? p);
 
 export function JobsList({ jobs, folders }: { jobs: JobInfo[]; folders: string[] }) {
   const { refresh } = useEngine();
@@ -66,26 +68,56 @@ export function JobsList({ jobs, folders }: { jobs: JobInfo[]; folders: string[]
                 </td>
                 <td>
                   {j.state}
-                  {j.error ? <span className="error-text" title={j.error.remedy}> ({j.error.code}: {j.error.message})</span> : null}
+                  {j.error ? (
+                    <span className="error-text" title={j.error.remedy}>
+                      {' '}
+                      ({j.error.code}: {j.error.message})
+                    </span>
+                  ) : null}
                 </td>
-                <td>{j.progress.summary ? `${j.progress.summary.label}${j.progress.summary.counts ? `: ${j.progress.summary.counts}` : ''}` : j.progress.phase}</td>
+                <td>
+                  {j.progress.summary
+                    ? `${j.progress.summary.label}${j.progress.summary.counts ? `: ${j.progress.summary.counts}` : ''}`
+                    : j.progress.phase}
+                </td>
                 <td title={new Date(j.created_at).toLocaleString()} data-testid="job-started">
                   {clock(j.created_at)} <span className="muted">({ago(j.created_at)})</span>
                 </td>
-                <td data-testid="job-took">{j.finished_at ? duration(j.created_at, j.finished_at) : j.state === 'queued' ? '—' : `${duration(j.created_at, null)} so far`}</td>
+                <td data-testid="job-took">
+                  {j.finished_at
+                    ? duration(j.created_at, j.finished_at)
+                    : j.state === 'queued'
+                      ? '—'
+                      : `${duration(j.created_at, null)} so far`}
+                </td>
                 <td className="actions-cell">
                   {j.state === 'running' || j.state === 'queued' ? (
-                    <button type="button" className="btn small" onClick={() => act(j.id, 'pause')} disabled={action.busy}>
+                    <button
+                      type="button"
+                      className="btn small"
+                      onClick={() => act(j.id, 'pause')}
+                      disabled={action.busy}
+                    >
                       Pause
                     </button>
                   ) : null}
                   {j.state === 'paused' ? (
-                    <button type="button" className="btn small" onClick={() => act(j.id, 'resume')} disabled={action.busy}>
+                    <button
+                      type="button"
+                      className="btn small"
+                      onClick={() => act(j.id, 'resume')}
+                      disabled={action.busy}
+                    >
                       Resume
                     </button>
                   ) : null}
                   {j.state === 'running' || j.state === 'queued' || j.state === 'paused' ? (
-                    <button type="button" className="btn small danger" onClick={() => act(j.id, 'cancel')} disabled={action.busy}>
+                    <button
+                      type="button"
+                      className="btn small danger"
+                      onClick={() => act(j.id, 'cancel')}
+                      disabled={action.busy}
+                    >
                       Cancel
                     </button>
                   ) : null}

@@ -20,7 +20,10 @@ export function ModelChoices({ current, state }: { current: string; state: strin
   useEffect(() => {
     let live = true;
     // Suggestions only: without them the field still takes any id, so a failure stays quiet.
-    api.models().then((list) => live && setModels(list), () => undefined);
+    api.models().then(
+      (list) => live && setModels(list),
+      () => undefined,
+    );
     return () => {
       live = false;
     };

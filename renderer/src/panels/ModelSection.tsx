@@ -57,44 +57,89 @@ export function ModelSection({ engine }: { engine: EngineStatus }) {
       <h3>Embedding model</h3>
       <p>
         <code data-testid="model-id">{m.id}</code>{' '}
-        <span className={`pill ${m.state === 'ready' ? 'fresh' : m.state === 'error' ? 'error' : 'indexing'}`} data-testid="model-state">
+        <span
+          className={`pill ${m.state === 'ready' ? 'fresh' : m.state === 'error' ? 'error' : 'indexing'}`}
+          data-testid="model-state"
+        >
           {m.state}
         </span>{' '}
         <span className="muted">
-          {[m.dimensions ? `${m.dimensions} dimensions` : '', m.size_mb ? `${m.size_mb} MB` : '', m.builtin ? 'built in' : ''].filter(Boolean).join(' · ')}
+          {[
+            m.dimensions ? `${m.dimensions} dimensions` : '',
+            m.size_mb ? `${m.size_mb} MB` : '',
+            m.builtin ? 'built in' : '',
+          ]
+            .filter(Boolean)
+            .join(' · ')}
         </span>
       </p>
       {m.description ? <p className="muted small">{m.description}</p> : null}
       {m.state === 'missing' ? (
         <p className="row" data-testid="model-missing">
           <span>Not on this computer yet: it is downloaded from the Hugging Face hub when first needed.</span>
-          <button type="button" className="btn small" onClick={download} disabled={action.busy} data-testid="model-download">
+          <button
+            type="button"
+            className="btn small"
+            onClick={download}
+            disabled={action.busy}
+            data-testid="model-download"
+          >
             Download now
           </button>
         </p>
       ) : null}
       {m.state === 'downloading' && m.download ? <DownloadBar download={m.download} /> : null}
-      {m.state === 'error' && m.error ? <ErrorNote error={{ code: 'dependency_unavailable', message: m.error, ...(m.remedy ? { remedy: m.remedy } : {}) }} testId="model-error" /> : null}
+      {m.state === 'error' && m.error ? (
+        <ErrorNote
+          error={{ code: 'dependency_unavailable', message: m.error, ...(m.remedy ? { remedy: m.remedy } : {}) }}
+          testId="model-error"
+        />
+      ) : null}
       {engine.contract ? (
         <p className="muted small" data-testid="contract">
-          Stored index: {engine.contract.embedding_model} ({engine.contract.embedding_dimensions} d), chunker v{engine.contract.chunker_version}
+          Stored index: {engine.contract.embedding_model} ({engine.contract.embedding_dimensions} d), chunker v
+          {engine.contract.chunker_version}
         </p>
       ) : null}
       {sw ? <SwitchNote sw={sw} /> : null}
       {engine.contract_mismatch && n && m.state !== 'error' ? (
-        <button type="button" className="btn primary" onClick={rebuildAll} disabled={action.busy} data-testid="rebuild-all">
+        <button
+          type="button"
+          className="btn primary"
+          onClick={rebuildAll}
+          disabled={action.busy}
+          data-testid="rebuild-all"
+        >
           Re-index all {n} folder{n === 1 ? '' : 's'} with {m.id}
         </button>
       ) : null}
       <form className="row" onSubmit={change}>
         <label htmlFor="model-next">Change model</label>
-        <input id="model-next" className="mono" list={MODEL_CHOICES_ID} value={next} onChange={(e) => setNext(e.target.value)} placeholder="registry id, hub id or local folder" data-testid="model-next" />
-        <button type="submit" className="btn" disabled={!next.trim() || action.busy || switching} data-testid="model-change">
+        <input
+          id="model-next"
+          className="mono"
+          list={MODEL_CHOICES_ID}
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          placeholder="registry id, hub id or local folder"
+          data-testid="model-next"
+        />
+        <button
+          type="submit"
+          className="btn"
+          disabled={!next.trim() || action.busy || switching}
+          data-testid="model-change"
+        >
           Download, check and switch
         </button>
       </form>
       <ModelChoices current={m.id} state={m.state} />
-      {n ? <p className="hint">A change requires re-indexing {n === 1 ? 'the folder' : `all ${n} folders`} (vectors of different models do not mix).</p> : null}
+      {n ? (
+        <p className="hint">
+          A change requires re-indexing {n === 1 ? 'the folder' : `all ${n} folders`} (vectors of different models do
+          not mix).
+        </p>
+      ) : null}
       {action.error ? <ErrorNote error={action.error} /> : null}
     </div>
   );
@@ -106,8 +151,9 @@ function SwitchNote({ sw }: { sw: NonNullable<EngineStatus['model_switch']> }) {
     return (
       <div className="notice" role="status" data-testid="model-switch" data-state={sw.state}>
         <p>
-          Switching to <code>{sw.target}</code>: {sw.state === 'downloading' ? 'downloading it' : 'checking that it loads and embeds'}. <code>{sw.from}</code> keeps
-          serving until then.
+          Switching to <code>{sw.target}</code>:{' '}
+          {sw.state === 'downloading' ? 'downloading it' : 'checking that it loads and embeds'}. <code>{sw.from}</code>{' '}
+          keeps serving until then.
         </p>
         {sw.download ? <DownloadBar download={sw.download} /> : null}
       </div>
@@ -117,7 +163,11 @@ function SwitchNote({ sw }: { sw: NonNullable<EngineStatus['model_switch']> }) {
     return (
       <div data-testid="model-switch" data-state="failed">
         <ErrorNote
-          error={{ code: 'dependency_unavailable', message: `${sw.error ?? 'The model could not be loaded.'} The embedding model is still ${sw.from}.`, ...(sw.remedy ? { remedy: sw.remedy } : {}) }}
+          error={{
+            code: 'dependency_unavailable',
+            message: `${sw.error ?? 'The model could not be loaded.'} The embedding model is still ${sw.from}.`,
+            ...(sw.remedy ? { remedy: sw.remedy } : {}),
+          }}
           testId="model-switch-error"
         />
       </div>
@@ -137,7 +187,11 @@ function DownloadBar({ download: d }: { download: ModelDownload }) {
         Downloading{current ? ` ${current.file}` : ''}: {mb(d.loaded_bytes)}
         {d.total_bytes ? ` of ${mb(d.total_bytes)}` : ''}
         {d.percent !== null ? ` (${d.percent}%)` : ''}
-        <progress max={Math.max(1, d.total_bytes)} value={d.total_bytes ? d.loaded_bytes : undefined} data-testid="model-download-bar" />
+        <progress
+          max={Math.max(1, d.total_bytes)}
+          value={d.total_bytes ? d.loaded_bytes : undefined}
+          data-testid="model-download-bar"
+        />
       </label>
     </div>
   );

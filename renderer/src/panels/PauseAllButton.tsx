@@ -23,7 +23,14 @@ export function PauseAllButton({ paused }: { paused: boolean }) {
           paused
         </span>
       ) : null}
-      <button type="button" className="btn small" onClick={toggle} disabled={action.busy} aria-pressed={paused} data-testid="pause-all">
+      <button
+        type="button"
+        className="btn small"
+        onClick={toggle}
+        disabled={action.busy}
+        aria-pressed={paused}
+        data-testid="pause-all"
+      >
         {paused ? 'Resume indexing' : 'Pause indexing'}
       </button>
       {action.error ? <ErrorNote error={action.error} testId="pause-all-error" /> : null}

@@ -26,15 +26,28 @@ export function ProbePanel() {
     <Panel id="probe" title="Probe the server">
       <form className="row" onSubmit={submit}>
         <label htmlFor="probe-query">Probe query</label>
-        <input id="probe-query" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="what an agent might ask" data-testid="probe-query" />
+        <input
+          id="probe-query"
+          type="search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          placeholder="what an agent might ask"
+          data-testid="probe-query"
+        />
         <button type="submit" className="btn primary" disabled={action.busy} data-testid="probe-run">
           {action.busy ? 'Probing…' : 'Probe'}
         </button>
       </form>
-      {action.busy ? <p role="status" className="muted">Connecting over MCP…</p> : null}
+      {action.busy ? (
+        <p role="status" className="muted">
+          Connecting over MCP…
+        </p>
+      ) : null}
       {action.error ? <ErrorNote error={action.error} testId="probe-error" /> : null}
       {result ? <ProbeOutcome result={result} /> : null}
-      {!result && !action.busy && !action.error ? <p className="muted">Runs the real MCP client against the in-process address.</p> : null}
+      {!result && !action.busy && !action.error ? (
+        <p className="muted">Runs the real MCP client against the in-process address.</p>
+      ) : null}
     </Panel>
   );
 }
@@ -43,7 +56,8 @@ function ProbeOutcome({ result }: { result: ProbeResult }) {
   return (
     <div data-testid="probe-result" data-ok={String(result.ok)}>
       <p>
-        {result.ok ? <span className="pill running">ok</span> : <span className="pill error">failed</span>} in {Math.round(result.latency_ms)} ms
+        {result.ok ? <span className="pill running">ok</span> : <span className="pill error">failed</span>} in{' '}
+        {Math.round(result.latency_ms)} ms
         {result.transport_url ? (
           <>
             {' '}
@@ -53,7 +67,11 @@ function ProbeOutcome({ result }: { result: ProbeResult }) {
         {result.protocol_version ? (
           <>
             {' '}
-            <span className="tag" data-testid="probe-protocol" title={result.era === 'modern' ? 'per-request protocol (server/discover)' : 'initialize handshake'}>
+            <span
+              className="tag"
+              data-testid="probe-protocol"
+              title={result.era === 'modern' ? 'per-request protocol (server/discover)' : 'initialize handshake'}
+            >
               MCP {result.protocol_version}
             </span>
           </>
@@ -66,7 +84,8 @@ function ProbeOutcome({ result }: { result: ProbeResult }) {
             {result.hits.map((h) => (
               <li key={`${h.path}:${h.page ?? 0}:${h.start_line}`}>
                 <code>{h.path}</code>
-                {h.page ? ` p. ${h.page}` : ''}:{h.start_line}-{h.end_line} <span className="muted">score {h.score.toFixed(3)}</span>
+                {h.page ? ` p. ${h.page}` : ''}:{h.start_line}-{h.end_line}{' '}
+                <span className="muted">score {h.score.toFixed(3)}</span>
               </li>
             ))}
           </ol>

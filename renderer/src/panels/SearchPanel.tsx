@@ -33,7 +33,9 @@ export function SearchPanel() {
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     if (!query.trim()) return;
-    const r = await action.run(() => api.search({ query: query.trim(), ...(topK !== '' ? { top_k: topK } : {}), ...(mode ? { mode } : {}) }));
+    const r = await action.run(() =>
+      api.search({ query: query.trim(), ...(topK !== '' ? { top_k: topK } : {}), ...(mode ? { mode } : {}) }),
+    );
     setResult(r ?? null);
   };
 
@@ -41,9 +43,21 @@ export function SearchPanel() {
     <Panel id="search" title="Search playground">
       <form className="row wrap" onSubmit={submit}>
         <label htmlFor="search-query">Search query</label>
-        <input id="search-query" type="search" className="wide" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="search-query" />
+        <input
+          id="search-query"
+          type="search"
+          className="wide"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          data-testid="search-query"
+        />
         <label htmlFor="search-mode">Mode</label>
-        <select id="search-mode" value={mode} onChange={(e) => setMode(e.target.value as SearchMode | '')} data-testid="search-mode">
+        <select
+          id="search-mode"
+          value={mode}
+          onChange={(e) => setMode(e.target.value as SearchMode | '')}
+          data-testid="search-mode"
+        >
           <option value="">server default</option>
           {MODES.map((m) => (
             <option key={m.id} value={m.id}>
@@ -52,7 +66,18 @@ export function SearchPanel() {
           ))}
         </select>
         <label htmlFor="search-top-k">top_k</label>
-        <input id="search-top-k" type="number" min={TOP_K_MIN} max={TOP_K_MAX} value={topK} placeholder={mcp ? String(mcp.default_top_k) : 'default'} title="Empty: the server's default" onChange={(e) => setTopK(e.target.value === '' ? '' : Number(e.target.value))} className="narrow" data-testid="search-top-k" />
+        <input
+          id="search-top-k"
+          type="number"
+          min={TOP_K_MIN}
+          max={TOP_K_MAX}
+          value={topK}
+          placeholder={mcp ? String(mcp.default_top_k) : 'default'}
+          title="Empty: the server's default"
+          onChange={(e) => setTopK(e.target.value === '' ? '' : Number(e.target.value))}
+          className="narrow"
+          data-testid="search-top-k"
+        />
         <button type="submit" className="btn primary" disabled={!query.trim() || action.busy} data-testid="search-run">
           {action.busy ? 'Searching…' : 'Search'}
         </button>
@@ -62,7 +87,8 @@ export function SearchPanel() {
       {result ? (
         <div data-testid="search-result">
           <p className="muted">
-            {result.hits.length} hits · mode {result.mode} · legs answered: {result.legs_answered.join(', ') || 'none'} · {Math.round(result.took_ms)} ms
+            {result.hits.length} hits · mode {result.mode} · legs answered: {result.legs_answered.join(', ') || 'none'}{' '}
+            · {Math.round(result.took_ms)} ms
           </p>
           {result.hits.length === 0 ? (
             <Empty>No hits. Try another mode or phrasing, or check that the folders are indexed.</Empty>
@@ -78,7 +104,14 @@ export function SearchPanel() {
                     <span className="muted"> score {h.score.toFixed(4)}</span>
                     {h.symbol ? <span className="tag">{h.symbol}</span> : null}
                     {h.heading ? <span className="tag">{h.heading}</span> : null}
-                    <button type="button" className="btn small" onClick={() => setViewing({ path: h.path, line: h.start_line, ...(h.page ? { page: h.page } : {}) })} data-testid="hit-open">
+                    <button
+                      type="button"
+                      className="btn small"
+                      onClick={() =>
+                        setViewing({ path: h.path, line: h.start_line, ...(h.page ? { page: h.page } : {}) })
+                      }
+                      data-testid="hit-open"
+                    >
                       Open
                     </button>
                   </div>

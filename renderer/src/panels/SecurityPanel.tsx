@@ -14,7 +14,11 @@ import { useAction } from '../hooks/useAsync';
 import { useSettings } from '../hooks/useSettings';
 import { ApiKeySection } from './ApiKeySection';
 
-const lines = (text: string) => text.split('\n').map((s) => s.trim()).filter(Boolean);
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const isWildAll = (p: string) => p === '*' || p === '*:*' || /^[a-z]+:\/\/\*(:\*)?$/.test(p);
 
 export function SecurityPanel() {
@@ -39,7 +43,10 @@ export function SecurityPanel() {
     if (!values) return;
     const id = setTimeout(async () => {
       try {
-        const r = await api.validateSettings({ 'mcp.allowed_hosts': lines(hosts), 'mcp.allowed_origins': lines(origins) });
+        const r = await api.validateSettings({
+          'mcp.allowed_hosts': lines(hosts),
+          'mcp.allowed_origins': lines(origins),
+        });
         setIssues(r.issues);
       } catch {
         // A failed validation call is not a validation result; the save will report any error.
@@ -48,8 +55,18 @@ export function SecurityPanel() {
     return () => clearTimeout(id);
   }, [hosts, origins, values]);
 
-  if (loadError) return <Panel id="security" title="Security"><ErrorNote error={loadError} /></Panel>;
-  if (!values) return <Panel id="security" title="Security"><Loading what="security settings" /></Panel>;
+  if (loadError)
+    return (
+      <Panel id="security" title="Security">
+        <ErrorNote error={loadError} />
+      </Panel>
+    );
+  if (!values)
+    return (
+      <Panel id="security" title="Security">
+        <Loading what="security settings" />
+      </Panel>
+    );
 
   const wild = [...lines(hosts), ...lines(origins)].filter(isWildAll);
   const hostIssues = issues.filter((i) => i.key.startsWith('mcp.allowed_hosts'));
@@ -61,11 +78,21 @@ export function SecurityPanel() {
     <Panel id="security" title="Security">
       <fieldset className="switches">
         <legend>Protection</legend>
-        <SettingSwitch value={rebinding} testId="toggle-rebinding" onSave={(v) => toggle.run(() => save({ 'mcp.enable_dns_rebinding_protection': v }))}>
+        <SettingSwitch
+          value={rebinding}
+          testId="toggle-rebinding"
+          onSave={(v) => toggle.run(() => save({ 'mcp.enable_dns_rebinding_protection': v }))}
+        >
           Check Host and Origin (DNS-rebinding protection)
         </SettingSwitch>
-        {!rebinding ? <p className="warn-text">⚠ Any web page you visit could reach the server through DNS rebinding.</p> : null}
-        <SettingSwitch value={requireKey} testId="toggle-require-key" onSave={(v) => toggle.run(() => save({ 'mcp.require_api_key': v }))}>
+        {!rebinding ? (
+          <p className="warn-text">⚠ Any web page you visit could reach the server through DNS rebinding.</p>
+        ) : null}
+        <SettingSwitch
+          value={requireKey}
+          testId="toggle-require-key"
+          onSave={(v) => toggle.run(() => save({ 'mcp.require_api_key': v }))}
+        >
           Require the API key on every MCP request
         </SettingSwitch>
       </fieldset>
@@ -82,20 +109,40 @@ export function SecurityPanel() {
       >
         <div>
           <label htmlFor="allowed-hosts">Allowed hosts (one per line; * is a wildcard)</label>
-          <textarea id="allowed-hosts" rows={4} value={hosts} onChange={(e) => setHosts(e.target.value)} aria-invalid={hostIssues.length > 0} data-testid="allowed-hosts" />
+          <textarea
+            id="allowed-hosts"
+            rows={4}
+            value={hosts}
+            onChange={(e) => setHosts(e.target.value)}
+            aria-invalid={hostIssues.length > 0}
+            data-testid="allowed-hosts"
+          />
           <Issues list={hostIssues} />
         </div>
         <div>
           <label htmlFor="allowed-origins">Allowed origins (one per line)</label>
-          <textarea id="allowed-origins" rows={4} value={origins} onChange={(e) => setOrigins(e.target.value)} aria-invalid={originIssues.length > 0} data-testid="allowed-origins" />
+          <textarea
+            id="allowed-origins"
+            rows={4}
+            value={origins}
+            onChange={(e) => setOrigins(e.target.value)}
+            aria-invalid={originIssues.length > 0}
+            data-testid="allowed-origins"
+          />
           <Issues list={originIssues} />
         </div>
         {wild.length ? (
           <p className="warn-text" role="alert" data-testid="wildcard-warning">
-            ⚠ {wild.join(', ')} allows every host or origin: any page or process that can reach this port could use your index.
+            ⚠ {wild.join(', ')} allows every host or origin: any page or process that can reach this port could use your
+            index.
           </p>
         ) : null}
-        <button type="submit" className="btn primary" disabled={action.busy || issues.length > 0} data-testid="save-allowlists">
+        <button
+          type="submit"
+          className="btn primary"
+          disabled={action.busy || issues.length > 0}
+          data-testid="save-allowlists"
+        >
           {action.busy ? 'Saving…' : 'Save allowlists'}
         </button>
       </form>

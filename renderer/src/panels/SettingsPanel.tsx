@@ -51,7 +51,10 @@ function toText(kind: Kind, v: unknown): string {
 function fromText(kind: Kind, text: string): unknown {
   switch (kind) {
     case 'list':
-      return text.split('\n').map((l) => l.trim()).filter(Boolean);
+      return text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
     case 'integer':
     case 'number':
       return text.trim() === '' || Number.isNaN(Number(text)) ? text : Number(text);
@@ -92,7 +95,10 @@ function SettingRow({ spec, value, onSaved }: { spec: SettingSpec; value: unknow
   useEffect(() => {
     if (!dirty) return;
     const timer = setTimeout(() => {
-      api.validateSettings({ [spec.key]: draft }).then((r) => setIssues(r.issues), () => undefined);
+      api.validateSettings({ [spec.key]: draft }).then(
+        (r) => setIssues(r.issues),
+        () => undefined,
+      );
     }, 250);
     return () => clearTimeout(timer);
   }, [draft, dirty, spec.key]);
@@ -105,7 +111,8 @@ function SettingRow({ spec, value, onSaved }: { spec: SettingSpec; value: unknow
       try {
         await api.updateSettings({ [spec.key]: v });
       } catch (err) {
-        const needs = err instanceof ApiError && err.body.code === 'conflict' && err.body.details?.needs_confirmation === true;
+        const needs =
+          err instanceof ApiError && err.body.code === 'conflict' && err.body.details?.needs_confirmation === true;
         if (!needs || !window.confirm(`${err instanceof ApiError ? err.body.message : ''}\n\nSave anyway?`)) throw err;
         await api.updateSettings({ [spec.key]: v }, true);
       }
@@ -120,10 +127,17 @@ function SettingRow({ spec, value, onSaved }: { spec: SettingSpec; value: unknow
 
   const hard = issues.filter((i) => !i.needs_confirmation);
   const control = (() => {
-    const common = { id, 'aria-invalid': hard.length > 0, 'aria-describedby': `${id}-about`, 'data-testid': id } as const;
+    const common = {
+      id,
+      'aria-invalid': hard.length > 0,
+      'aria-describedby': `${id}-about`,
+      'data-testid': id,
+    } as const;
     switch (kind) {
       case 'boolean':
-        return <input type="checkbox" {...common} checked={draft === true} onChange={(e) => setDraft(e.target.checked)} />;
+        return (
+          <input type="checkbox" {...common} checked={draft === true} onChange={(e) => setDraft(e.target.checked)} />
+        );
       case 'enum':
         return (
           <select {...common} value={String(draft)} onChange={(e) => setDraft(e.target.value)}>
@@ -135,15 +149,43 @@ function SettingRow({ spec, value, onSaved }: { spec: SettingSpec; value: unknow
           </select>
         );
       case 'list':
-        return <textarea {...common} rows={Math.min(6, Math.max(2, (Array.isArray(draft) ? draft.length : 0) + 1))} value={toText(kind, draft)} onChange={(e) => setDraft(fromText(kind, e.target.value))} />;
+        return (
+          <textarea
+            {...common}
+            rows={Math.min(6, Math.max(2, (Array.isArray(draft) ? draft.length : 0) + 1))}
+            value={toText(kind, draft)}
+            onChange={(e) => setDraft(fromText(kind, e.target.value))}
+          />
+        );
       case 'integer':
       case 'number':
       case 'nullable-number': {
         const s = spec.schema as { minimum?: number; maximum?: number };
-        return <input type="number" {...common} className="narrow-wide" min={s.minimum} max={s.maximum} step={kind === 'integer' ? 1 : 'any'} placeholder={kind === 'nullable-number' ? 'automatic' : undefined} value={toText(kind, draft)} onChange={(e) => setDraft(fromText(kind, e.target.value))} />;
+        return (
+          <input
+            type="number"
+            {...common}
+            className="narrow-wide"
+            min={s.minimum}
+            max={s.maximum}
+            step={kind === 'integer' ? 1 : 'any'}
+            placeholder={kind === 'nullable-number' ? 'automatic' : undefined}
+            value={toText(kind, draft)}
+            onChange={(e) => setDraft(fromText(kind, e.target.value))}
+          />
+        );
       }
       default:
-        return <input type="text" {...common} className="wide mono" value={toText(kind, draft)} onChange={(e) => setDraft(fromText(kind, e.target.value))} spellCheck={false} />;
+        return (
+          <input
+            type="text"
+            {...common}
+            className="wide mono"
+            value={toText(kind, draft)}
+            onChange={(e) => setDraft(fromText(kind, e.target.value))}
+            spellCheck={false}
+          />
+        );
     }
   })();
 
@@ -154,7 +196,11 @@ function SettingRow({ spec, value, onSaved }: { spec: SettingSpec; value: unknow
           <code>{spec.key}</code>
         </label>
         {modified ? (
-          <span className="tag modified" data-testid="setting-modified" title={`Default: ${toText(kind, spec.default) || '(empty)'}`}>
+          <span
+            className="tag modified"
+            data-testid="setting-modified"
+            title={`Default: ${toText(kind, spec.default) || '(empty)'}`}
+          >
             modified
           </span>
         ) : null}
@@ -165,11 +211,18 @@ function SettingRow({ spec, value, onSaved }: { spec: SettingSpec; value: unknow
       <p className="muted small" id={`${id}-about`}>
         {spec.description}
         {spec.hint ? ` Accepted: ${spec.hint}.` : ''}
-        {range(spec) ? ` Range: ${range(spec)}.` : ''} Default: <code>{kind === 'list' ? JSON.stringify(spec.default) : toText(kind, spec.default) || '(empty)'}</code>.
+        {range(spec) ? ` Range: ${range(spec)}.` : ''} Default:{' '}
+        <code>{kind === 'list' ? JSON.stringify(spec.default) : toText(kind, spec.default) || '(empty)'}</code>.
       </p>
       <div className="row">
         {control}
-        <button type="button" className="btn small primary" disabled={!dirty || busy || hard.length > 0} onClick={() => void save(draft)} data-testid={`${id}-save`}>
+        <button
+          type="button"
+          className="btn small primary"
+          disabled={!dirty || busy || hard.length > 0}
+          onClick={() => void save(draft)}
+          data-testid={`${id}-save`}
+        >
           {busy ? 'Saving…' : 'Save'}
         </button>
         {dirty ? (
@@ -178,18 +231,33 @@ function SettingRow({ spec, value, onSaved }: { spec: SettingSpec; value: unknow
           </button>
         ) : null}
         {modified && !dirty ? (
-          <button type="button" className="btn small" disabled={busy} onClick={() => void save(structuredClone(spec.default))} data-testid={`${id}-reset`}>
+          <button
+            type="button"
+            className="btn small"
+            disabled={busy}
+            onClick={() => void save(structuredClone(spec.default))}
+            data-testid={`${id}-reset`}
+          >
             Reset to default
           </button>
         ) : null}
         {saved && !dirty ? (
           <span className="ok-text small" role="status" data-testid={`${id}-saved`}>
-            Saved{spec.applies === 'live' ? '' : spec.applies === 'remount' ? ': remount to apply (Server card)' : ': used from the next start'}
+            Saved
+            {spec.applies === 'live'
+              ? ''
+              : spec.applies === 'remount'
+                ? ': remount to apply (Server card)'
+                : ': used from the next start'}
           </span>
         ) : null}
       </div>
       {issues.map((i) => (
-        <p key={i.rule + i.message} className={i.needs_confirmation ? 'warn-text small' : 'error-text small'} data-testid={`${id}-issue`}>
+        <p
+          key={i.rule + i.message}
+          className={i.needs_confirmation ? 'warn-text small' : 'error-text small'}
+          data-testid={`${id}-issue`}
+        >
           {i.message}
         </p>
       ))}
@@ -226,8 +294,18 @@ export function SettingsPanel() {
   }, [specs, filter, modifiedOnly, values]);
 
   const error = loadError ?? specError;
-  if (error) return <Panel id="settings" title="Settings"><ErrorNote error={error} /></Panel>;
-  if (!values || !specs) return <Panel id="settings" title="Settings"><Loading what="settings" /></Panel>;
+  if (error)
+    return (
+      <Panel id="settings" title="Settings">
+        <ErrorNote error={error} />
+      </Panel>
+    );
+  if (!values || !specs)
+    return (
+      <Panel id="settings" title="Settings">
+        <Loading what="settings" />
+      </Panel>
+    );
   const modifiedCount = specs.filter((s) => !same(values[s.key], s.default)).length;
   return (
     <Panel id="settings" title="Settings">
@@ -235,9 +313,23 @@ export function SettingsPanel() {
         <label htmlFor="settings-filter" className="sr-only">
           Search settings
         </label>
-        <input id="settings-filter" type="search" className="wide" placeholder="Search settings" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="settings-filter" />
+        <input
+          id="settings-filter"
+          type="search"
+          className="wide"
+          placeholder="Search settings"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          data-testid="settings-filter"
+        />
         <label>
-          <input type="checkbox" checked={modifiedOnly} onChange={(e) => setModifiedOnly(e.target.checked)} data-testid="settings-modified-only" /> Modified only ({modifiedCount})
+          <input
+            type="checkbox"
+            checked={modifiedOnly}
+            onChange={(e) => setModifiedOnly(e.target.checked)}
+            data-testid="settings-modified-only"
+          />{' '}
+          Modified only ({modifiedCount})
         </label>
       </div>
       {groups.size === 0 ? <p className="empty">No setting matches.</p> : null}

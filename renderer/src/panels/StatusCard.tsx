@@ -30,7 +30,9 @@ export function StatusCard() {
             <span className="pill error" data-testid="mcp-state">
               not answering
             </span>{' '}
-            <span className="muted">The engine does not answer; start it with <code>npm start</code> or <code>cairn serve</code>.</span>
+            <span className="muted">
+              The engine does not answer; start it with <code>npm start</code> or <code>cairn serve</code>.
+            </span>
           </p>
         ) : (
           <Loading what="server status" />
@@ -45,7 +47,13 @@ export function StatusCard() {
   return (
     <Panel id="status" title="MCP server">
       <p className="status-line">
-        <span className={`pill ${link === 'offline' ? 'error' : state}`} data-testid="mcp-state" title={link === 'offline' ? 'The engine does not answer: agents cannot reach Cairn until it is back' : undefined}>
+        <span
+          className={`pill ${link === 'offline' ? 'error' : state}`}
+          data-testid="mcp-state"
+          title={
+            link === 'offline' ? 'The engine does not answer: agents cannot reach Cairn until it is back' : undefined
+          }
+        >
           {state}
         </span>{' '}
         {engine ? <span className="muted">Cairn {engine.version}</span> : null}{' '}
@@ -63,21 +71,27 @@ export function StatusCard() {
       <dl className="facts">
         <dt>Advertised URL</dt>
         <dd>
-          <code data-testid="advertised-url">{mcp.advertised_url}</code> <CopyButton text={mcp.advertised_url} testId="copy-advertised-url" />
+          <code data-testid="advertised-url">{mcp.advertised_url}</code>{' '}
+          <CopyButton text={mcp.advertised_url} testId="copy-advertised-url" />
           <div className="hint">Give this address to MCP clients.</div>
         </dd>
         <dt>In-process URL</dt>
         <dd>
-          <code data-testid="in-process-url">{mcp.in_process_url}</code> <span className="tag">in-process (used by the probe)</span>
+          <code data-testid="in-process-url">{mcp.in_process_url}</code>{' '}
+          <span className="tag">in-process (used by the probe)</span>
         </dd>
         <dt>Transport</dt>
         <dd data-testid="transport">
-          Streamable HTTP, MCP {mcp.transport.protocol_versions.slice(0, 2).join(' and ')}, 2025-era clients {mcp.transport.stateless ? 'stateless' : `in sessions (${mcp.transport.sessions} open)`}, {mcp.transport.json_response ? 'JSON responses' : 'SSE streams'}
+          Streamable HTTP, MCP {mcp.transport.protocol_versions.slice(0, 2).join(' and ')}, 2025-era clients{' '}
+          {mcp.transport.stateless ? 'stateless' : `in sessions (${mcp.transport.sessions} open)`},{' '}
+          {mcp.transport.json_response ? 'JSON responses' : 'SSE streams'}
         </dd>
         <dt>Security</dt>
         <dd data-testid="security-summary">
-          DNS-rebinding protection {yesNo(s.dns_rebinding_protection)}; API key {s.require_api_key ? 'required' : 'not required'}
-          {s.require_api_key && !s.api_key_set ? ' (but none is set!)' : ''}; {s.loopback_only ? 'loopback only' : 'reachable beyond loopback'}
+          DNS-rebinding protection {yesNo(s.dns_rebinding_protection)}; API key{' '}
+          {s.require_api_key ? 'required' : 'not required'}
+          {s.require_api_key && !s.api_key_set ? ' (but none is set!)' : ''};{' '}
+          {s.loopback_only ? 'loopback only' : 'reachable beyond loopback'}
           <div className="hint">
             Hosts: {s.allowed_hosts.join(', ') || 'none'} · Origins: {s.allowed_origins.join(', ') || 'none'}
           </div>
@@ -105,20 +119,23 @@ export function StatusCard() {
         <div className="notice" role="alert" data-testid="multi-user-warning">
           <p>
             <strong>Other people can log in to this computer</strong> ({s.other_login_users.slice(0, 5).join(', ')}
-            {s.other_login_users.length > 5 ? ', …' : ''}), and the API key is off: any of their programs can search and read your
-            indexed folders through the MCP server. Require the key; then give it to your clients (Connect a client).
+            {s.other_login_users.length > 5 ? ', …' : ''}), and the API key is off: any of their programs can search and
+            read your indexed folders through the MCP server. Require the key; then give it to your clients (Connect a
+            client).
           </p>
           <button
             type="button"
             className="btn primary"
             disabled={requireKey.busy}
             data-testid="require-key"
-            onClick={() => requireKey.run(async () => {
-              // A key first, so that requiring it never locks every client out with no key to give them.
-              if (!s.api_key_set) await api.newApiKey('generate');
-              await api.updateSettings({ 'mcp.require_api_key': true });
-              await refresh();
-            })}
+            onClick={() =>
+              requireKey.run(async () => {
+                // A key first, so that requiring it never locks every client out with no key to give them.
+                if (!s.api_key_set) await api.newApiKey('generate');
+                await api.updateSettings({ 'mcp.require_api_key': true });
+                await refresh();
+              })
+            }
           >
             {requireKey.busy ? 'Requiring the key…' : 'Require the API key'}
           </button>
@@ -128,8 +145,8 @@ export function StatusCard() {
       {mcp.remount_pending.length > 0 ? (
         <div className="notice" role="status" data-testid="restart-pending">
           <p>
-            <strong>Remount pending.</strong> These saved settings are not in use yet: agents keep the old ones until the MCP server is
-            remounted (a second or so; connected agents reconnect by themselves).
+            <strong>Remount pending.</strong> These saved settings are not in use yet: agents keep the old ones until
+            the MCP server is remounted (a second or so; connected agents reconnect by themselves).
           </p>
           <ul className="pending-list">
             {mcp.remount_pending.map((p) => {
@@ -139,7 +156,11 @@ export function StatusCard() {
                   <code>
                     {name}={shown(p.mounted)}
                   </code>{' '}
-                  now, <code>{name}={shown(p.configured)}</code> after the remount
+                  now,{' '}
+                  <code>
+                    {name}={shown(p.configured)}
+                  </code>{' '}
+                  after the remount
                 </li>
               );
             })}

@@ -18,7 +18,14 @@ declare global {
   }
 }
 
-const engineState: EngineState = { link: 'online', engine: null, mcp: null, error: null, epoch: 0, refresh: async () => undefined };
+const engineState: EngineState = {
+  link: 'online',
+  engine: null,
+  mcp: null,
+  error: null,
+  epoch: 0,
+  refresh: async () => undefined,
+};
 
 function job(n: number, state: JobInfo['state'], extra: Partial<JobInfo> = {}): JobInfo {
   return {
@@ -27,8 +34,19 @@ function job(n: number, state: JobInfo['state'], extra: Partial<JobInfo> = {}): 
     folder: `/data/folder-${n}`,
     state,
     progress: {
-      phase: 'embedding', files_done: 52, files_total: 425, chunks_done: 1584, chunks_total: 30818, throughput: 0, eta_seconds: 240,
-      summary: { label: 'computing vectors', fraction: 0.05, counts: '1,584 of 30,818 chunks (52 of 425 files)', eta: 'about 4 min left' },
+      phase: 'embedding',
+      files_done: 52,
+      files_total: 425,
+      chunks_done: 1584,
+      chunks_total: 30818,
+      throughput: 0,
+      eta_seconds: 240,
+      summary: {
+        label: 'computing vectors',
+        fraction: 0.05,
+        counts: '1,584 of 30,818 chunks (52 of 425 files)',
+        eta: 'about 4 min left',
+      },
     },
     errors: 0,
     created_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
@@ -62,8 +80,18 @@ function SwitchScene() {
 }
 
 export const SCENES: Record<string, () => ReactElement> = {
-  'error-with-remedy': () => <ErrorNote error={{ code: 'disk_full', message: 'No space left while writing the index.', remedy: 'Free some space; indexing resumes by itself.' }} />,
-  'error-with-verdict': () => <ErrorNote testId="verdict" error={{ code: 'config_invalid', message: 'Not saved: mcp.port must be 1..65535.' }} />,
+  'error-with-remedy': () => (
+    <ErrorNote
+      error={{
+        code: 'disk_full',
+        message: 'No space left while writing the index.',
+        remedy: 'Free some space; indexing resumes by itself.',
+      }}
+    />
+  ),
+  'error-with-verdict': () => (
+    <ErrorNote testId="verdict" error={{ code: 'config_invalid', message: 'Not saved: mcp.port must be 1..65535.' }} />
+  ),
   'error-unknown-code': () => <ErrorNote error={{ code: 'timeout', message: 'grep ran out of time.' }} />,
   switch: () => <SwitchScene />,
   copy: () => <CopyButton text="cairn_key_to_copy" testId="copy" />,
@@ -71,12 +99,19 @@ export const SCENES: Record<string, () => ReactElement> = {
     <EngineContext.Provider value={engineState}>
       <JobsList
         jobs={[
-          ...Array.from({ length: 9 }, (_, i) => job(i, 'done', { finished_at: new Date(Date.UTC(2026, 0, 1, 1, i)).toISOString() })),
+          ...Array.from({ length: 9 }, (_, i) =>
+            job(i, 'done', { finished_at: new Date(Date.UTC(2026, 0, 1, 1, i)).toISOString() }),
+          ),
           job(20, 'running'),
           job(21, 'paused'),
           job(22, 'failed', { error: { code: 'disk_full', message: 'no space', remedy: 'free space' } }),
         ]}
-        folders={[...Array.from({ length: 9 }, (_, i) => `/data/folder-${i}`), '/data/folder-20', '/data/folder-21', '/data/folder-22']}
+        folders={[
+          ...Array.from({ length: 9 }, (_, i) => `/data/folder-${i}`),
+          '/data/folder-20',
+          '/data/folder-21',
+          '/data/folder-22',
+        ]}
       />
     </EngineContext.Provider>
   ),

@@ -3,7 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { API_KEY_MAX_LENGTH, API_KEY_MIN_LENGTH, apiKeyProblem, isValidApiKey, keyStorageNotice } from '../../../main/common/api-key.js';
+import {
+  API_KEY_MAX_LENGTH,
+  API_KEY_MIN_LENGTH,
+  apiKeyProblem,
+  isValidApiKey,
+  keyStorageNotice,
+} from '../../../main/common/api-key.js';
 
 const good = 'cairn_' + randomBytes(32).toString('base64url');
 
@@ -14,9 +20,12 @@ test('a generated key and a long hand-made URL-safe key pass', () => {
 });
 
 test('length is bounded on both sides, exactly at the limits', () => {
-  const at = (n: number) => ('abcdefghijklmnopqrstuvwxyz0123456789'.repeat(20)).slice(0, n);
+  const at = (n: number) => 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(20).slice(0, n);
   assert.equal(apiKeyProblem(at(API_KEY_MIN_LENGTH)), null);
-  assert.match(apiKeyProblem(at(API_KEY_MIN_LENGTH - 1))!, new RegExp(`at least ${API_KEY_MIN_LENGTH} characters \\(this one has ${API_KEY_MIN_LENGTH - 1}\\)`));
+  assert.match(
+    apiKeyProblem(at(API_KEY_MIN_LENGTH - 1))!,
+    new RegExp(`at least ${API_KEY_MIN_LENGTH} characters \\(this one has ${API_KEY_MIN_LENGTH - 1}\\)`),
+  );
   const long = at(API_KEY_MAX_LENGTH);
   assert.equal(long.length, API_KEY_MAX_LENGTH);
   assert.equal(apiKeyProblem(long), null);

@@ -2,9 +2,29 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { escapeContent, escapeContentLine, escapeControls, hasControlEscapes, unescapeControls } from '../../../main/common/escape.js';
+import {
+  escapeContent,
+  escapeContentLine,
+  escapeControls,
+  hasControlEscapes,
+  unescapeControls,
+} from '../../../main/common/escape.js';
 
-const HOSTILE = ['\n', '\r', '\u001b', '\u0000', '\u007f', '\u0085', '\u2028', '\u2029', '\u202e', '\u2066', '\u200f', '\ufeff', '\t'];
+const HOSTILE = [
+  '\n',
+  '\r',
+  '\u001b',
+  '\u0000',
+  '\u007f',
+  '\u0085',
+  '\u2028',
+  '\u2029',
+  '\u202e',
+  '\u2066',
+  '\u200f',
+  '\ufeff',
+  '\t',
+];
 
 test('every control, separator and bidi mark is escaped, and nothing else is touched', () => {
   for (const c of HOSTILE) {
@@ -26,13 +46,25 @@ test('content lines keep their tabs; multi-line content keeps its lines and read
 
 test('unescape reverses escape exactly, for any string', () => {
   fc.assert(
-    fc.property(fc.string({ unit: fc.oneof(fc.constantFrom(...HOSTILE, '\\', 'n', 'u'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })) }), (s) => {
-      const escaped = escapeControls(s);
-      // eslint-disable-next-line no-control-regex -- looking for raw controls is the point
-      assert.equal(escaped.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ''), escaped, 'no raw control is left');
-      // A backslash sequence already in the name is left as it is by unescape unless it names a control.
-      if (!hasControlEscapes(s)) assert.equal(unescapeControls(escaped), s);
-    }),
+    fc.property(
+      fc.string({
+        unit: fc.oneof(
+          fc.constantFrom(...HOSTILE, '\\', 'n', 'u'),
+          fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+        ),
+      }),
+      (s) => {
+        const escaped = escapeControls(s);
+        assert.equal(
+          // eslint-disable-next-line no-control-regex -- looking for raw controls is the point
+          escaped.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ''),
+          escaped,
+          'no raw control is left',
+        );
+        // A backslash sequence already in the name is left as it is by unescape unless it names a control.
+        if (!hasControlEscapes(s)) assert.equal(unescapeControls(escaped), s);
+      },
+    ),
     { numRuns: 500 },
   );
   // Only escapes of control characters are read back: `\u0041` (A) stays as written.

@@ -21,7 +21,10 @@ interface Stamp {
 }
 
 function currentStamp(): Stamp {
-  const pkg = JSON.parse(readFileSync(join(useLiteSourceDir(), '..', 'package.json'), 'utf8')) as { name: string; version: string };
+  const pkg = JSON.parse(readFileSync(join(useLiteSourceDir(), '..', 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
   return { converter: CONVERTER_VERSION, source: `${pkg.name}@${pkg.version}` };
 }
 
@@ -46,7 +49,9 @@ export function isCurrentBuild(dir: string): boolean {
   try {
     const stamp = JSON.parse(readFileSync(join(dir, STAMP_FILE), 'utf8')) as Stamp;
     const want = currentStamp();
-    return stamp.converter === want.converter && stamp.source === want.source && existsSync(join(dir, 'onnx', 'model.onnx'));
+    return (
+      stamp.converter === want.converter && stamp.source === want.source && existsSync(join(dir, 'onnx', 'model.onnx'))
+    );
   } catch {
     return false;
   }

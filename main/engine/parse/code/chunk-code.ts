@@ -19,7 +19,14 @@ function slice(ctx: Ctx, from: number, to: number): Unit[] {
 function windows(ctx: Ctx, from: number, to: number, symbol?: { name: string; kind: string }) {
   if (to < from) return;
   for (const w of packUnits(slice(ctx, from, to), ctx.budget, defaultOverlap(ctx.budget))) {
-    ctx.out.push({ kind: 'code', language: ctx.language, startLine: w.startLine, endLine: w.endLine, text: w.text, ...(symbol ? { symbol: symbol.name, symbolKind: symbol.kind } : {}) });
+    ctx.out.push({
+      kind: 'code',
+      language: ctx.language,
+      startLine: w.startLine,
+      endLine: w.endLine,
+      text: w.text,
+      ...(symbol ? { symbol: symbol.name, symbolKind: symbol.kind } : {}),
+    });
   }
 }
 
@@ -42,10 +49,20 @@ function chunkRange(ctx: Ctx, from: number, to: number, defs: Def[], container?:
  * or, failing that, into line windows that all keep the symbol.
  */
 function chunkDef(ctx: Ctx, def: Def, from: number, to: number) {
-  const text = slice(ctx, from, to).map((u) => u.text).join('\n');
+  const text = slice(ctx, from, to)
+    .map((u) => u.text)
+    .join('\n');
   if (ctx.budget.countTokens(text) <= ctx.budget.maxTokens) {
     if (!text.trim()) return;
-    const chunk: ChunkDraft = { kind: 'code', language: ctx.language, startLine: from, endLine: to, text, symbol: def.name, symbolKind: def.kind };
+    const chunk: ChunkDraft = {
+      kind: 'code',
+      language: ctx.language,
+      startLine: from,
+      endLine: to,
+      text,
+      symbol: def.name,
+      symbolKind: def.kind,
+    };
     ctx.whole.add(chunk);
     ctx.out.push(chunk);
     return;
@@ -62,9 +79,17 @@ function mergeSmall(ctx: Ctx, chunks: ChunkDraft[]): ChunkDraft[] {
   const out: ChunkDraft[] = [];
   for (const c of chunks) {
     const prev = out[out.length - 1];
-    const mergeable = prev && prev.symbol === c.symbol && prev.symbolKind === c.symbolKind && c.startLine > prev.endLine && !ctx.isDef(prev) && !ctx.isDef(c);
+    const mergeable =
+      prev &&
+      prev.symbol === c.symbol &&
+      prev.symbolKind === c.symbolKind &&
+      c.startLine > prev.endLine &&
+      !ctx.isDef(prev) &&
+      !ctx.isDef(c);
     if (mergeable) {
-      const text = slice(ctx, prev.startLine, c.endLine).map((u) => u.text).join('\n');
+      const text = slice(ctx, prev.startLine, c.endLine)
+        .map((u) => u.text)
+        .join('\n');
       if (ctx.budget.countTokens(text) <= ctx.budget.maxTokens) {
         out[out.length - 1] = { ...prev, endLine: c.endLine, text };
         continue;

@@ -23,7 +23,22 @@ export interface Extracted {
 /** References are for the graph: a bounded, deduplicated set per file is plenty. */
 export const MAX_REFERENCES = 300;
 const MAX_DEPTH = 400;
-const NOISE = new Set(['self', 'this', 'super', 'cls', 'new', 'require', 'import', 'print', 'len', 'str', 'int', 'String', 'Object', 'Error']);
+const NOISE = new Set([
+  'self',
+  'this',
+  'super',
+  'cls',
+  'new',
+  'require',
+  'import',
+  'print',
+  'len',
+  'str',
+  'int',
+  'String',
+  'Object',
+  'Error',
+]);
 
 /** Doc comments belong with what they document: the first line of the comments right above. */
 function leadingCommentStart(node: Node, startLine: number): number {
@@ -68,7 +83,7 @@ export function extract(root: Node, spec: LangSpec): Extracted {
     if (kind) {
       const nameNode = node.childForFieldName('name');
       if (nameNode) nameIds.add(nameNode.id);
-      const name = spec.name ? spec.name(node) : nameNode?.text ?? null;
+      const name = spec.name ? spec.name(node) : (nameNode?.text ?? null);
       if (name) {
         if (node.type === 'type_spec') kind = goTypeKind(node);
         if (kind === 'function' && container.kind && CLASS_LIKE.has(container.kind)) kind = 'method';
@@ -77,7 +92,14 @@ export function extract(root: Node, spec: LangSpec): Extracted {
         const outer = node.parent && spec.wrappers?.has(node.parent.type) ? node.parent : node;
         const full = [...container.path, name].join('.');
         const startLine = outer.startPosition.row + 1;
-        const def: Def = { name: full, kind, startLine, endLine: outer.endPosition.row + 1, chunkStart: leadingCommentStart(outer, startLine), children: [] };
+        const def: Def = {
+          name: full,
+          kind,
+          startLine,
+          endLine: outer.endPosition.row + 1,
+          chunkStart: leadingCommentStart(outer, startLine),
+          children: [],
+        };
         // An end position at column 0 belongs to the line before (trailing newline inside the node).
         if (outer.endPosition.column === 0 && def.endLine > def.startLine) def.endLine--;
         symbols.push({ name: full, kind, startLine: def.startLine, endLine: def.endLine });

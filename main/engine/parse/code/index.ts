@@ -10,8 +10,18 @@ import { GO, RUST } from './specs-systems.js';
 import { parserFor } from './treesitter.js';
 
 const SPECS: Record<Grammar, LangSpec> = {
-  typescript: JS, tsx: JS, javascript: JS, python: PYTHON, go: GO, rust: RUST, java: JAVA, cpp: CPP,
-  'c-sharp': CSHARP, ruby: RUBY, php: PHP, bash: BASH,
+  typescript: JS,
+  tsx: JS,
+  javascript: JS,
+  python: PYTHON,
+  go: GO,
+  rust: RUST,
+  java: JAVA,
+  cpp: CPP,
+  'c-sharp': CSHARP,
+  ruby: RUBY,
+  php: PHP,
+  bash: BASH,
 };
 
 /**
@@ -22,12 +32,24 @@ export const MAX_SYNTAX_TREE_CHARS = 1_500_000;
 
 /** Code without a grammar (or whose parse failed): overlapping line windows. */
 export function lineWindows(text: string, budget: TokenBudget, language: string): ChunkDraft[] {
-  return packUnits(toUnits(text), budget, defaultOverlap(budget)).map((w) => ({ kind: 'code', language, startLine: w.startLine, endLine: w.endLine, text: w.text }));
+  return packUnits(toUnits(text), budget, defaultOverlap(budget)).map((w) => ({
+    kind: 'code',
+    language,
+    startLine: w.startLine,
+    endLine: w.endLine,
+    text: w.text,
+  }));
 }
 
 /** Source code: chunks at function/class/method boundaries, plus symbols and graph refs. */
-export async function parseCode(text: string, budget: TokenBudget, language: string, grammar: Grammar | undefined): Promise<ParsedFile> {
-  if (!grammar || text.length > MAX_SYNTAX_TREE_CHARS) return { chunks: lineWindows(text, budget, language), symbols: [], refs: [] };
+export async function parseCode(
+  text: string,
+  budget: TokenBudget,
+  language: string,
+  grammar: Grammar | undefined,
+): Promise<ParsedFile> {
+  if (!grammar || text.length > MAX_SYNTAX_TREE_CHARS)
+    return { chunks: lineWindows(text, budget, language), symbols: [], refs: [] };
   let tree;
   try {
     tree = (await parserFor(grammar)).parse(text);

@@ -16,7 +16,17 @@ export interface LangSpec {
   typeRefs: ReadonlySet<string>;
 }
 
-export const CLASS_LIKE: ReadonlySet<string> = new Set(['class', 'interface', 'struct', 'trait', 'impl', 'enum', 'record', 'module', 'object']);
+export const CLASS_LIKE: ReadonlySet<string> = new Set([
+  'class',
+  'interface',
+  'struct',
+  'trait',
+  'impl',
+  'enum',
+  'record',
+  'module',
+  'object',
+]);
 
 export function field(node: Node, name: string): Node | null {
   return node.childForFieldName(name);

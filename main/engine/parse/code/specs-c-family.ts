@@ -16,8 +16,12 @@ function cFunctionName(node: Node): string | null {
 
 export const CPP: LangSpec = {
   defs: {
-    function_definition: 'function', class_specifier: 'class', struct_specifier: 'struct', union_specifier: 'struct',
-    enum_specifier: 'enum', namespace_definition: 'namespace',
+    function_definition: 'function',
+    class_specifier: 'class',
+    struct_specifier: 'struct',
+    union_specifier: 'struct',
+    enum_specifier: 'enum',
+    namespace_definition: 'namespace',
   },
   wrappers: new Set(['template_declaration']),
   name: (n) => {
@@ -33,10 +37,16 @@ export const CPP: LangSpec = {
 
 export const JAVA: LangSpec = {
   defs: {
-    class_declaration: 'class', interface_declaration: 'interface', enum_declaration: 'enum', record_declaration: 'record',
-    annotation_type_declaration: 'interface', method_declaration: 'function', constructor_declaration: 'constructor',
+    class_declaration: 'class',
+    interface_declaration: 'interface',
+    enum_declaration: 'enum',
+    record_declaration: 'record',
+    annotation_type_declaration: 'interface',
+    method_declaration: 'function',
+    constructor_declaration: 'constructor',
   },
-  imports: (n) => (n.type === 'import_declaration' ? [n.text.replace(/^import\s+(static\s+)?|;\s*$/g, '').trim()] : null),
+  imports: (n) =>
+    n.type === 'import_declaration' ? [n.text.replace(/^import\s+(static\s+)?|;\s*$/g, '').trim()] : null,
   callee: (n) => {
     if (n.type === 'method_invocation') return field(n, 'name')?.text ?? null;
     if (n.type === 'object_creation_expression') return lastIdentifier(field(n, 'type'), ['name']);
@@ -47,11 +57,18 @@ export const JAVA: LangSpec = {
 
 export const CSHARP: LangSpec = {
   defs: {
-    class_declaration: 'class', struct_declaration: 'struct', interface_declaration: 'interface', enum_declaration: 'enum',
-    record_declaration: 'record', method_declaration: 'function', constructor_declaration: 'constructor',
-    namespace_declaration: 'namespace', file_scoped_namespace_declaration: 'namespace',
+    class_declaration: 'class',
+    struct_declaration: 'struct',
+    interface_declaration: 'interface',
+    enum_declaration: 'enum',
+    record_declaration: 'record',
+    method_declaration: 'function',
+    constructor_declaration: 'constructor',
+    namespace_declaration: 'namespace',
+    file_scoped_namespace_declaration: 'namespace',
   },
-  imports: (n) => (n.type === 'using_directive' ? [n.text.replace(/^(global\s+)?using\s+(static\s+)?|;\s*$/g, '').trim()] : null),
+  imports: (n) =>
+    n.type === 'using_directive' ? [n.text.replace(/^(global\s+)?using\s+(static\s+)?|;\s*$/g, '').trim()] : null,
   callee: (n) => {
     if (n.type === 'invocation_expression') return lastIdentifier(field(n, 'function'), ['name']);
     if (n.type === 'object_creation_expression') return lastIdentifier(field(n, 'type'), ['name']);

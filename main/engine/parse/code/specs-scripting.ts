@@ -9,7 +9,7 @@ function jsName(n: Node): string | null {
     const decls = n.namedChildren.filter((c) => c?.type === 'variable_declarator');
     if (decls.length !== 1) return null;
     const value = field(decls[0]!, 'value');
-    return value && FUNCTION_VALUES.has(value.type) ? field(decls[0]!, 'name')?.text ?? null : null;
+    return value && FUNCTION_VALUES.has(value.type) ? (field(decls[0]!, 'name')?.text ?? null) : null;
   }
   return field(n, 'name')?.text ?? null;
 }
@@ -31,10 +31,17 @@ function jsImports(n: Node): string[] | null {
 
 export const JS: LangSpec = {
   defs: {
-    function_declaration: 'function', generator_function_declaration: 'function', class_declaration: 'class',
-    abstract_class_declaration: 'class', method_definition: 'function', interface_declaration: 'interface',
-    type_alias_declaration: 'type', enum_declaration: 'enum', internal_module: 'namespace',
-    lexical_declaration: 'function', variable_declaration: 'function',
+    function_declaration: 'function',
+    generator_function_declaration: 'function',
+    class_declaration: 'class',
+    abstract_class_declaration: 'class',
+    method_definition: 'function',
+    interface_declaration: 'interface',
+    type_alias_declaration: 'type',
+    enum_declaration: 'enum',
+    internal_module: 'namespace',
+    lexical_declaration: 'function',
+    variable_declaration: 'function',
   },
   wrappers: new Set(['export_statement']),
   name: jsName,
@@ -52,7 +59,9 @@ export const PYTHON: LangSpec = {
   wrappers: new Set(['decorated_definition']),
   imports: (n) => {
     if (n.type === 'import_statement') {
-      return n.namedChildren.map((c) => (c?.type === 'aliased_import' ? field(c, 'name')?.text : c?.text)).filter((s): s is string => !!s);
+      return n.namedChildren
+        .map((c) => (c?.type === 'aliased_import' ? field(c, 'name')?.text : c?.text))
+        .filter((s): s is string => !!s);
     }
     if (n.type === 'import_from_statement') {
       const m = field(n, 'module_name');
@@ -73,14 +82,18 @@ export const RUBY: LangSpec = {
     const s = field(n, 'arguments')?.namedChildren.find((c) => c?.type === 'string');
     return s ? [unquote(s.text)] : null;
   },
-  callee: (n) => (n.type === 'call' ? field(n, 'method')?.text ?? null : null),
+  callee: (n) => (n.type === 'call' ? (field(n, 'method')?.text ?? null) : null),
   typeRefs: new Set([]),
 };
 
 export const PHP: LangSpec = {
   defs: {
-    function_definition: 'function', class_declaration: 'class', interface_declaration: 'interface', trait_declaration: 'trait',
-    enum_declaration: 'enum', method_declaration: 'function',
+    function_definition: 'function',
+    class_declaration: 'class',
+    interface_declaration: 'interface',
+    trait_declaration: 'trait',
+    enum_declaration: 'enum',
+    method_declaration: 'function',
   },
   imports: (n) => {
     if (n.type === 'namespace_use_clause') return [n.text.replace(/\s+as\s+.*$/, '')];
@@ -92,7 +105,8 @@ export const PHP: LangSpec = {
   },
   callee: (n) => {
     if (n.type === 'function_call_expression') return lastIdentifier(field(n, 'function'), ['name']);
-    if (n.type === 'member_call_expression' || n.type === 'scoped_call_expression') return field(n, 'name')?.text ?? null;
+    if (n.type === 'member_call_expression' || n.type === 'scoped_call_expression')
+      return field(n, 'name')?.text ?? null;
     return null;
   },
   typeRefs: new Set([]),
@@ -107,6 +121,6 @@ export const BASH: LangSpec = {
     const arg = field(n, 'argument');
     return arg ? [unquote(arg.text)] : null;
   },
-  callee: (n) => (n.type === 'command' ? field(n, 'name')?.text ?? null : null),
+  callee: (n) => (n.type === 'command' ? (field(n, 'name')?.text ?? null) : null),
   typeRefs: new Set([]),
 };

@@ -32,8 +32,15 @@ export function goTypeKind(n: Node): string {
 
 export const RUST: LangSpec = {
   defs: {
-    function_item: 'function', struct_item: 'struct', enum_item: 'enum', union_item: 'struct', trait_item: 'trait',
-    impl_item: 'impl', mod_item: 'module', type_item: 'type', macro_definition: 'macro',
+    function_item: 'function',
+    struct_item: 'struct',
+    enum_item: 'enum',
+    union_item: 'struct',
+    trait_item: 'trait',
+    impl_item: 'impl',
+    mod_item: 'module',
+    type_item: 'type',
+    macro_definition: 'macro',
   },
   name: (n) => {
     if (n.type === 'impl_item') return field(n, 'type')?.text.replace(/<.*$/, '') ?? null;

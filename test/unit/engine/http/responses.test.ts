@@ -1,7 +1,14 @@
 // Unit: the web-standard Response builders (main/engine/http/responses.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorResponse, isJsonContentType, json, jsonRpcError, readBounded, typedError } from '../../../../main/engine/http/responses.js';
+import {
+  errorResponse,
+  isJsonContentType,
+  json,
+  jsonRpcError,
+  readBounded,
+  typedError,
+} from '../../../../main/engine/http/responses.js';
 import { CairnError } from '../../../../main/engine/errors.js';
 
 test('every JSON answer is uncacheable, unsniffable and unframeable', async () => {
@@ -30,8 +37,16 @@ test('errors: the status follows the code; unknown throws are a 500 internal', a
 });
 
 test('JSON-RPC errors carry id null and data only when given', async () => {
-  assert.deepEqual(await jsonRpcError(400, -32600, 'bad').json(), { jsonrpc: '2.0', error: { code: -32600, message: 'bad' }, id: null });
-  assert.deepEqual(((await jsonRpcError(400, -32022, 'era', {}, { supported: ['x'] }).json()) as { error: { data: unknown } }).error.data, { supported: ['x'] });
+  assert.deepEqual(await jsonRpcError(400, -32600, 'bad').json(), {
+    jsonrpc: '2.0',
+    error: { code: -32600, message: 'bad' },
+    id: null,
+  });
+  assert.deepEqual(
+    ((await jsonRpcError(400, -32022, 'era', {}, { supported: ['x'] }).json()) as { error: { data: unknown } }).error
+      .data,
+    { supported: ['x'] },
+  );
 });
 
 function streamed(parts: string[], headers: Record<string, string> = {}): Request {
@@ -47,7 +62,14 @@ function streamed(parts: string[], headers: Record<string, string> = {}): Reques
 test('bodies are read up to the limit, whatever Content-Length claims', async () => {
   assert.equal(await readBounded(streamed(['abc', 'def']), 6), 'abcdef');
   assert.equal(await readBounded(streamed(['abc', 'defg']), 6), null, 'streamed past the limit');
-  assert.equal(await readBounded(new Request('http://127.0.0.1/x', { method: 'POST', body: 'x', headers: { 'content-length': '999' } }), 6), null, 'declared past the limit');
+  assert.equal(
+    await readBounded(
+      new Request('http://127.0.0.1/x', { method: 'POST', body: 'x', headers: { 'content-length': '999' } }),
+      6,
+    ),
+    null,
+    'declared past the limit',
+  );
   assert.equal(await readBounded(new Request('http://127.0.0.1/x'), 6), '');
   assert.equal(await readBounded(streamed(['h\u00e9']), 3), 'h\u00e9', 'bytes, not characters: é is two');
   assert.equal(await readBounded(streamed(['h\u00e9']), 2), null);
@@ -56,7 +78,15 @@ test('bodies are read up to the limit, whatever Content-Length claims', async ()
 test('only application/json is JSON (text/plain is how cross-site forms post)', () => {
   assert.equal(isJsonContentType('application/json'), true);
   assert.equal(isJsonContentType('Application/JSON; charset=utf-8'), true);
-  for (const v of [null, '', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/jsonp', 'application/json-patch+json']) {
+  for (const v of [
+    null,
+    '',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data',
+    'application/jsonp',
+    'application/json-patch+json',
+  ]) {
     assert.equal(isJsonContentType(v), false, String(v));
   }
 });

@@ -56,7 +56,10 @@ test('a job for a folder with one queued merges into it, keeping the wider runne
   await q.idle();
   assert.deepEqual(log, ['start blocker', 'end blocker', 'rebuild']);
   // Control: once it has run, a new submission is a new job.
-  assert.notEqual(q.submit('update', '/a', async () => undefined), first);
+  assert.notEqual(
+    q.submit('update', '/a', async () => undefined),
+    first,
+  );
   await q.idle();
 });
 
@@ -92,8 +95,14 @@ test('cancel: a queued job never runs, a running one stops at its checkpoint', a
   await q.idle();
   assert.equal(running.state, 'cancelled');
   assert.deepEqual(log, ['start run']);
-  assert.throws(() => q.action(running.id, 'resume'), (e: unknown) => e instanceof CairnError && e.code === 'conflict');
-  assert.throws(() => q.action('no-such-id', 'pause'), (e: unknown) => e instanceof CairnError && e.code === 'not_found');
+  assert.throws(
+    () => q.action(running.id, 'resume'),
+    (e: unknown) => e instanceof CairnError && e.code === 'conflict',
+  );
+  assert.throws(
+    () => q.action('no-such-id', 'pause'),
+    (e: unknown) => e instanceof CairnError && e.code === 'not_found',
+  );
 });
 
 test('a failing runner fails its job with a typed error and the queue goes on', async () => {
@@ -126,7 +135,10 @@ test('pausing everything pauses new jobs too; finished jobs are kept up to the b
     await q.idle();
   }
   // Trimmed when a job is submitted: the two newest finished jobs at the last submission, plus it.
-  assert.deepEqual(q.list().map((j) => j.folder), ['/b', '/c', '/d']);
+  assert.deepEqual(
+    q.list().map((j) => j.folder),
+    ['/b', '/c', '/d'],
+  );
   assert.equal(q.get(held.id), undefined, 'the oldest finished job was dropped');
 });
 
@@ -142,5 +154,10 @@ test('exclusive work is not listed and never runs beside a job', async () => {
   g.open();
   await done;
   assert.deepEqual(log, ['start job', 'end job', 'maintenance']);
-  await assert.rejects(q.runExclusive('update', '*maintenance*', async () => { throw new CairnError('disk_full', 'full'); }), (e: unknown) => e instanceof CairnError && e.code === 'disk_full');
+  await assert.rejects(
+    q.runExclusive('update', '*maintenance*', async () => {
+      throw new CairnError('disk_full', 'full');
+    }),
+    (e: unknown) => e instanceof CairnError && e.code === 'disk_full',
+  );
 });

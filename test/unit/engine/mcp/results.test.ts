@@ -13,8 +13,14 @@ test('success carries the result and its text, never isError', () => {
 test('a CairnError keeps its code and remedy; any other throw is internal', () => {
   const typed = failure(new CairnError('path_outside_folders', 'outside', { remedy: 'read a file inside a folder' }));
   assert.equal(typed.isError, true);
-  assert.deepEqual((typed.structuredContent as { error: { code: string; remedy?: string } }).error.code, 'path_outside_folders');
-  assert.equal((typed.content[0] as { text: string }).text, 'Error path_outside_folders: outside\nRemedy: read a file inside a folder');
+  assert.deepEqual(
+    (typed.structuredContent as { error: { code: string; remedy?: string } }).error.code,
+    'path_outside_folders',
+  );
+  assert.equal(
+    (typed.content[0] as { text: string }).text,
+    'Error path_outside_folders: outside\nRemedy: read a file inside a folder',
+  );
   const plain = failure(new Error('boom'));
   assert.deepEqual(plain.structuredContent, { error: { code: 'internal', message: 'boom' } });
   assert.equal('result' in (plain.structuredContent as object), false, 'never a partial result beside the error');

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { dateClause, globMatcher, inFolders, whereClause } from '../../../../main/engine/search/filters.js';
 import { validateSearch } from '../../../../main/engine/search/validate.js';
 
-const search = (extra: Record<string, unknown> = {}) => validateSearch({ query: 'q', ...extra }, { mode: 'hybrid', topK: 10 });
+const search = (extra: Record<string, unknown> = {}) =>
+  validateSearch({ query: 'q', ...extra }, { mode: 'hybrid', topK: 10 });
 
 test('no filter at all is no clause (every folder, no folder clause)', () => {
   assert.equal(whereClause(search(), null), undefined);
@@ -19,7 +20,10 @@ test('folders, kinds, extensions and dates become one quoted AND clause', () => 
   );
   // Dates left out on demand (vectors keep the mtime of when they were computed).
   assert.equal(whereClause(s, null, false), `(kind IN ('markdown') OR ext IN ('ts'))`);
-  assert.equal(dateClause(search({ modified_before: '2024-02-01T00:00:00Z' })), `(mtime <= ${Date.parse('2024-02-01T00:00:00Z')})`);
+  assert.equal(
+    dateClause(search({ modified_before: '2024-02-01T00:00:00Z' })),
+    `(mtime <= ${Date.parse('2024-02-01T00:00:00Z')})`,
+  );
 });
 
 test('an empty folder list matches nothing rather than everything', () => {
@@ -45,7 +49,7 @@ test('globs: only negative globs include everything else; dotfiles are matched l
   assert.equal(globMatcher([]), null);
 });
 
-test('folder scope: a sibling whose name starts with the folder\'s is outside it', () => {
+test("folder scope: a sibling whose name starts with the folder's is outside it", () => {
   const inside = inFolders(['/data/notes', '/srv/code/']);
   assert.equal(inside('/data/notes/a.md'), true);
   assert.equal(inside('/srv/code/x/y.ts'), true);

@@ -3,11 +3,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { convexMix, single, weightedRrf, type LegResult } from '../../../../main/engine/search/fusion.js';
 
-const leg = (name: LegResult['leg'], weight: number, ids: string[], scores = ids.map((_, i) => ids.length - i)): LegResult => ({ leg: name, weight, ids, scores });
+const leg = (
+  name: LegResult['leg'],
+  weight: number,
+  ids: string[],
+  scores = ids.map((_, i) => ids.length - i),
+): LegResult => ({ leg: name, weight, ids, scores });
 
 test('RRF: rank 1 in every leg scores exactly 1, and a chunk in both legs beats one in either', () => {
   const fused = weightedRrf([leg('sparse', 1, ['a', 'b', 'c']), leg('vector', 0.5, ['a', 'c', 'd'])], 60);
-  assert.deepEqual(fused.map((f) => f.id), ['a', 'c', 'b', 'd']);
+  assert.deepEqual(
+    fused.map((f) => f.id),
+    ['a', 'c', 'b', 'd'],
+  );
   assert.equal(fused[0].score, 1);
   assert.deepEqual(fused[0].ranks, { sparse: 1, vector: 1 });
   assert.deepEqual(fused.find((f) => f.id === 'c')?.ranks, { sparse: 3, vector: 2 });
@@ -20,7 +28,10 @@ test('RRF: rank 1 in every leg scores exactly 1, and a chunk in both legs beats 
 test('RRF: equal scores are ordered by id, so fusion is deterministic', () => {
   const a = weightedRrf([leg('sparse', 1, ['q', 'p']), leg('vector', 1, ['p', 'q'])], 60);
   assert.equal(a[0].score, a[1].score);
-  assert.deepEqual(a.map((f) => f.id), ['p', 'q']);
+  assert.deepEqual(
+    a.map((f) => f.id),
+    ['p', 'q'],
+  );
 });
 
 test('RRF: k flattens the rank curve (a larger k brings rank 2 closer to rank 1)', () => {
@@ -48,16 +59,28 @@ test('convex: min-max normalised per leg, weighted by leg, a missing leg counts 
   assert.equal(byId.a, 0.75); // best sparse, absent from vector
   assert.equal(byId.b, 0.75 * 0.5 + 0); // middle sparse, worst vector
   assert.equal(byId.c, 0 + 0.25); // worst sparse, best vector
-  assert.deepEqual(fused.map((f) => f.id), ['a', 'b', 'c']);
+  assert.deepEqual(
+    fused.map((f) => f.id),
+    ['a', 'b', 'c'],
+  );
   assert.deepEqual(fused.find((f) => f.id === 'c')?.ranks, { sparse: 3, vector: 1 });
 });
 
 test('convex: a leg whose scores are all equal gives every chunk its full weight; scores stay in 0..1', () => {
-  const fused = convexMix([{ leg: 'sparse', weight: 2, ids: ['a', 'b'], scores: [3, 3] }, { leg: 'graph', weight: 2, ids: [], scores: [] }]);
-  assert.deepEqual(fused.map((f) => f.score), [0.5, 0.5]);
+  const fused = convexMix([
+    { leg: 'sparse', weight: 2, ids: ['a', 'b'], scores: [3, 3] },
+    { leg: 'graph', weight: 2, ids: [], scores: [] },
+  ]);
+  assert.deepEqual(
+    fused.map((f) => f.score),
+    [0.5, 0.5],
+  );
   // Control: unequal scores spread them.
   const spread = convexMix([{ leg: 'sparse', weight: 1, ids: ['a', 'b'], scores: [3, 1] }]);
-  assert.deepEqual(spread.map((f) => f.score), [1, 0]);
+  assert.deepEqual(
+    spread.map((f) => f.score),
+    [1, 0],
+  );
 });
 
 test('single: one leg passes through in its own order with its own scores', () => {

@@ -9,24 +9,48 @@ import type { SearchRequest } from '../../../../main/common/search.js';
 const defaults = { mode: 'tribrid', topK: 7 } as const;
 
 function refused(req: unknown, key: string): void {
-  assert.throws(() => validateSearch(req as SearchRequest, defaults), (err: unknown) => {
-    assert.ok(err instanceof CairnError, String(err));
-    assert.equal(err.code, 'invalid_argument');
-    assert.equal((err.details as { key?: string } | undefined)?.key, key, err.message);
-    return true;
-  });
+  assert.throws(
+    () => validateSearch(req as SearchRequest, defaults),
+    (err: unknown) => {
+      assert.ok(err instanceof CairnError, String(err));
+      assert.equal(err.code, 'invalid_argument');
+      assert.equal((err.details as { key?: string } | undefined)?.key, key, err.message);
+      return true;
+    },
+  );
 }
 
 test('defaults come from the caller (mode, top_k) and the contract (freshness, max_chars)', () => {
   const v = validateSearch({ query: '  tide tables  ' }, defaults);
   assert.deepEqual(v, {
-    queries: ['tide tables'], mode: 'tribrid', topK: 7, folders: null, globs: [], fileTypes: [],
-    modifiedAfter: null, modifiedBefore: null, minScore: null, freshness: DEFAULTS.freshness, maxChars: DEFAULTS.maxChars, perFile: false,
+    queries: ['tide tables'],
+    mode: 'tribrid',
+    topK: 7,
+    folders: null,
+    globs: [],
+    fileTypes: [],
+    modifiedAfter: null,
+    modifiedBefore: null,
+    minScore: null,
+    freshness: DEFAULTS.freshness,
+    maxChars: DEFAULTS.maxChars,
+    perFile: false,
   });
 });
 
 test('given values win over defaults; dates are parsed to epoch ms; query and queries are both kept', () => {
-  const v = validateSearch({ query: 'a', queries: ['b', ' '], mode: 'sparse', top_k: 3, modified_after: '2025-03-04T05:06:07Z', per_file: true, min_score: 0.2 }, defaults);
+  const v = validateSearch(
+    {
+      query: 'a',
+      queries: ['b', ' '],
+      mode: 'sparse',
+      top_k: 3,
+      modified_after: '2025-03-04T05:06:07Z',
+      per_file: true,
+      min_score: 0.2,
+    },
+    defaults,
+  );
   assert.deepEqual(v.queries, ['a', 'b']);
   assert.equal(v.mode, 'sparse');
   assert.equal(v.topK, 3);
@@ -44,6 +68,9 @@ test('each bad field is refused with its own key', () => {
   refused({ query: 'a', colour: 'red' }, 'colour');
   refused({ query: 'x'.repeat(LIMITS.queryChars + 1) }, 'query');
   // Control: the same requests at their limits pass.
-  assert.equal(validateSearch({ query: 'a', top_k: LIMITS.topK.max, max_chars: LIMITS.maxChars.min }, defaults).topK, LIMITS.topK.max);
+  assert.equal(
+    validateSearch({ query: 'a', top_k: LIMITS.topK.max, max_chars: LIMITS.maxChars.min }, defaults).topK,
+    LIMITS.topK.max,
+  );
   assert.equal(validateSearch({ query: 'x'.repeat(LIMITS.queryChars) }, defaults).queries[0].length, LIMITS.queryChars);
 });
