@@ -21,7 +21,8 @@ export interface LockInfo {
   mcp?: string;
 }
 
-function alive(pid: number): boolean {
+/** The process exists (EPERM: it does, under another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

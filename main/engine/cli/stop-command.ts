@@ -9,7 +9,7 @@
  */
 import { dataPaths } from '../config/paths.js';
 import { CairnError } from '../errors.js';
-import { readLock, type LockInfo } from '../lock.js';
+import { alive, readLock, type LockInfo } from '../lock.js';
 
 export interface StopOutcome {
   /** The pid that was stopped, or null when no engine ran. */
@@ -21,15 +21,6 @@ export interface StopOutcome {
 const POLL_MS = 100;
 /** An attached `cairn serve` looks at the lock every 250 ms: this is long enough to see it take over. */
 const TAKEOVER_GRACE_MS = 1000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Waits until the engine has released the folder and its process has exited; then, briefly, for a successor. */
 async function waitWhile(file: string, pid: number, timeoutMs: number): Promise<LockInfo | null> {
