@@ -298,6 +298,7 @@ export class WorkerPool<T, R, M = unknown> {
     const why = slot.failure ?? `exit code ${code}`;
     const held = [...slot.held.values()];
     slot.held.clear();
+    const resend: Held<T, R>[] = [];
     for (const h of held) {
       if (h.timer) clearTimeout(h.timer);
       h.timer = null;
@@ -308,9 +309,11 @@ export class WorkerPool<T, R, M = unknown> {
         // A worker killed for another job's deadline costs its other jobs a resend, never their result
         // (each kill is one job's expiry, so this ends); a crash is resent once.
         if (!slot.killed) h.retried = true;
-        this.queue.unshift(h);
+        resend.push(h);
       } else h.job.reject(this.opts.crashError(h.job, code, slot.failure));
     }
+    // Back at the front, in the order they were sent (a resend does not let a later job overtake).
+    this.queue.unshift(...resend);
     if (!slot.ready) {
       this.startFailures++;
       this.lastFailure = why;

@@ -53,6 +53,13 @@ export interface Fused {
   ranks: Partial<Record<RetrievalLeg, number>>;
 }
 
+const bestRank = (f: Fused) => Math.min(...Object.values(f.ranks));
+
+/** Equal fused scores keep the legs' own order (their best rank: the sparse leg breaks its ties by path), then id. */
+function byFusedScore(a: Fused, b: Fused): number {
+  return b.score - a.score || bestRank(a) - bestRank(b) || a.id.localeCompare(b.id);
+}
+
 /**
  * Weighted reciprocal rank fusion. Each leg contributes weight / (k + rank). The result is scaled
  * to 0..1 by the best score a chunk could get (rank 1 in every leg), so `min_score` means the
@@ -78,7 +85,7 @@ export function weightedRrf(lists: LegResult[], k: number): Fused[] {
     const maxPossible = ceilingFor(lists, kinds.get(f.id), (w) => w / (k + 1));
     if (maxPossible > 0) f.score /= maxPossible;
   }
-  return out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  return out.sort(byFusedScore);
 }
 
 /**
@@ -104,7 +111,7 @@ export function convexMix(lists: LegResult[]): Fused[] {
     });
   }
   for (const f of acc.values()) f.score /= ceilingFor(lists, kinds.get(f.id), (w) => w) || 1;
-  return [...acc.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  return [...acc.values()].sort(byFusedScore);
 }
 
 /** A single leg passes through unchanged: its own score is the most meaningful one. */
