@@ -21,6 +21,8 @@ const GLOSSARY = `# Glossary\n\n${[1, 2].map((n) => section('quokka', n, 'import
 let engine: Engine;
 let root: string;
 const sent: string[] = [];
+/** The file the running job named as being embedded, each time the model was handed texts. */
+const named: (string | undefined)[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 
 before(async () => {
@@ -34,6 +36,7 @@ before(async () => {
   const real = embedder.embedDocuments.bind(embedder);
   embedder.embedDocuments = (texts, onProgress, gate) => {
     sent.push(...texts);
+    named.push(engine.jobs().find((j) => j.state === 'running')?.progress.current_file);
     return real(texts, onProgress, gate);
   };
 });
@@ -61,6 +64,7 @@ test('identical files in one folder are embedded once on the first index, and bo
   await writeFile(join(a, 'notes.md'), NOTES);
   await engine.addFolder({ path: a });
   sent.length = 0;
+  named.length = 0;
   const { id } = await engine.indexFolder(a, 'create');
   await engine.idle();
   const job = engine.job(id)!;
@@ -82,6 +86,11 @@ test('identical files in one folder are embedded once on the first index, and bo
   assert.equal(p.files_total, 3);
   assert.equal(p.chunks_done, status.chunks, 'every chunk counted, also those that reused a vector');
   assert.equal(p.chunks_total, status.chunks);
+  assert.equal(p.current_file, undefined, 'the finished job names no file');
+  assert.ok(
+    named.length > 0 && named.every((f) => f === 'CHANGELOG.md' || f === 'CHANGELOG-copy.md' || f === 'notes.md'),
+    `while embedding, the job named the file: ${JSON.stringify(named)}`,
+  );
 
   const hits = await vectorHitPaths(a, 'zephyr release changes how sync works');
   assert.ok(hits.has(join(a, 'CHANGELOG.md')), [...hits].join(', '));

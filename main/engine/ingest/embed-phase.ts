@@ -57,6 +57,8 @@ export async function embedPending(
     if (todo.length > 0) {
       let nextFile = 0;
       let nextChunk = 0;
+      // The file of the next text to go is the one being embedded ("embedding <file>").
+      job.working(texts[0].rel);
       const vectors = await embedder.embedDocuments(
         texts.map(embeddingText),
         (n) => {
@@ -64,6 +66,7 @@ export async function embedPending(
           const done = countUpTo(chunkEnds, nextChunk, n);
           nextFile += files;
           nextChunk += done;
+          job.working(texts[n]?.rel);
           job.advance(files, done);
           filesReported += files;
         },
@@ -74,6 +77,7 @@ export async function embedPending(
         todo.map((c, k) => vectorRowFor(c, vectors[slot[k]])),
       );
       job.advance(0, todo.length - nextChunk);
+      job.working(undefined);
     }
     await store.markEmbedded(folder, step);
     job.advance(paths.length - filesReported, 0);
