@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../../main/engine/engine.js';
-import type { FolderStatus } from '../../main/common/status.js';
+import type { FolderStatus, JobProgress } from '../../main/common/status.js';
 import { indexNow, tempDir, tempEngine } from '../helpers/engine.js';
 
 /** Sections marked "zephyr" (the duplicated file) or "quokka" (the controls), so each sent text is known. */
@@ -23,6 +23,8 @@ let root: string;
 const sent: string[] = [];
 /** The file the running job named as being embedded, each time the model was handed texts. */
 const named: (string | undefined)[] = [];
+/** The running job's progress after each progress report of the model. */
+const samples: JobProgress[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 
 before(async () => {
@@ -37,7 +39,15 @@ before(async () => {
   embedder.embedDocuments = (texts, onProgress, gate) => {
     sent.push(...texts);
     named.push(engine.jobs().find((j) => j.state === 'running')?.progress.current_file);
-    return real(texts, onProgress, gate);
+    return real(
+      texts,
+      (n) => {
+        onProgress?.(n);
+        const job = engine.jobs().find((j) => j.state === 'running');
+        if (job) samples.push(job.progress);
+      },
+      gate,
+    );
   };
 });
 
@@ -65,6 +75,7 @@ test('identical files in one folder are embedded once on the first index, and bo
   await engine.addFolder({ path: a });
   sent.length = 0;
   named.length = 0;
+  samples.length = 0;
   const { id } = await engine.indexFolder(a, 'create');
   await engine.idle();
   const job = engine.job(id)!;
@@ -87,6 +98,19 @@ test('identical files in one folder are embedded once on the first index, and bo
   assert.equal(p.chunks_done, status.chunks, 'every chunk counted, also those that reused a vector');
   assert.equal(p.chunks_total, status.chunks);
   assert.equal(p.current_file, undefined, 'the finished job names no file');
+  // While texts came back, files and chunks moved together and never passed their totals; once the
+  // model had every text, every chunk (also each copy's) and every file had been counted.
+  assert.ok(samples.length > 0);
+  for (const [k, s] of samples.entries()) {
+    assert.ok(s.chunks_done <= s.chunks_total && s.files_done <= s.files_total, JSON.stringify(s));
+    if (k > 0) assert.ok(s.chunks_done >= samples[k - 1].chunks_done && s.files_done >= samples[k - 1].files_done);
+  }
+  const last = samples[samples.length - 1];
+  assert.deepEqual(
+    [last.files_done, last.chunks_done],
+    [3, status.chunks],
+    JSON.stringify(samples.map((s) => [s.files_done, s.chunks_done])),
+  );
   assert.ok(
     named.length > 0 && named.every((f) => f === 'CHANGELOG.md' || f === 'CHANGELOG-copy.md' || f === 'notes.md'),
     `while embedding, the job named the file: ${JSON.stringify(named)}`,
