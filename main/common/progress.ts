@@ -36,6 +36,8 @@ export interface ProgressView {
   counts: string;
   /** "about 4 min left"; null when not known. */
   eta: string | null;
+  /** "embedding docs/CHANGELOG.md" while vectors are computed; absent between files and when not running. */
+  file?: string;
 }
 
 export function describeProgress(state: JobState, p: JobProgress): ProgressView {
@@ -54,16 +56,21 @@ export function describeProgress(state: JobState, p: JobProgress): ProgressView 
   const label =
     state === 'queued' ? 'queued' : state === 'paused' ? `paused (${PHASE_LABEL[p.phase]})` : PHASE_LABEL[p.phase];
   const etaText = state === 'running' ? formatEta(p.eta_seconds) : null;
+  const file = state === 'running' && embedding && p.current_file ? `embedding ${p.current_file}` : null;
   return {
     label,
     fraction: state === 'queued' ? null : fraction,
     counts: state === 'queued' ? '' : counts,
     eta: etaText ? `${etaText} left` : null,
+    ...(file ? { file } : {}),
   };
 }
 
-/** One line: "computing vectors: 1,584 of 30,818 chunks (52 of 425 files), about 4 min left". */
+/**
+ * One line: "computing vectors: 1,584 of 30,818 chunks (52 of 425 files), embedding notes.md,
+ * about 4 min left".
+ */
 export function progressText(state: JobState, p: JobProgress): string {
   const v = describeProgress(state, p);
-  return [v.label + (v.counts ? `: ${v.counts}` : ''), v.eta].filter(Boolean).join(', ');
+  return [v.label + (v.counts ? `: ${v.counts}` : ''), v.file, v.eta].filter(Boolean).join(', ');
 }

@@ -59,6 +59,8 @@ export interface JobProgress {
   /** Chunks per second over the recent past. */
   throughput: number;
   eta_seconds: number | null;
+  /** The file whose chunks are being embedded now, relative to the folder; absent between files. */
+  current_file?: string;
   /** The same numbers in words (main/common/progress.ts), so every surface says the same thing. */
   summary?: ProgressView;
 }

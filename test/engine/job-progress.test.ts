@@ -43,6 +43,31 @@ test('embedding is counted in chunks, text in files; no ETA while a scan is stil
   assert.equal(s.counts, '100 of 400 chunks (1 of 4 files)');
 });
 
+test('while vectors are computed the progress names the file being embedded, and only then', () => {
+  const job = new Job('update', '/a');
+  job.start();
+  job.phase('embedding', { files_total: 2, chunks_total: 20 });
+  assert.equal(job.info().progress.summary?.file, undefined, 'no file yet');
+  job.working('docs/CHANGELOG.md');
+  job.advance(0, 5);
+  const info = job.info();
+  assert.equal(info.progress.current_file, 'docs/CHANGELOG.md');
+  assert.equal(info.progress.summary?.file, 'embedding docs/CHANGELOG.md');
+  assert.equal(
+    progressText(info.state, info.progress),
+    'computing vectors: 5 of 20 chunks (0 of 2 files), embedding docs/CHANGELOG.md',
+  );
+  job.pause();
+  assert.equal(job.info().progress.summary?.file, undefined, 'a paused job is embedding nothing');
+  job.resume();
+  job.working(undefined);
+  assert.equal(job.info().progress.current_file, undefined);
+  job.working('notes.md');
+  job.finish('done');
+  assert.equal(job.info().progress.current_file, undefined, 'a finished job names no file');
+  assert.equal(job.info().progress.summary?.file, undefined);
+});
+
 test('ETA as a phrase', () => {
   assert.equal(formatEta(null), null);
   assert.equal(formatEta(0), null);

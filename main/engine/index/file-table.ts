@@ -95,13 +95,6 @@ export async function chunksOfPaths(chunks: Table, paths: string[]): Promise<Chu
     .toArray()) as ChunkToEmbed[];
 }
 
-export async function presentIds(table: Table, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  return new Set(
-    ((await table.query().where(sqlIn('id', ids)).select(['id']).toArray()) as { id: string }[]).map((r) => r.id),
-  );
-}
-
 /** The graph of every indexed file, as the tables hold it (read once at open). */
 export async function loadGraph(files: Table, nodes: Table, edges: Table, graph: GraphIndex): Promise<void> {
   const nodeRows = (await nodes.query().toArray()) as NodeRow[];

@@ -15,7 +15,6 @@ import {
   chunksOfPaths,
   fileRowsOf,
   loadGraph,
-  presentIds,
   streamPaths,
   streamStats,
   unembeddedFiles,
@@ -31,6 +30,7 @@ import {
   neverCommitted,
   openOrCreate,
   replaceWhere,
+  type VectorSource,
 } from './tables.js';
 
 export { vectorRowFor } from './tables.js';
@@ -466,10 +466,13 @@ export class IndexStore {
     return chunksOfPaths(this.chunks, paths);
   }
 
-  /** Of these chunk ids, those that have a vector in the model's table. */
-  async vectorIds(vectorsName: string, ids: string[]): Promise<Set<string>> {
+  /**
+   * Of these chunks, the ids that have a vector in the model's table: their own, or one copied now
+   * from a chunk of the same text (another file or folder, or an earlier step of this pass).
+   */
+  async vectorsFor(vectorsName: string, chunks: VectorSource[]): Promise<Set<string>> {
     const t = this.vectorTables.get(vectorsName);
-    return t ? presentIds(t, ids) : new Set();
+    return t ? carryOverVectors(t, chunks) : new Set();
   }
 
   async addVectors(vectorsName: string, rows: VectorRow[]): Promise<void> {

@@ -48,8 +48,14 @@ export async function addMissingFileColumns(files: lancedb.Table): Promise<void>
     await retryOnConflict(() => files.addColumns(missing.map((name) => ({ name, valueSql: 'cast(0.0 as double)' }))));
 }
 
-/** Copies vectors of identical text (by text hash) to chunk ids that have none yet. */
-export async function carryOverVectors(vectors: lancedb.Table, chunks: ChunkRow[]): Promise<Set<string>> {
+/** The columns of a chunk its vector row repeats. */
+export type VectorSource = Pick<ChunkRow, 'id' | 'folder' | 'path' | 'rel' | 'ext' | 'kind' | 'mtime' | 'text_hash'>;
+
+/**
+ * Copies vectors of identical text (by text hash) to chunk ids that have none yet; returns the ids
+ * that have a vector now.
+ */
+export async function carryOverVectors(vectors: lancedb.Table, chunks: VectorSource[]): Promise<Set<string>> {
   const have = new Set<string>();
   if (chunks.length === 0) return have;
   const present = (await vectors
@@ -82,10 +88,7 @@ export async function carryOverVectors(vectors: lancedb.Table, chunks: ChunkRow[
   return have;
 }
 
-export function vectorRowFor(
-  c: Pick<ChunkRow, 'id' | 'folder' | 'path' | 'rel' | 'ext' | 'kind' | 'mtime' | 'text_hash'>,
-  vector: number[] | Float32Array,
-): VectorRow {
+export function vectorRowFor(c: VectorSource, vector: number[] | Float32Array): VectorRow {
   return {
     id: c.id,
     folder: c.folder,

@@ -1,5 +1,6 @@
 import type { IndexStore } from '../index/store.js';
 import { vectorRowFor } from '../index/store.js';
+import type { ChunkToEmbed } from '../index/file-table.js';
 import type { Job } from '../jobs/job.js';
 import type { Embeddings } from './embeddings.js';
 import { embeddingText } from './rows.js';
@@ -10,6 +11,10 @@ const FILES_PER_STEP = 64;
  * Computes the vectors a folder's chunks still lack, a few files at a time, marking each file
  * embedded once all its chunks have vectors. Interrupted (crash, cancel), it resumes from the
  * `embedded` flags: finished files are not embedded again.
+ *
+ * Vectors are content-addressed by the chunk's text hash (the key the write-time carry-over uses):
+ * a chunk whose text already has a vector gets a copy, and identical chunks new in one step are
+ * embedded once.
  */
 export async function embedPending(
   store: IndexStore,
@@ -37,41 +42,67 @@ export async function embedPending(
     const step = pending.slice(i, i + FILES_PER_STEP);
     const paths = step.map((p) => p.path);
     const chunks = await store.chunksToEmbed(paths);
-    const have = await store.vectorIds(
-      table,
-      chunks.map((c) => c.id),
-    );
+    // An earlier step of this pass may have embedded the same text since the files were written.
+    const have = await store.vectorsFor(table, chunks);
     const todo = chunks.filter((c) => !have.has(c.id));
-    // Files count as done as their last chunk's vector arrives (vectors arrive in todo order), not
-    // 64 at a time, so "files" and "chunks" move together.
-    const lastChunk = new Map<string, number>();
-    todo.forEach((c, k) => lastChunk.set(c.path, k + 1));
-    const ends = [...lastChunk.values()].sort((a, b) => a - b);
-    let filesReported = paths.length - ends.length;
+    const { texts, slot } = uniqueTexts(todo);
+    // Files count as done as their last chunk's vector arrives (vectors arrive in `texts` order),
+    // not 64 at a time, so "files" and "chunks" move together; a chunk counts once its text is in.
+    const chunkEnds = slot.map((s) => s + 1).sort((a, b) => a - b);
+    const lastText = new Map<string, number>();
+    todo.forEach((c, k) => lastText.set(c.path, Math.max(lastText.get(c.path) ?? 0, slot[k] + 1)));
+    const fileEnds = [...lastText.values()].sort((a, b) => a - b);
+    let filesReported = paths.length - fileEnds.length;
     job.advance(filesReported, chunks.length - todo.length);
     if (todo.length > 0) {
-      let reported = 0;
-      let next = 0;
+      let nextFile = 0;
+      let nextChunk = 0;
+      // The file of the next text to go is the one being embedded ("embedding <file>").
+      job.working(texts[0].rel);
       const vectors = await embedder.embedDocuments(
-        todo.map(embeddingText),
+        texts.map(embeddingText),
         (n) => {
-          let files = 0;
-          while (next < ends.length && ends[next] <= n) {
-            next++;
-            files++;
-          }
-          job.advance(files, n - reported);
+          const files = countUpTo(fileEnds, nextFile, n);
+          const done = countUpTo(chunkEnds, nextChunk, n);
+          nextFile += files;
+          nextChunk += done;
+          job.working(texts[n]?.rel);
+          job.advance(files, done);
           filesReported += files;
-          reported = n;
         },
         () => job.checkpoint(),
       );
       await store.addVectors(
         table,
-        todo.map((c, k) => vectorRowFor(c, vectors[k])),
+        todo.map((c, k) => vectorRowFor(c, vectors[slot[k]])),
       );
+      job.advance(0, todo.length - nextChunk);
+      job.working(undefined);
     }
     await store.markEmbedded(folder, step);
     job.advance(paths.length - filesReported, 0);
   }
+}
+
+/** One chunk per text hash, in first-seen order, and for each chunk the index of its text. */
+function uniqueTexts(chunks: ChunkToEmbed[]): { texts: ChunkToEmbed[]; slot: number[] } {
+  const texts: ChunkToEmbed[] = [];
+  const byHash = new Map<string, number>();
+  const slot = chunks.map((c) => {
+    let s = byHash.get(c.text_hash);
+    if (s === undefined) {
+      s = texts.length;
+      byHash.set(c.text_hash, s);
+      texts.push(c);
+    }
+    return s;
+  });
+  return { texts, slot };
+}
+
+/** How many of the sorted `ends` from `from` on are at most `n`. */
+function countUpTo(ends: number[], from: number, n: number): number {
+  let k = from;
+  while (k < ends.length && ends[k] <= n) k++;
+  return k - from;
 }

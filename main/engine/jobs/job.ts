@@ -48,7 +48,14 @@ export class Job {
     // New totals start a new count (the embedding pass after parsing); a bare phase change does not.
     const reset = totals.files_total !== undefined || totals.chunks_total !== undefined;
     this.progress = { ...this.progress, ...totals, phase, ...(reset ? { files_done: 0, chunks_done: 0 } : {}) };
+    delete this.progress.current_file;
     this.rate = [];
+  }
+
+  /** The file being worked on now (relative to the folder), or none. */
+  working(rel: string | undefined): void {
+    if (rel === undefined) delete this.progress.current_file;
+    else this.progress.current_file = rel;
   }
 
   /** The queue starts it: a job that waited (queued, maybe paused and resumed) begins here. */
@@ -124,6 +131,7 @@ export class Job {
     if (this.finishedAt) return;
     this.state = state;
     this.finishedAt = new Date();
+    delete this.progress.current_file;
     if (state === 'done') this.progress = { ...this.progress, phase: 'done', eta_seconds: 0 };
     if (err !== undefined) this.error = toErrorBody(err);
     for (const w of this.endWaiters.splice(0)) w(state);

@@ -121,6 +121,7 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
             <span data-testid="folder-progress-text">
               {p.summary.label}
               {p.summary.counts ? `: ${p.summary.counts}` : ''}
+              {p.summary.file ? ` · ${p.summary.file}` : ''}
               {p.summary.eta ? ` · ${p.summary.eta}` : ''}
             </span>
             {/* No value: an indeterminate bar while the total is not known (a scan still finding files, a queued job). */}
