@@ -1,10 +1,11 @@
 /**
  * The shipped stdio door (`cairn mcp --stdio`, a bridge to the engine's HTTP endpoint) in both
  * protocol eras, against a real engine that owns a real data folder:
- * - the handshake is answered by the bridge itself while the engine is still starting (an engine
- *   lock held without an address stands for one), with real clients, and what the bridge says
- *   equals what the engine says (initialize for every served revision, server/discover for both
- *   toolsets);
+ * - the handshake and tools/list are answered by the bridge itself while the engine is still
+ *   starting (an engine lock held without an address stands for one), with real clients, and what
+ *   the bridge says equals what the engine says (initialize for every served revision,
+ *   server/discover and tools/list in both eras for both toolsets); once an engine is reached,
+ *   tools/list is the engine's;
  * - every client kind (v2 pinned to 2026-07-28, v2 auto, v2 legacy, v1) launches the real
  *   bin/cairn.mjs and gets its era, the tools, a search hit, a read and the typed errors;
  * - the bridge itself (in-memory stdin/stdout) gives 2026-07-28 messages their standard headers
@@ -24,8 +25,12 @@ import { EngineLock, readLock } from '../../main/engine/lock.js';
 import { dataPaths } from '../../main/engine/config/paths.js';
 import { findOrStartEngine, type RunningEngine } from '../../main/engine/cli/engine-door.js';
 import { StdioBridge, bodyHeaders } from '../../main/engine/mcp/stdio-bridge.js';
+import { listToolsBeforeEngine } from '../../main/engine/mcp/tools-before-engine.js';
+import { SettingsStore } from '../../main/engine/config/settings-store.js';
+import { defaultSettings } from '../../main/common/settings.js';
 import {
   LEGACY_PROTOCOL_VERSIONS,
+  TOOLS_CACHE_HINT,
   discoverResult,
   initializeResult,
   type Toolset,
@@ -70,7 +75,13 @@ after(async () => {
 });
 
 /** A bridge on in-memory stdin/stdout; `ask` writes one message and waits for the answer with its id. */
-function bridge(opts: { resolve?: () => Promise<{ url: string }>; toolset?: () => Promise<Toolset> } = {}) {
+function bridge(
+  opts: {
+    resolve?: () => Promise<{ url: string }>;
+    toolset?: () => Promise<Toolset>;
+    listTools?: (line: string, headers: Record<string, string>) => Promise<string | null>;
+  } = {},
+) {
   const input = new PassThrough();
   const output = new PassThrough();
   const b = new StdioBridge({
@@ -78,6 +89,7 @@ function bridge(opts: { resolve?: () => Promise<{ url: string }>; toolset?: () =
     output,
     resolve: opts.resolve ?? (async () => ({ url: (await findOrStartEngine(home)).mcp })),
     toolset: opts.toolset,
+    listTools: opts.listTools,
   });
   b.start();
   const lines: Record<string, unknown>[] = [];
@@ -110,6 +122,9 @@ const META = {
   'io.modelcontextprotocol/clientInfo': { name: 'bridge-test', version: '1' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
+/** tools/list as the shipped bridge answers it before the engine: from the data folder's settings. */
+const listFromSettings = (line: string, headers: Record<string, string>) =>
+  listToolsBeforeEngine(new SettingsStore(home), line, headers);
 const initialize = (version: string, id: number | string = 1) => ({
   jsonrpc: '2.0',
   id,
@@ -160,7 +175,7 @@ test("the declared revisions are the SDK's (an SDK upgrade that serves others fa
 });
 
 for (const kind of ['v1', 'v2-pinned-2026'] as const) {
-  test(`cairn mcp --stdio, ${kind}: the handshake is answered while the engine is still starting; the queued tools/list once it listens`, async () => {
+  test(`cairn mcp --stdio, ${kind}: the handshake and tools/list are answered while the engine is still starting; a queued tools/call once it listens`, async () => {
     assert.equal(await readLock(dataPaths(home).lock), null, 'no engine may run before this test');
     // An engine that has taken the data folder but does not listen yet: the bridge waits for it.
     const starting = await EngineLock.acquire(dataPaths(home).lock);
@@ -175,13 +190,19 @@ for (const kind of ['v1', 'v2-pinned-2026'] as const) {
         const lock = JSON.parse(await readFile(dataPaths(home).lock, 'utf8')) as { pid: number; url?: string };
         assert.equal(lock.pid, process.pid);
         assert.equal(lock.url, undefined);
-        const listed = client.listTools();
-        await starting.release();
-        released = true;
+        const listed = await client.listTools();
         assert.deepEqual(
-          (await listed).map((t) => t.name),
+          listed.map((t) => t.name),
           ['search', 'read'],
         );
+        // Control: the list came from the bridge, for the folder is still held and nothing listens.
+        const still = JSON.parse(await readFile(dataPaths(home).lock, 'utf8')) as { pid: number; url?: string };
+        assert.deepEqual([still.pid, still.url], [process.pid, undefined]);
+        const outside = client.callTool('read', { path: join(root, 'outside.txt') });
+        await starting.release();
+        released = true;
+        const refused = await outside;
+        assert.equal((refused.structuredContent as { error: { code: string } }).error.code, 'path_outside_folders');
         const owner = await readLock(dataPaths(home).lock);
         assert.ok(owner?.url && owner.pid !== process.pid, 'the bridge started the engine once the folder was free');
       } finally {
@@ -221,9 +242,15 @@ test('a stdio client that leaves right after its handshake still leaves an engin
   assert.ok(owner?.url, 'an engine serves the folder after the client left');
 });
 
-test('what the bridge answers for the handshake is what the engine answers: initialize in every revision, server/discover in both toolsets', async () => {
+test('what the bridge answers before the engine is what the engine answers: initialize in every revision, server/discover and tools/list (both eras) in both toolsets', async () => {
   const engine = await findOrStartEngine(home);
   const toolset = { current: 'agent' as Toolset };
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetch(engine.url + path, {
+      method,
+      headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   // Resolves to nothing: every answer below must come from the bridge itself.
   const b = bridge({ resolve: () => new Promise(() => undefined), toolset: async () => toolset.current });
   try {
@@ -240,16 +267,44 @@ test('what the bridge answers for the handshake is what the engine answers: init
     }
     const discover = (n: number) => ({ jsonrpc: '2.0', id: n, method: 'server/discover', params: { _meta: META } });
     assert.deepEqual(await b.ask(discover(++id)), await engineAnswer(engine, discover(id)));
-    // The full toolset advertises the Tasks extension to 2026 clients: remount the engine with it.
-    const admin = (method: string, path: string, body?: unknown) =>
-      fetch(engine.url + path, {
-        method,
-        headers: { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
+    /** tools/list in both eras from a bridge that reaches no engine, each equal to the engine's answer. */
+    const lists = async () => {
+      const lb = bridge({
+        resolve: () => new Promise(() => undefined),
+        toolset: async () => toolset.current,
+        listTools: listFromSettings,
       });
-    assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.toolset': 'full' } })).status, 200);
+      try {
+        assert.equal((await lb.ask(initialize('2025-11-25', ++id))).result!.protocolVersion, '2025-11-25');
+        const legacy = { jsonrpc: '2.0', id: ++id, method: 'tools/list', params: {} };
+        const legacyAnswer = await lb.ask(legacy);
+        assert.deepEqual(legacyAnswer, await engineAnswer(engine, legacy), `2025 tools/list, ${toolset.current}`);
+        const modern = { jsonrpc: '2.0', id: ++id, method: 'tools/list', params: { _meta: META } };
+        const modernAnswer = await lb.ask(modern);
+        assert.deepEqual(modernAnswer, await engineAnswer(engine, modern), `2026 tools/list, ${toolset.current}`);
+        assert.equal(modernAnswer.result!.ttlMs, TOOLS_CACHE_HINT.ttlMs);
+        const names = (a: { result?: Record<string, unknown> }) =>
+          (a.result!.tools as { name: string }[]).map((t) => t.name);
+        assert.deepEqual(names(legacyAnswer), names(modernAnswer));
+        return { names: names(modernAnswer), search: JSON.stringify(modernAnswer.result!.tools) };
+      } finally {
+        await lb.stop();
+      }
+    };
+    const agentLists = await lists();
+    assert.deepEqual(agentLists.names, ['search', 'read']);
+    // The full toolset advertises the Tasks extension to 2026 clients: remount the engine with it.
+    // A search default changes too: the list before the engine follows the data folder's settings.
+    assert.equal(
+      (await admin('PATCH', '/api/settings', { values: { 'mcp.toolset': 'full', 'mcp.default_top_k': 7 } })).status,
+      200,
+    );
     assert.equal((await admin('POST', '/api/mcp/restart')).status, 200);
     toolset.current = 'full';
+    const fullLists = await lists();
+    assert.ok(fullLists.names.includes('grep') && fullLists.names.includes('index_update'), fullLists.names.join());
+    assert.match(fullLists.search, /top_k 7/);
+    assert.doesNotMatch(agentLists.search, /top_k 7/, 'control: the agent list was taken with the other default');
     const full = await engineAnswer(engine, discover(++id));
     assert.ok(
       (full.result as { capabilities: { extensions?: unknown } }).capabilities.extensions,
@@ -257,10 +312,12 @@ test('what the bridge answers for the handshake is what the engine answers: init
     );
     assert.deepEqual(await b.ask(discover(id)), full);
     assert.deepEqual(full.result, discoverResult('full'));
-    assert.equal((await admin('PATCH', '/api/settings', { values: { 'mcp.toolset': 'agent' } })).status, 200);
-    assert.equal((await admin('POST', '/api/mcp/restart')).status, 200);
   } finally {
     await b.stop();
+    await admin('PATCH', '/api/settings', {
+      values: { 'mcp.toolset': 'agent', 'mcp.default_top_k': defaultSettings()['mcp.default_top_k'] },
+    });
+    await admin('POST', '/api/mcp/restart');
   }
 });
 
@@ -306,8 +363,14 @@ for (const kind of CLIENT_KINDS) {
   });
 }
 
-test('2026-07-28 over the bridge, forwarded: server/discover, tools/list and a search are served', async () => {
-  const b = bridge();
+test("2026-07-28 over the bridge, forwarded: server/discover, tools/list (the engine's, once it is reached) and a search are served", async () => {
+  let listedHere = 0;
+  const b = bridge({
+    listTools: (line, headers) => {
+      listedHere++;
+      return listFromSettings(line, headers);
+    },
+  });
   try {
     const discover = await b.ask({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
     assert.equal(discover.error, undefined, JSON.stringify(discover.error));
@@ -317,6 +380,21 @@ test('2026-07-28 over the bridge, forwarded: server/discover, tools/list and a s
       (list.result!.tools as { name: string }[]).map((t) => t.name),
       ['search', 'read'],
     );
+    // The discover above reached the engine (this bridge answers no discover itself): the list is the engine's.
+    assert.equal(listedHere, 0);
+    const early = bridge({
+      resolve: () => new Promise(() => undefined),
+      listTools: (line, headers) => {
+        listedHere++;
+        return listFromSettings(line, headers);
+      },
+    });
+    try {
+      await early.ask({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: { _meta: META } });
+      assert.equal(listedHere, 1, 'control: a bridge that reached no engine answers the list itself');
+    } finally {
+      await early.stop();
+    }
     const call = await b.ask({
       jsonrpc: '2.0',
       id: 3,

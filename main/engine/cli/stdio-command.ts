@@ -7,9 +7,10 @@ import { EXIT } from './exit-codes.js';
  * `cairn mcp --stdio`: a bridge from stdio to the engine that owns the data folder, started in
  * the background when none runs (engine-door.ts), so the stdio client and every HTTP client
  * share one engine, whichever came first. The bridge reads stdin before anything heavy loads
- * and answers `initialize` / `server/discover` itself; the engine door (and the settings, for
- * the toolset discover names) load while the client's handshake is already answered, and its
- * other messages are answered as soon as the engine listens (before its index and model load).
+ * and answers `initialize` / `server/discover` itself, and `tools/list` too until the engine is
+ * reached (from the data folder's settings, by the MCP server the engine would mount); the
+ * engine door loads while the client's handshake is already answered, and its other messages
+ * are answered as soon as the engine listens (before its index and model load).
  */
 export async function serveStdioCommand(home: string): Promise<number> {
   let engine: RunningEngine | null = null;
@@ -25,6 +26,13 @@ export async function serveStdioCommand(home: string): Promise<number> {
     toolset: async () => {
       const { SettingsStore } = await import('../config/settings-store.js');
       return new SettingsStore(home).get<Toolset>('mcp.toolset');
+    },
+    listTools: async (line, headers) => {
+      const [{ SettingsStore }, { listToolsBeforeEngine }] = await Promise.all([
+        import('../config/settings-store.js'),
+        import('../mcp/tools-before-engine.js'),
+      ]);
+      return listToolsBeforeEngine(new SettingsStore(home), line, headers);
     },
     log: (line) => process.stderr.write(`cairn mcp --stdio: ${line}\n`),
   });

@@ -9,7 +9,9 @@
  *
  * `initialize` and `server/discover` are answered by the bridge itself from the declared identity
  * (server-identity.ts), at once, so a client's handshake never waits for the engine to start;
- * the client's `initialize` is replayed to the engine once it is found. Other messages read
+ * the client's `initialize` is replayed to the engine once it is found. Until an engine has been
+ * reached, `tools/list` is answered here too, by the MCP server the engine would mount, built
+ * from the same declarations (tools-before-engine.ts); once one is reached it is forwarded. Other messages read
  * before the engine answers are queued (the target resolves once); each request is then posted
  * as it arrives, concurrently, and every answer (JSON, or each SSE event) is written as one line. When the engine goes away mid-session the target is resolved again once
  * (a new engine may have taken over). stdin EOF or stop() ends the bridge at once: in-flight
@@ -40,6 +42,12 @@ export interface BridgeOptions {
    * it). Without it both are forwarded like any other message.
    */
   toolset?: () => Promise<Toolset>;
+  /**
+   * The engine's own answer to a `tools/list` (the line as sent, with the headers the bridge
+   * would post it with), built without the engine (tools-before-engine.ts); asked only while no
+   * engine has been reached yet. Null, or a throw: the list is forwarded like any other message.
+   */
+  listTools?: (line: string, headers: Record<string, string>) => Promise<string | null>;
 }
 
 type Json = Record<string, unknown>;
@@ -258,6 +266,7 @@ export class StdioBridge {
     const id: Id = isRequest(msg) ? (msg.id as Id) : null;
     const method = typeof msg.method === 'string' ? msg.method : null;
     if (this.o.toolset && (await this.answerLocally(msg, line))) return;
+    if (method === 'tools/list' && id !== null && (await this.listLocally(msg, line, id))) return;
     let target: BridgeTarget;
     try {
       target = await this.readyTarget();
@@ -327,6 +336,18 @@ export class StdioBridge {
       return true;
     }
     return false;
+  }
+
+  /** A `tools/list` answered without the engine while none has been reached; true when answered. */
+  private async listLocally(msg: Json, line: string, id: Id): Promise<boolean> {
+    if (!this.o.listTools || this.current) return false;
+    const answer = await this.o.listTools(line, this.headers({ url: '' }, msg)).catch((err: unknown) => {
+      this.log(`tools/list could not be answered before the engine (${(err as Error).message}); forwarding it`);
+      return null;
+    });
+    if (answer === null) return false;
+    this.emit(answer, id);
+    return true;
   }
 
   /**
