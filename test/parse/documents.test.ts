@@ -157,3 +157,31 @@ test('HTML chunks are labelled with the heading above them; links are refs', asy
     [['link', 'other.html', 2]],
   );
 });
+
+test('a damaged PDF is read without pdf.js printing its warnings to the terminal', async () => {
+  // No xref table: pdf.js rebuilds it and warns "Indexing all PDF objects" on console.warn.
+  const broken = Buffer.from(
+    '%PDF-1.4\n1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n2 0 obj <</Type/Pages/Kids[3 0 R]/Count 1/MediaBox[0 0 200 200]>> endobj\n3 0 obj <</Type/Page/Parent 2 0 R>> endobj\ntrailer <</Size 4/Root 1 0 R>>\n%%EOF\n',
+    'latin1',
+  );
+  const printed: string[] = [];
+  const warn = console.warn;
+  const log = console.log;
+  console.warn = (...a: unknown[]) => void printed.push(a.join(' '));
+  console.log = (...a: unknown[]) => void printed.push(a.join(' '));
+  try {
+    // Control: pdf.js at its default level (1, warnings; the level is process-wide, so it is named) warns about this file.
+    const { getDocumentProxy } = await import('unpdf');
+    await getDocumentProxy(new Uint8Array(broken), { verbosity: 1 });
+    assert.ok(
+      printed.some((l) => /Warning/.test(l)),
+      'the control PDF should make pdf.js warn: ' + JSON.stringify(printed),
+    );
+    printed.length = 0;
+    assert.deepEqual(await pdfPages(broken, 'broken.pdf'), ['']);
+    assert.deepEqual(printed, []);
+  } finally {
+    console.warn = warn;
+    console.log = log;
+  }
+});

@@ -47,7 +47,9 @@ export async function pdfPages(
   try {
     const { getDocumentProxy } = await import('unpdf');
     // pdf.js may detach the buffer it is given: hand it a copy.
-    const doc = await getDocumentProxy(new Uint8Array(bytes));
+    // verbosity 0 (errors only): pdf.js's warnings about damaged files ("Indexing all PDF objects")
+    // went to the serve terminal; a damaged file is Cairn's to report, in its errors.
+    const doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
     try {
       // numPages is the page tree's declared count; a tree that declares fewer than it holds is read only that far.
       if (doc.numPages > limits.pages) throw capped(rel, `${doc.numPages} pages (limit ${limits.pages})`, 'page cap');
