@@ -370,7 +370,13 @@ async function main(): Promise<number> {
       /Connected/.test(line) ? 'pass' : 'fail',
       line.trim(),
     );
-    const owner = await readLock(dataPaths(cairnHome).lock);
+    // The bridge answered the handshake and the tool list itself while the engine it started in the
+    // background was still coming up: wait (bounded) for that engine to name its address.
+    let owner = await readLock(dataPaths(cairnHome).lock);
+    for (let i = 0; i < 600 && !owner?.url; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      owner = await readLock(dataPaths(cairnHome).lock);
+    }
     record(
       'cairn',
       'stdio first: an engine runs in the background after the stdio client left',

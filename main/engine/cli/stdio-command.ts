@@ -40,6 +40,10 @@ export async function serveStdioCommand(home: string): Promise<number> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   bridge.start();
+  // The engine starts now, beside the handshake the bridge answers itself: a client that lists
+  // the tools and leaves (a health check) still finds one serving soon after, and the first tool
+  // call waits less.
+  void door.then((d) => d.ensureEngineStarting(home)).catch(() => undefined);
   await bridge.finished;
   process.stdin.destroy();
   // A client that left right after the handshake (answered here) still leaves an engine behind,
