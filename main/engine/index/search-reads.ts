@@ -109,9 +109,15 @@ export class SearchReads {
   private generation = 0;
 
   constructor(
-    private readonly chunks: Table,
-    private readonly docs: Table,
+    private chunks: Table,
+    private docs: Table,
   ) {}
+
+  /** The store reopened its tables (index/handles.ts); cached places stay valid, rows are the same. */
+  rebind(chunks: Table, docs: Table): void {
+    this.chunks = chunks;
+    this.docs = docs;
+  }
 
   /** BM25 over the chunks' analysed text (`match`: analysed tokens), best first. */
   async matchChunks(match: string, where: string | undefined, limit: number): Promise<ChunkMatch[]> {

@@ -1,14 +1,13 @@
 import * as lancedb from '@lancedb/lancedb';
-import type { Schema } from 'apache-arrow';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { CairnError } from '../errors.js';
 import { FTS_SETTINGS } from './contract.js';
-import { chunkSchema, docSchema, edgeSchema, fileSchema, nodeSchema, vectorSchema } from './schema.js';
+import { vectorSchema } from './schema.js';
 import type { ChunkRow, DocRow, EdgeRow, FileRow, NodeRow, VectorRow } from './schema.js';
 import { sqlIn } from './sql.js';
 import { retryOnConflict } from './retry.js';
-import { corrupt, REBUILD_REMEDY, verifyTables } from './integrity.js';
+import { REBUILD_REMEDY, verifyTables } from './integrity.js';
+import { TableHandles } from './handles.js';
 import { GraphIndex } from '../graph/graph.js';
 import { countFolder, type FolderCounts } from './folder-counts.js';
 import {
@@ -27,7 +26,6 @@ import {
   addMissingFileColumns,
   appendRows,
   carryOverVectors,
-  neverCommitted,
   openOrCreate,
   replaceWhere,
   type VectorSource,
@@ -67,65 +65,52 @@ export class IndexStore {
 
   private constructor(
     readonly dir: string,
-    private readonly db: lancedb.Connection,
-    /** Read directly only by the search legs (their typed reads are moving here) and by tests. */
-    readonly chunks: lancedb.Table,
-    readonly docs: lancedb.Table,
-    readonly files: lancedb.Table,
-    private readonly nodes: lancedb.Table,
-    private readonly edges: lancedb.Table,
+    private readonly handles: TableHandles,
   ) {
-    this.reads = new SearchReads(chunks, docs);
+    this.reads = new SearchReads(handles.core.chunks, handles.core.docs);
+  }
+
+  /** Read directly only by the search legs (their typed reads are moving here) and by tests. */
+  get chunks(): lancedb.Table {
+    return this.handles.core.chunks;
+  }
+  get docs(): lancedb.Table {
+    return this.handles.core.docs;
+  }
+  get files(): lancedb.Table {
+    return this.handles.core.files;
+  }
+  private get nodes(): lancedb.Table {
+    return this.handles.core.nodes;
+  }
+  private get edges(): lancedb.Table {
+    return this.handles.core.edges;
+  }
+  private get db(): lancedb.Connection {
+    return this.handles.connection;
   }
 
   static async open(dir: string): Promise<IndexStore> {
     await mkdir(dir, { recursive: true });
+    let handles: TableHandles | null = null;
     try {
-      const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
-      const names = new Set(await db.tableNames());
-      // A table deleted from an index that has others with rows is damage: created empty over, it
-      // would make a rebuild duplicate every row the others still hold.
-      const core = ['chunks', 'docs', 'files', 'graph_nodes', 'graph_edges'];
-      const lost = core.filter((n) => !names.has(n));
-      if (
-        lost.length > 0 &&
-        lost.length < core.length &&
-        names.has('chunks') &&
-        !(await neverCommitted(join(dir, 'chunks.lance')))
-      ) {
-        const chunks = await db.openTable('chunks');
-        if ((await chunks.countRows()) > 0) throw corrupt(dir, lost[0], `the ${lost[0]} table is missing`);
-      }
-      const table = async (name: string, schema: () => Schema) => (await openOrCreate(db, dir, names, name, schema))!;
-      const store = new IndexStore(
-        dir,
-        db,
-        await table('chunks', chunkSchema),
-        await table('docs', docSchema),
-        await table('files', fileSchema),
-        await table('graph_nodes', nodeSchema),
-        await table('graph_edges', edgeSchema),
-      );
+      handles = await TableHandles.open(dir);
+      const store = new IndexStore(dir, handles);
       await addMissingFileColumns(store.files);
       // Touch every table once so that a damaged one is found now, not at the first query.
-      await Promise.all([
-        store.chunks.countRows(),
-        store.docs.countRows(),
-        store.files.countRows(),
-        store.nodes.countRows(),
-        store.edges.countRows(),
-      ]);
+      await Promise.all(Object.values(handles.core).map((t) => t.countRows()));
       for (const [t, column] of [
         [store.chunks, 'search_text'],
         [store.docs, 'text'],
       ] as const) {
-        if ((await t.listIndices()).some((i) => i.columns.includes(column))) store.ftsReady.add(t);
+        if ((await t.listIndices()).some((i) => i.columns.includes(column))) store.ftsReady.add(t.name);
       }
       // An index from before the key indexes gets them now; a full or read-only disk must not make
       // it unopenable (they are only for speed), so a failure waits for the next write.
       for (const column of ['id', 'path']) await store.ensureKeyIndex(store.chunks, column).catch(() => undefined);
       return store;
     } catch (err) {
+      handles?.close([]);
       if (err instanceof CairnError) throw err;
       throw new CairnError('index_corrupt', `The index in ${dir} cannot be opened: ${(err as Error).message}`, {
         remedy: REBUILD_REMEDY,
@@ -152,9 +137,9 @@ export class IndexStore {
         name: 'chunks',
         table: this.chunks,
         column: 'id',
-        fts: this.ftsReady.has(this.chunks) ? 'search_text' : undefined,
+        fts: this.ftsReady.has('chunks') ? 'search_text' : undefined,
       },
-      { name: 'docs', table: this.docs, column: 'id', fts: this.ftsReady.has(this.docs) ? 'text' : undefined },
+      { name: 'docs', table: this.docs, column: 'id', fts: this.ftsReady.has('docs') ? 'text' : undefined },
       { name: 'files', table: this.files, column: 'path' },
       { name: 'graph_nodes', table: this.nodes, column: 'id' },
       { name: 'graph_edges', table: this.edges, column: 'path' },
@@ -162,8 +147,9 @@ export class IndexStore {
     ]);
   }
 
-  private ftsReady = new Set<lancedb.Table>();
-  private keyIndexed = new Map<lancedb.Table, Set<string>>();
+  /** By table name: the handles change at every reopen, the tables' indexes do not. */
+  private ftsReady = new Set<string>();
+  private keyIndexed = new Map<string, Set<string>>();
 
   /**
    * Columns looked up by value (`id IN (...)`: a search's hits, vectors carried over to re-chunked
@@ -172,8 +158,8 @@ export class IndexStore {
    * never depend on it. Indexes made before it existed get it at the next open or write.
    */
   private async ensureKeyIndex(table: lancedb.Table, column: string): Promise<void> {
-    const done = this.keyIndexed.get(table) ?? new Set<string>();
-    this.keyIndexed.set(table, done);
+    const done = this.keyIndexed.get(table.name) ?? new Set<string>();
+    this.keyIndexed.set(table.name, done);
     if (done.has(column) || (await table.countRows()) === 0) return;
     if (!(await table.listIndices()).some((i) => i.columns.includes(column))) {
       await retryOnConflict(() => table.createIndex(column, { config: lancedb.Index.btree() }));
@@ -187,7 +173,7 @@ export class IndexStore {
    * stop matching).
    */
   private async ensureFtsIndex(table: lancedb.Table, column: string): Promise<void> {
-    if (this.ftsReady.has(table)) return;
+    if (this.ftsReady.has(table.name)) return;
     if ((await table.countRows()) === 0) return;
     const indices = await table.listIndices();
     if (!indices.some((i) => i.columns.includes(column))) {
@@ -204,7 +190,7 @@ export class IndexStore {
         }),
       });
     }
-    this.ftsReady.add(table);
+    this.ftsReady.add(table.name);
   }
 
   /**
@@ -218,7 +204,7 @@ export class IndexStore {
   }
 
   private async foldIntoFts(table: lancedb.Table): Promise<void> {
-    if (!this.ftsReady.has(table)) return;
+    if (!this.ftsReady.has(table.name)) return;
     await retryOnConflict(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
   }
 
@@ -481,15 +467,25 @@ export class IndexStore {
     if (rows.length > 0) await retryOnConflict(() => t.add(rows as unknown as Record<string, unknown>[]));
   }
 
-  /** Folds new rows into the indexes and compacts every table (index/maintenance.ts). */
+  /**
+   * Folds new rows into the indexes and compacts every table (index/maintenance.ts), then reopens
+   * the tables in a new session so that nothing the pass replaced stays open (index/handles.ts).
+   */
   async maintain(vectorsName: string | null, opts: MaintenanceOptions): Promise<void> {
     const vectors = vectorsName ? (this.vectorTables.get(vectorsName) ?? null) : null;
-    await maintain([this.chunks, this.docs, this.files, this.nodes, this.edges], vectors, opts);
+    await maintain(Object.values(this.handles.core), vectors, opts);
+    await this.reopen(opts.retireAfterMs);
+  }
+
+  /** New handles for every table; searches already running finish on the old ones. */
+  async reopen(graceMs: number): Promise<void> {
+    const vectors = [...this.vectorTables.values()];
+    await this.handles.reopen(vectors, graceMs);
+    this.vectorTables.clear();
+    this.reads.rebind(this.chunks, this.docs);
   }
 
   async close(): Promise<void> {
-    for (const t of [this.chunks, this.docs, this.files, this.nodes, this.edges, ...this.vectorTables.values()])
-      t.close();
-    this.db.close();
+    this.handles.close([...this.vectorTables.values()]);
   }
 }
