@@ -32,7 +32,8 @@ options: --quick  small version of each benchmark (CI)
                   --setting k=v --sweep 'search.vector_weight_code=0,0.1' --reuse-index (bench/.cache/code-search)
          latency, vector-recall, mcp, startup: --fixture-chunks N[,M] --queries N --repeats N
          mcp: --duration S   indexing: --chunks N --repeats N --text-only 1 (no end-to-end/raw runs)
-         freshness: --repeats N`;
+         freshness: --repeats N
+         soak: --duration S --edit-ms N --chunks N --text-only 1`;
 
 /** REPORT.md always; the README's table only from full runs, so a quick CI run never replaces it. */
 function regenerate(quick: boolean): void {

@@ -11,6 +11,7 @@ import { qualityBenchmark } from './quality.js';
 import { multilingualBenchmark } from './multilingual.js';
 import { codeSearchBenchmark } from './code-search.js';
 import { peersBenchmark } from './peers.js';
+import { soakBenchmark } from './soak.js';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   grepBenchmark,
@@ -20,6 +21,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   mcpBenchmark,
   peersBenchmark,
   freshnessBenchmark,
+  soakBenchmark,
   startupBenchmark,
   qualityBenchmark,
   multilingualBenchmark,
