@@ -10,6 +10,7 @@ export const SLOW = [
   'test/freshness/huge-folder.test.ts',
   'test/freshness/disk-full.test.ts',
   'test/freshness/disk-full-serve.test.ts',
+  'test/freshness/ranking-recovery.test.ts',
 ];
 
 function find(dir) {
