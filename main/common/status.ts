@@ -137,6 +137,11 @@ export interface EngineStatus {
   /** Set when a table of the index was found damaged (`index_corrupt`, naming the table). */
   index_damage?: ErrorBody | null;
   /**
+   * A serving engine that finds damage repairs in place: the damaged index is moved aside and a
+   * new one built in the background. Absent or null when no repair ran since start.
+   */
+  index_repair?: IndexRepair | null;
+  /**
    * What the built-in secret excludes leave out of every folder without `include_secrets`, as
    * patterns (`.ssh/`, `*.pem`, `.env*`); each folder's `secrets_excluded` counts what they caught.
    */
@@ -219,3 +224,17 @@ export type ProbeResult =
       transport_label: 'in-process';
     } & ProbeProtocol)
   | ({ ok: false; tools: string[]; latency_ms: number; transport_url: string; error: ErrorBody } & ProbeProtocol);
+
+/** A repair of a damaged index by the running engine (see EngineStatus.index_repair). */
+export interface IndexRepair {
+  /** `moving_aside` until the damaged index is out of the way, then `rebuilding` until every folder is indexed again. */
+  state: 'moving_aside' | 'rebuilding' | 'done' | 'failed';
+  /** The damage found (`index_corrupt`, naming the table in `details.table`). */
+  damage: ErrorBody;
+  /** Where the damaged index was moved (kept for a post mortem; delete it when done). */
+  moved_to: string | null;
+  started_at: string;
+  finished_at: string | null;
+  /** Why the repair failed, when it did. */
+  error: ErrorBody | null;
+}

@@ -33,6 +33,7 @@ import { IndexStore } from './index/store.js';
 import { DEFAULT_MAINTENANCE, type MaintenanceOptions } from './index/maintenance.js';
 import { Indexer, type IndexerOptions } from './ingest/indexer.js';
 import { MaintenanceScheduler } from './jobs/maintenance-scheduler.js';
+import { RepairInPlace } from './folders/repair.js';
 import { JobQueue } from './jobs/queue.js';
 import type { EngineLock } from './lock.js';
 import { ModelService } from './model/service.js';
@@ -85,6 +86,7 @@ export class Engine implements EngineApi {
   private readonly contract: ContractGuard;
   private readonly damage: DamageWatch;
   private readonly maintenance: MaintenanceScheduler;
+  private readonly repair: RepairInPlace;
   private readonly changes: FolderChanges;
   private readonly filters: FilterCache;
   private readonly sync: FolderSync;
@@ -104,6 +106,8 @@ export class Engine implements EngineApi {
     maintenanceOptions: MaintenanceOptions,
     bundledModelsDir: string | undefined,
     private readonly folderRetryMs: number,
+    /** Serving (`cairn serve`, the app): damage found is repaired in place (folders/repair.ts). */
+    private readonly serving: boolean,
   ) {
     this.dataDir = paths.root;
     const queue = this.jobsQueue;
@@ -139,6 +143,7 @@ export class Engine implements EngineApi {
     });
     this.damage = new DamageWatch(store, paths.index, (found) => {
       for (const f of this.registry.specs()) this.states.setFailure(f.path, found.message);
+      if (this.serving && !this.closed) this.repair.start(found);
     });
     this.maintenance = new MaintenanceScheduler(queue, async () =>
       store.maintain(await this.models.embeddings.vectorsName(false), maintenanceOptions),
@@ -153,6 +158,17 @@ export class Engine implements EngineApi {
       contract: this.contract,
       damage: this.damage,
       maintenance: this.maintenance,
+      repairsInPlace: serving,
+    });
+    this.repair = new RepairInPlace({
+      queue,
+      store,
+      graph: store.graph,
+      damage: this.damage,
+      contract: this.contract,
+      states: this.states,
+      folders: () => this.registry.specs().map((f) => f.path),
+      index: (folder) => this.sync.index(folder, 'create'),
     });
     this.searcher = new Searcher({
       reads: store.reads,
@@ -214,6 +230,7 @@ export class Engine implements EngineApi {
           { ...DEFAULT_MAINTENANCE, ...opts.maintenance },
           opts.bundledModelsDir ?? (process.env.CAIRN_MODELS_DIR || undefined),
           opts.folderRetryMs ?? 5000,
+          opts.serving === true,
         );
         if (opts.serving && settings.get<boolean>('watch.enabled'))
           engine.states.requireReconcile(engine.folderSpecs().map((f) => f.path));
@@ -360,6 +377,7 @@ export class Engine implements EngineApi {
       contract: this.contract.stored,
       contract_mismatch: mismatch ? mismatch.toBody() : null,
       index_damage: this.damage.current ? this.damage.current.toBody() : null,
+      index_repair: this.repair.status,
       secret_excludes: secretExcludePatterns(),
       paused: this.jobsQueue.paused,
       model_switch: this.models.switchStatus(),

@@ -37,6 +37,13 @@ export function formatStatus(s: EngineStatus): string {
   ];
   if (s.index_damage)
     lines.push(`! ${s.index_damage.message}\n  remedy: ${s.index_damage.remedy ?? 'cairn index --rebuild'}`);
+  const r = s.index_repair;
+  if (r && r.state !== 'done')
+    lines.push(
+      `! Repairing the index (${r.state.replace('_', ' ')}): ${r.damage.message}${r.moved_to ? `\n  the damaged index was moved to ${r.moved_to}` : ''}${r.error ? `\n  repair failed: ${r.error.message}` : ''}`,
+    );
+  else if (r)
+    lines.push(`Index repaired ${r.finished_at}: the damaged one was moved to ${r.moved_to} (delete it when done).`);
   if (s.contract_mismatch)
     lines.push(`! ${s.contract_mismatch.message}\n  remedy: ${s.contract_mismatch.remedy ?? 're-index'}`);
   if (s.paused) lines.push('Indexing is paused.');

@@ -20,6 +20,8 @@ export interface SyncDeps {
   contract: ContractGuard;
   damage: DamageWatch;
   maintenance: MaintenanceScheduler;
+  /** Damage found is repaired in place by this engine (serving): a rebuild defers to that. */
+  repairsInPlace: boolean;
 }
 
 /**
@@ -83,11 +85,11 @@ export class FolderSync {
 
   private async runSync(folder: string, job: Job, rebuild: boolean): Promise<void> {
     const spec = this.d.registry.spec(folder);
-    // A rebuild never merges into damage, and an engine cannot move aside the index it has open:
-    // damage refuses the rebuild before anything is written, saying what to do instead.
+    // A rebuild never merges into damage: damage refuses it before anything is written (a
+    // serving engine's repair, started by finding it, moves the index aside and builds anew).
     if (rebuild) {
       const damage = await this.d.damage.find();
-      if (damage) throw rebuildRefused(damage);
+      if (damage) throw rebuildRefused(damage, this.d.repairsInPlace);
     }
     const mismatch = this.d.contract.mismatch;
     if (rebuild && this.d.contract.check.embedding) await this.d.store.unmarkEmbedded(folder);

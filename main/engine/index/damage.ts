@@ -25,6 +25,11 @@ export class DamageWatch {
     return (await this.find()) ?? err;
   }
 
+  /** The damaged index was moved aside and a new one opened in its place (folders/repair.ts). */
+  clear(): void {
+    this.current = null;
+  }
+
   /** Read-checks every table and the contract now; damage found is remembered, as `name` does. */
   async find(): Promise<CairnError | null> {
     if (this.current) return this.current;

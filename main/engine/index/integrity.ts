@@ -14,11 +14,22 @@ export const REBUILD_REMEDY =
   'Rebuild the index (cairn index --rebuild, or Rebuild in the workbench): the damaged index is moved aside and a new one built. Your settings are kept.';
 
 /**
- * Damage found when a running engine is asked to rebuild. It cannot move aside the index it has
- * open (its searches, watchers and jobs hold it), and merging into damage is what a rebuild must
- * never do; so nothing is written and the person is told the one step that works.
+ * Damage found when an engine is asked to rebuild the index it has open. Merging into damage is
+ * what a rebuild must never do. A serving engine repairs in place (folders/repair.ts), and the
+ * rebuild is that repair; any other refuses, writes nothing and says the one step that works.
  */
-export function rebuildRefused(damage: CairnError): CairnError {
+export function rebuildRefused(damage: CairnError, repairing = false): CairnError {
+  if (repairing)
+    return new CairnError(
+      'index_corrupt',
+      `${damage.message} The running engine is repairing it: the damaged index is moved aside and a new one built in the background (status: index_repair).`,
+      {
+        remedy:
+          'Wait for the repair to finish (cairn status shows it); searches answer from the new index as folders are indexed again.',
+        details: damage.details,
+        cause: damage,
+      },
+    );
   return new CairnError(
     'index_corrupt',
     `${damage.message} A running engine cannot rebuild the index it has open; nothing was written.`,

@@ -1,5 +1,5 @@
 import * as lancedb from '@lancedb/lancedb';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { CairnError } from '../errors.js';
 import { FTS_SETTINGS } from './contract.js';
 import { vectorSchema } from './schema.js';
@@ -65,7 +65,7 @@ export class IndexStore {
 
   private constructor(
     readonly dir: string,
-    private readonly handles: TableHandles,
+    private handles: TableHandles,
   ) {
     this.reads = new SearchReads(handles.core.chunks, handles.core.docs);
   }
@@ -483,6 +483,26 @@ export class IndexStore {
     await this.handles.reopen(vectors, graceMs);
     this.vectorTables.clear();
     this.reads.rebind(this.chunks, this.docs);
+  }
+
+  /**
+   * Moves the whole index folder aside (kept for a post mortem) and opens a new, empty index in
+   * its place: what a running engine does with damage (folders/repair.ts), so nothing is ever
+   * merged into it. Searches running on the old tables fail; the mirrors start empty.
+   */
+  async moveAside(): Promise<string> {
+    const aside = `${this.dir}.corrupt-${Date.now()}`;
+    this.handles.close([...this.vectorTables.values()]);
+    this.vectorTables.clear();
+    this.ftsReady.clear();
+    this.keyIndexed.clear();
+    this.counts.clear();
+    this.reads.forgetAll();
+    await rename(this.dir, aside);
+    await mkdir(this.dir, { recursive: true });
+    this.handles = await TableHandles.open(this.dir);
+    this.reads.rebind(this.chunks, this.docs);
+    return aside;
   }
 
   async close(): Promise<void> {
