@@ -7,7 +7,7 @@
 import * as lancedb from '@lancedb/lancedb';
 import { join } from 'node:path';
 import { createEmbedder } from '../../main/engine/embed/embedder.js';
-import { embeddingText } from '../../main/engine/ingest/rows.js';
+import { embeddingText } from '../../main/engine/index/embedding-input.js';
 import type { EngineApi } from '../../main/engine/api.js';
 import { corpusFolder } from '../lib/corpus-fixture.js';
 import { numberOption } from '../lib/args.js';

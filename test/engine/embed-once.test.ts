@@ -171,3 +171,34 @@ test('identical files spread over several steps of one pass are still embedded o
   assert.equal(job.progress.chunks_done, status.chunks);
   assert.equal(job.progress.chunks_total, status.chunks);
 });
+
+test('the reuse key is what the model is given: equal text under another title line is embedded again', async () => {
+  // A plain-text chunk's title line is its file's name, so equal text in two differently named
+  // files is two different model inputs; the same name in another folder is the same input.
+  const d = join(root, 'd');
+  await mkdir(join(d, 'more'), { recursive: true });
+  const text = `${Array.from({ length: 30 }, (_, k) => `wombat ledger entry ${k} balances the quarter`).join('. ')}.\n`;
+  await writeFile(join(d, 'alpha.txt'), text);
+  await writeFile(join(d, 'beta.txt'), text);
+  await engine.addFolder({ path: d });
+  sent.length = 0;
+  await indexNow(engine, d, 'create');
+  const alpha = sent.filter((s) => s.startsWith('alpha.txt\n'));
+  const beta = sent.filter((s) => s.startsWith('beta.txt\n'));
+  assert.ok(alpha.length >= 1, `alpha's text went to the model under its title: ${JSON.stringify(sent)}`);
+  assert.equal(beta.length, alpha.length, `beta's equal text went to the model under its own title`);
+  assert.equal(new Set(sent).size, sent.length, 'still no input sent twice');
+  let status = await folderStatus(d);
+  assert.equal(status.embedded_chunks, status.chunks);
+
+  // The control beside it: the same name and text in another place is the same input, copied at write.
+  sent.length = 0;
+  await writeFile(join(d, 'more', 'alpha.txt'), text);
+  await indexNow(engine, d, 'update');
+  assert.deepEqual(sent, [], 'the same title line and text reused the vector');
+  status = await folderStatus(d);
+  assert.equal(status.embedded_chunks, status.chunks);
+  const hits = await vectorHitPaths(d, 'wombat ledger entry balances the quarter');
+  for (const f of ['alpha.txt', 'beta.txt', join('more', 'alpha.txt')])
+    assert.ok(hits.has(join(d, f)), `${f} has a vector: ${[...hits].join(', ')}`);
+});

@@ -37,6 +37,7 @@ test('HNSW index recall@10 against exact search is at least 0.95', async () => {
         kind: 'markdown',
         mtime: 0,
         text_hash: `h${i}`,
+        input_hash: `i${i}`,
         vector: Array.from(v),
       })),
     );

@@ -32,6 +32,9 @@ export function vectorSchema(dimensions: number): Schema {
     str('id'),
     ...origin(),
     str('text_hash'),
+    // What the model was given (index/embedding-input.ts), the key vectors are reused by; '' in
+    // rows from before it was kept, which are then never copied to another chunk.
+    str('input_hash'),
     new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
   ]);
 }
@@ -108,6 +111,7 @@ export interface ChunkRow extends OriginColumns {
 export interface VectorRow extends OriginColumns {
   id: string;
   text_hash: string;
+  input_hash: string;
   vector: number[] | Float32Array;
 }
 

@@ -24,6 +24,7 @@ import {
 import { maintain, type MaintenanceOptions } from './maintenance.js';
 import {
   addMissingFileColumns,
+  addMissingVectorColumns,
   appendRows,
   carryOverVectors,
   openOrCreate,
@@ -218,6 +219,7 @@ export class IndexStore {
       this.vectorTables.set(tableName, t);
       // Also reached by searches: a failure (a full disk) leaves it to the next write.
       await this.ensureKeyIndex(t, 'id').catch(() => undefined);
+      await addMissingVectorColumns(t).catch(() => undefined);
     }
     return t;
   }
@@ -283,8 +285,9 @@ export class IndexStore {
     await this.ensureFtsIndex(this.docs, 'text');
     if (fold) await this.foldIntoFts(this.docs);
     if (vectors) {
+      await addMissingVectorColumns(vectors);
       await this.ensureKeyIndex(vectors, 'id');
-      await this.ensureKeyIndex(vectors, 'text_hash');
+      await this.ensureKeyIndex(vectors, 'input_hash');
       const have = await carryOverVectors(vectors, chunks);
       for (const c of chunks) if (have.has(c.id)) missing.set(c.path, (missing.get(c.path) ?? 1) - 1);
       const keep = chunks.map((c) => c.id);
@@ -464,6 +467,7 @@ export class IndexStore {
   async addVectors(vectorsName: string, rows: VectorRow[]): Promise<void> {
     const t = this.vectorTables.get(vectorsName);
     if (!t) throw new CairnError('internal', `the vectors table ${vectorsName} is not open`);
+    await addMissingVectorColumns(t);
     if (rows.length > 0) await retryOnConflict(() => t.add(rows as unknown as Record<string, unknown>[]));
   }
 

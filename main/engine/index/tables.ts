@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { ChunkRow, VectorRow } from './schema.js';
 import { sqlIn } from './sql.js';
 import { retryOnConflict } from './retry.js';
+import { embeddingInputHash } from './embedding-input.js';
 
 /** Table-level steps of IndexStore: opening and creating tables, and the row writes it composes. */
 
@@ -48,16 +49,36 @@ export async function addMissingFileColumns(files: lancedb.Table): Promise<void>
     await retryOnConflict(() => files.addColumns(missing.map((name) => ({ name, valueSql: 'cast(0.0 as double)' }))));
 }
 
-/** The columns of a chunk its vector row repeats. */
-export type VectorSource = Pick<ChunkRow, 'id' | 'folder' | 'path' | 'rel' | 'ext' | 'kind' | 'mtime' | 'text_hash'>;
+/** Vectors tables this process has seen with today's columns. */
+const upToDate = new WeakSet<lancedb.Table>();
 
 /**
- * Copies vectors of identical text (by text hash) to chunk ids that have none yet; returns the ids
- * that have a vector now.
+ * Vectors tables from before the model's input was kept get the column ('': unknown, so their rows
+ * keep their own chunk's vector but are never copied to another chunk). Every write of vector rows
+ * calls it first; the schema is read once per table handle.
+ */
+export async function addMissingVectorColumns(vectors: lancedb.Table): Promise<void> {
+  if (upToDate.has(vectors)) return;
+  const have = new Set((await vectors.schema()).fields.map((f) => f.name));
+  if (!have.has('input_hash'))
+    await retryOnConflict(() => vectors.addColumns([{ name: 'input_hash', valueSql: "cast('' as string)" }]));
+  upToDate.add(vectors);
+}
+
+/** The columns of a chunk its vector row repeats, and those the model's input is made of. */
+export type VectorSource = Pick<
+  ChunkRow,
+  'id' | 'folder' | 'path' | 'rel' | 'ext' | 'kind' | 'mtime' | 'text_hash' | 'text' | 'heading' | 'symbol'
+>;
+
+/**
+ * Copies vectors of an identical model input (title line and text, see index/embedding-input.ts)
+ * to chunk ids that have none yet; returns the ids that have a vector now.
  */
 export async function carryOverVectors(vectors: lancedb.Table, chunks: VectorSource[]): Promise<Set<string>> {
   const have = new Set<string>();
   if (chunks.length === 0) return have;
+  await addMissingVectorColumns(vectors);
   const present = (await vectors
     .query()
     .where(
@@ -69,20 +90,24 @@ export async function carryOverVectors(vectors: lancedb.Table, chunks: VectorSou
     .select(['id'])
     .toArray()) as { id: string }[];
   for (const r of present) have.add(r.id);
-  const need = chunks.filter((c) => !have.has(c.id));
+  const need = chunks.filter((c) => !have.has(c.id)).map((c) => ({ chunk: c, input: embeddingInputHash(c) }));
   if (need.length === 0) return have;
-  const hashes = [...new Set(need.map((c) => c.text_hash))];
-  const found = (await vectors.query().where(sqlIn('text_hash', hashes)).select(['text_hash', 'vector']).toArray()) as {
-    text_hash: string;
+  const inputs = [...new Set(need.map((n) => n.input))];
+  const found = (await vectors
+    .query()
+    .where(sqlIn('input_hash', inputs))
+    .select(['input_hash', 'vector'])
+    .toArray()) as {
+    input_hash: string;
     vector: ArrayLike<number>;
   }[];
-  const byHash = new Map(found.map((r) => [r.text_hash, Array.from(r.vector)]));
+  const byInput = new Map(found.map((r) => [r.input_hash, Array.from(r.vector)]));
   const rows: VectorRow[] = [];
-  for (const c of need) {
-    const v = byHash.get(c.text_hash);
+  for (const { chunk, input } of need) {
+    const v = byInput.get(input);
     if (!v) continue;
-    rows.push(vectorRowFor(c, v));
-    have.add(c.id);
+    rows.push(vectorRowFor(chunk, v));
+    have.add(chunk.id);
   }
   if (rows.length > 0) await retryOnConflict(() => vectors.add(rows as unknown as Record<string, unknown>[]));
   return have;
@@ -98,6 +123,7 @@ export function vectorRowFor(c: VectorSource, vector: number[] | Float32Array): 
     kind: c.kind,
     mtime: c.mtime,
     text_hash: c.text_hash,
+    input_hash: embeddingInputHash(c),
     vector: Array.from(vector),
   };
 }

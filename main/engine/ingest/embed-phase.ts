@@ -3,7 +3,7 @@ import { vectorRowFor } from '../index/store.js';
 import type { ChunkToEmbed } from '../index/file-table.js';
 import type { Job } from '../jobs/job.js';
 import type { Embeddings } from './embeddings.js';
-import { embeddingText } from './rows.js';
+import { embeddingInputHash, embeddingText } from '../index/embedding-input.js';
 
 const FILES_PER_STEP = 64;
 
@@ -12,9 +12,9 @@ const FILES_PER_STEP = 64;
  * embedded once all its chunks have vectors. Interrupted (crash, cancel), it resumes from the
  * `embedded` flags: finished files are not embedded again.
  *
- * Vectors are content-addressed by the chunk's text hash (the key the write-time carry-over uses):
- * a chunk whose text already has a vector gets a copy, and identical chunks new in one step are
- * embedded once.
+ * Vectors are content-addressed by what the model is given, the title line and the chunk's text
+ * (`embeddingInputHash`, the key the write-time carry-over uses too): a chunk whose input already
+ * has a vector gets a copy, and chunks of one input new in one step are embedded once.
  */
 export async function embedPending(
   store: IndexStore,
@@ -84,15 +84,16 @@ export async function embedPending(
   }
 }
 
-/** One chunk per text hash, in first-seen order, and for each chunk the index of its text. */
+/** One chunk per model input, in first-seen order, and for each chunk the index of its input. */
 function uniqueTexts(chunks: ChunkToEmbed[]): { texts: ChunkToEmbed[]; slot: number[] } {
   const texts: ChunkToEmbed[] = [];
-  const byHash = new Map<string, number>();
+  const byInput = new Map<string, number>();
   const slot = chunks.map((c) => {
-    let s = byHash.get(c.text_hash);
+    const key = embeddingInputHash(c);
+    let s = byInput.get(key);
     if (s === undefined) {
       s = texts.length;
-      byHash.set(c.text_hash, s);
+      byInput.set(key, s);
       texts.push(c);
     }
     return s;

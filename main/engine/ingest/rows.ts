@@ -30,12 +30,6 @@ export function searchText(rel: string, c: { heading?: string; symbol?: string; 
   return `${pathWords(rel)}\n${context}\n${c.text}`;
 }
 
-/** The text the embedding model sees: a short title line, then the chunk (the model reads 128 tokens). */
-export function embeddingText(row: Pick<ChunkRow, 'rel' | 'heading' | 'symbol' | 'text'>): string {
-  const title = row.heading || row.symbol || basename(row.rel);
-  return `${title}\n${row.text}`;
-}
-
 export interface FileRows {
   file: FileRow;
   doc?: DocRow;
