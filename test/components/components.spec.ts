@@ -64,6 +64,16 @@ test('JobsList: newest eight first, the actions each state allows, a failure wit
   const running = rows.filter({ hasText: '/data/folder-20' });
   await expect(running.getByRole('button')).toHaveText(['Pause', 'Cancel']);
   await expect(running).toContainText('computing vectors: 1,584 of 30,818 chunks (52 of 425 files)');
+  // The running job names the file being embedded, cut at the cell's end, whole on hover, and its ETA.
+  const file = running.getByTestId('job-file');
+  await expect(file).toHaveText('embedding docs/release-notes/2026/CHANGELOG-with-a-long-name.md');
+  await expect(file).toHaveAttribute('title', 'embedding docs/release-notes/2026/CHANGELOG-with-a-long-name.md');
+  expect(await file.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+  await expect(running.getByTestId('job-progress')).toContainText('about 4 min left');
+  // The control: a paused job is not embedding anything now, so it names no file.
+  const paused = rows.filter({ hasText: '/data/folder-21' });
+  await expect(paused.getByTestId('job-progress')).toContainText('paused (computing vectors)');
+  await expect(paused.getByTestId('job-file')).toHaveCount(0);
   await expect(rows.filter({ hasText: '/data/folder-21' }).getByRole('button')).toHaveText(['Resume', 'Cancel']);
   await expect(rows.filter({ hasText: '/data/folder-8' }).getByRole('button')).toHaveCount(0);
   // The oldest finished jobs fall off the list.

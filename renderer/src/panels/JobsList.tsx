@@ -25,6 +25,24 @@ const clock = (iso: string) =>
 const folderName = (p: string) =>
   p === '*maintenance*' ? 'index maintenance' : (p.split(/[\\/]/).filter(Boolean).pop() ?? p);
 
+/** The job's progress in the words every surface uses, the file being embedded and the ETA on their own lines. */
+function JobProgressCell({ job }: { job: JobInfo }) {
+  const v = job.progress.summary;
+  if (!v) return <>{job.progress.phase}</>;
+  return (
+    <>
+      {v.label}
+      {v.counts ? `: ${v.counts}` : ''}
+      {v.file ? (
+        <div className="job-file" data-testid="job-file" title={v.file}>
+          {v.file}
+        </div>
+      ) : null}
+      {v.eta ? <div className="muted">{v.eta}</div> : null}
+    </>
+  );
+}
+
 export function JobsList({ jobs, folders }: { jobs: JobInfo[]; folders: string[] }) {
   const { refresh } = useEngine();
   const action = useAction();
@@ -75,10 +93,8 @@ export function JobsList({ jobs, folders }: { jobs: JobInfo[]; folders: string[]
                     </span>
                   ) : null}
                 </td>
-                <td>
-                  {j.progress.summary
-                    ? `${j.progress.summary.label}${j.progress.summary.counts ? `: ${j.progress.summary.counts}` : ''}`
-                    : j.progress.phase}
+                <td data-testid="job-progress">
+                  <JobProgressCell job={j} />
                 </td>
                 <td title={new Date(j.created_at).toLocaleString()} data-testid="job-started">
                   {clock(j.created_at)} <span className="muted">({ago(j.created_at)})</span>

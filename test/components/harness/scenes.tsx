@@ -8,7 +8,8 @@ import { SettingSwitch } from '../../../renderer/src/components/SettingSwitch';
 import { CopyButton } from '../../../renderer/src/components/CopyButton';
 import { JobsList } from '../../../renderer/src/panels/JobsList';
 import { EngineContext, type EngineState } from '../../../renderer/src/hooks/engine-context';
-import type { JobInfo } from '../../../main/common/status';
+import type { JobInfo, JobProgress } from '../../../main/common/status';
+import { describeProgress } from '../../../main/common/progress';
 
 declare global {
   interface Window {
@@ -27,27 +28,24 @@ const engineState: EngineState = {
   refresh: async () => undefined,
 };
 
-function job(n: number, state: JobInfo['state'], extra: Partial<JobInfo> = {}): JobInfo {
+function job(n: number, state: JobInfo['state'], extra: Partial<JobInfo> = {}, file?: string): JobInfo {
+  const progress: JobProgress = {
+    phase: 'embedding',
+    files_done: 52,
+    files_total: 425,
+    chunks_done: 1584,
+    chunks_total: 30818,
+    throughput: 0,
+    eta_seconds: 240,
+    ...(file ? { current_file: file } : {}),
+  };
   return {
     id: `job-${n}`,
     kind: 'update',
     folder: `/data/folder-${n}`,
     state,
-    progress: {
-      phase: 'embedding',
-      files_done: 52,
-      files_total: 425,
-      chunks_done: 1584,
-      chunks_total: 30818,
-      throughput: 0,
-      eta_seconds: 240,
-      summary: {
-        label: 'computing vectors',
-        fraction: 0.05,
-        counts: '1,584 of 30,818 chunks (52 of 425 files)',
-        eta: 'about 4 min left',
-      },
-    },
+    // The summary the engine attaches (jobs/job.ts), from the one shared description.
+    progress: { ...progress, summary: describeProgress(state, progress) },
     errors: 0,
     created_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
     finished_at: null,
@@ -102,8 +100,8 @@ export const SCENES: Record<string, () => ReactElement> = {
           ...Array.from({ length: 9 }, (_, i) =>
             job(i, 'done', { finished_at: new Date(Date.UTC(2026, 0, 1, 1, i)).toISOString() }),
           ),
-          job(20, 'running'),
-          job(21, 'paused'),
+          job(20, 'running', {}, 'docs/release-notes/2026/CHANGELOG-with-a-long-name.md'),
+          job(21, 'paused', {}, 'notes/paused-at.md'),
           job(22, 'failed', { error: { code: 'disk_full', message: 'no space', remedy: 'free space' } }),
         ]}
         folders={[
