@@ -9,6 +9,7 @@ import { api } from '../api/endpoints';
 import { ErrorNote } from '../components/ErrorNote';
 import { Panel } from '../components/Panel';
 import { useAction } from '../hooks/useAsync';
+import { hitPlace } from './hit-place';
 
 export function ProbePanel() {
   const [query, setQuery] = useState('');
@@ -82,9 +83,11 @@ function ProbeOutcome({ result }: { result: ProbeResult }) {
         result.hits.length ? (
           <ol className="hits compact" data-testid="probe-hits">
             {result.hits.map((h) => (
-              <li key={`${h.path}:${h.page ?? 0}:${h.start_line}`}>
-                <code>{h.path}</code>
-                {h.page ? ` p. ${h.page}` : ''}:{h.start_line}-{h.end_line}{' '}
+              <li key={`${h.path}:${h.page ?? 0}:${h.start_line}`} data-testid="probe-hit">
+                <code>
+                  {h.path}
+                  {hitPlace(h)}
+                </code>{' '}
                 <span className="muted">score {h.score.toFixed(3)}</span>
               </li>
             ))}

@@ -12,6 +12,7 @@ import { Empty, Panel } from '../components/Panel';
 import { useAction } from '../hooks/useAsync';
 import { useEngine } from '../hooks/engine-context';
 import { MODES } from './modes';
+import { hitPlace } from './hit-place';
 import { FileViewer, type ViewTarget } from '../components/FileViewer';
 
 // The renderer takes the contract as types only: these are checked against it by the compiler.
@@ -95,11 +96,11 @@ export function SearchPanel() {
           ) : (
             <ol className="hits">
               {result.hits.map((h, i) => (
-                <li key={`${h.path}:${h.start_line}:${i}`} data-testid="search-hit">
+                <li key={`${h.path}:${h.page ?? 0}:${h.start_line}:${i}`} data-testid="search-hit">
                   <div className="hit-head">
-                    <code>
-                      {h.path}:{h.start_line}-{h.end_line}
-                      {h.page ? ` (p. ${h.page})` : ''}
+                    <code data-testid="hit-place">
+                      {h.path}
+                      {hitPlace(h)}
                     </code>
                     <span className="muted"> score {h.score.toFixed(4)}</span>
                     {h.symbol ? <span className="tag">{h.symbol}</span> : null}
