@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { EngineAddress } from './channels.js';
+import type { EngineAway } from '../common/engine-away.js';
 
 export interface EngineChild {
   readonly stdout: Readable | null;
@@ -60,6 +61,7 @@ export class EngineSupervisor extends EventEmitter {
   private addr: EngineAddress | null = null;
   private mcpUrl: string | null = null;
   private quickCrashes = 0;
+  private lastExitCode: number | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly o: Required<SupervisorOptions>;
 
@@ -87,6 +89,27 @@ export class EngineSupervisor extends EventEmitter {
 
   mcpAddress(): string | null {
     return this.mcpUrl;
+  }
+
+  /** Why there is no engine to talk to now, for the page the shell serves; null while one runs. */
+  away(): EngineAway | null {
+    if (this.addr) return null;
+    const exits = { exits: this.quickCrashes, last_exit_code: this.lastExitCode };
+    switch (this.state) {
+      case 'idle':
+      case 'starting':
+        // Starting again after an exit is still a restart: the page should not call it a first start.
+        return { engine: this.quickCrashes > 0 ? 'restarting' : 'starting', ...exits };
+      case 'backoff':
+        return { engine: 'restarting', ...exits };
+      case 'failed':
+        return { engine: 'failed', ...exits };
+      case 'stopping':
+      case 'stopped':
+        return { engine: 'stopping', ...exits };
+      case 'running':
+        return { engine: 'starting', ...exits };
+    }
   }
 
   start(): void {
@@ -135,6 +158,7 @@ export class EngineSupervisor extends EventEmitter {
     if (child.stderr) createInterface({ input: child.stderr }).on('line', (line) => this.o.log(line));
     child.once('exit', (code) => {
       this.child = null;
+      this.lastExitCode = code;
       this.addr = null;
       this.emit('address', null);
       if (this.state === 'stopping' || this.state === 'stopped') return;

@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     log: (line) => console.log(`[engine] ${line}`),
   });
 
-  handleAppScheme(paths.renderer, () => supervisor.address());
+  handleAppScheme(paths.renderer, supervisor);
 
   let win: BrowserWindow | null = null;
   const openWorkbench = () => {

@@ -11,6 +11,7 @@ import {
   parseAnswer,
   type ErrorBody,
 } from '../../../main/common/errors';
+import { ENGINE_AWAY_HEADER, engineAwayOf, type EngineAway } from '../../../main/common/engine-away';
 import { resolveConnection, type Connection } from './auth';
 
 export class ApiError extends Error {
@@ -29,9 +30,12 @@ export class ApiError extends Error {
 }
 
 export class ConnectionError extends Error {
-  constructor(message: string) {
+  /** The desktop shell's word on why there is no engine (starting, given up...); absent in a browser. */
+  readonly away: EngineAway | null;
+  constructor(message: string, away: EngineAway | null = null) {
     super(message);
     this.name = 'ConnectionError';
+    this.away = away;
   }
 
   toBody(): ErrorBody {
@@ -83,6 +87,8 @@ export async function request<T>(method: string, path: string, body?: unknown, o
   const text = await res.text();
   const parsed = parseAnswer(text);
   if (res.ok) return parsed as T;
+  const away = res.status === 503 ? engineAwayOf(res.headers.get(ENGINE_AWAY_HEADER), parsed) : null;
+  if (away) throw new ConnectionError(`The desktop app has no engine running (${away.engine}).`, away);
   if (opts.acceptErrorBody && parsed !== undefined && !isErrorEnvelope(parsed)) return parsed as T;
   if (isErrorEnvelope(parsed)) throw new ApiError(res.status, parsed.error);
   if (res.status === 502 || res.status === 503 || res.status === 504) {
@@ -94,3 +100,13 @@ export async function request<T>(method: string, path: string, body?: unknown, o
 
 /** A message for any thrown value, for panels' error states. */
 export const describeError: (err: unknown) => ErrorBody = errorBodyOf;
+
+/**
+ * What a panel that loads on its own shows for a failed load: nothing for a lost engine (the
+ * banner says it for the whole page, and the reconnect reloads every panel), else the error. One
+ * box per panel saying the same "no engine" is noise, and in the desktop app, before the engine
+ * ever answered, it would be the whole page.
+ */
+export function loadErrorOf(err: unknown): ErrorBody | null {
+  return err instanceof ConnectionError ? null : describeError(err);
+}

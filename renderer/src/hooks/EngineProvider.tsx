@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { EngineStatus, McpStatus } from '../../../main/common/index';
 import type { ErrorBody } from '../../../main/common/errors';
+import type { EngineAway } from '../../../main/common/engine-away';
 import { api } from '../api/endpoints';
 import { ApiError, ConnectionError, describeError } from '../api/client';
 import { EngineContext, type EngineState, type Link } from './engine-context';
@@ -19,6 +20,7 @@ export function EngineProvider({ children }: { children: ReactNode }) {
   const [engine, setEngine] = useState<EngineStatus | null>(null);
   const [mcp, setMcp] = useState<McpStatus | null>(null);
   const [error, setError] = useState<ErrorBody | null>(null);
+  const [away, setAway] = useState<EngineAway | null>(null);
   const [epoch, setEpoch] = useState(0);
   const failures = useRef(0);
   const wasOffline = useRef(false);
@@ -31,6 +33,7 @@ export function EngineProvider({ children }: { children: ReactNode }) {
       setEngine(e);
       setMcp(m);
       setError(null);
+      setAway(null);
       setLink('online');
       failures.current = 0;
       if (wasOffline.current) {
@@ -47,6 +50,7 @@ export function EngineProvider({ children }: { children: ReactNode }) {
       if (err instanceof ConnectionError) {
         failures.current += 1;
         wasOffline.current = true;
+        setAway(err.away);
         setLink('offline');
         return Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(failures.current, 4));
       }
@@ -87,8 +91,8 @@ export function EngineProvider({ children }: { children: ReactNode }) {
   }, [poll, schedule]);
 
   const value: EngineState = useMemo(
-    () => ({ link, engine, mcp, error, epoch, refresh }),
-    [link, engine, mcp, error, epoch, refresh],
+    () => ({ link, away, engine, mcp, error, epoch, refresh }),
+    [link, away, engine, mcp, error, epoch, refresh],
   );
   return <EngineContext.Provider value={value}>{children}</EngineContext.Provider>;
 }

@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { EngineStatus, McpStatus } from '../../../main/common/index';
 import type { ErrorBody } from '../../../main/common/errors';
+import type { EngineAway } from '../../../main/common/engine-away';
 
 export type Link = 'connecting' | 'online' | 'offline' | 'unauthorized';
 
@@ -8,6 +9,8 @@ export interface EngineState {
   link: Link;
   engine: EngineStatus | null;
   mcp: McpStatus | null;
+  /** While offline in the desktop app: the shell's word on why (starting, restarting, given up). */
+  away: EngineAway | null;
   /** The last error of the status poll that was not a lost connection. */
   error: ErrorBody | null;
   /** Bumped after every reconnect so panels can reload what they fetched once. */

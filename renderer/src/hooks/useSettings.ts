@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ErrorBody } from '../../../main/common/errors';
 import { api } from '../api/endpoints';
-import { describeError } from '../api/client';
+import { loadErrorOf } from '../api/client';
 import { useEngine } from './engine-context';
 
 export function useSettings() {
@@ -16,7 +16,7 @@ export function useSettings() {
       setValues(r.values);
       setLoadError(null);
     } catch (err) {
-      setLoadError(describeError(err));
+      setLoadError(loadErrorOf(err));
     }
   }, []);
 
@@ -31,7 +31,7 @@ export function useSettings() {
         setLoadError(null);
       },
       (err: unknown) => {
-        if (current) setLoadError(describeError(err));
+        if (current) setLoadError(loadErrorOf(err));
       },
     );
     return () => {

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import type { ClientConfig } from '../../../main/common/admin';
 import type { ErrorBody } from '../../../main/common/errors';
 import { api } from '../api/endpoints';
-import { describeError } from '../api/client';
+import { loadErrorOf } from '../api/client';
 import { CopyButton } from '../components/CopyButton';
 import { ErrorNote } from '../components/ErrorNote';
 import { Empty, Loading, Panel } from '../components/Panel';
@@ -25,7 +25,7 @@ export function ClientsPanel() {
     let live = true;
     api.clients().then(
       (c) => live && (setClients(c), setError(null)),
-      (err) => live && setError(describeError(err)),
+      (err) => live && setError(loadErrorOf(err)),
     );
     return () => {
       live = false;

@@ -8,7 +8,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { SettingSpec, ValidationIssue } from '../../../main/common/index';
 import type { ErrorBody } from '../../../main/common/errors';
 import { api } from '../api/endpoints';
-import { ApiError, describeError } from '../api/client';
+import { ApiError, describeError, loadErrorOf } from '../api/client';
 import { ErrorNote } from '../components/ErrorNote';
 import { Loading, Panel } from '../components/Panel';
 import { useEngine } from '../hooks/engine-context';
@@ -277,7 +277,7 @@ export function SettingsPanel() {
   useEffect(() => {
     api.settingsSpec().then(
       (s) => (setSpecs(s), setSpecError(null)),
-      (err) => setSpecError(describeError(err)),
+      (err) => setSpecError(loadErrorOf(err)),
     );
   }, [epoch]);
 

@@ -11,6 +11,7 @@ import { RemountButton } from '../components/RemountButton';
 import { Loading, Panel } from '../components/Panel';
 import { useEngine } from '../hooks/engine-context';
 import { useAction } from '../hooks/useAsync';
+import { describeEngineAway } from '../../../main/common/engine-away';
 
 const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -19,20 +20,26 @@ function yesNo(v: boolean) {
 }
 
 export function StatusCard() {
-  const { mcp, engine, refresh, link } = useEngine();
+  const { mcp, engine, refresh, link, away } = useEngine();
   const requireKey = useAction();
 
   if (!mcp) {
+    const t = away ? describeEngineAway(away) : null;
     return (
       <Panel id="status" title="MCP server">
         {link === 'offline' ? (
           <p className="status-line">
-            <span className="pill error" data-testid="mcp-state">
-              not answering
+            <span className={`pill ${t?.severity === 'info' ? 'stopped' : 'error'}`} data-testid="mcp-state">
+              {t ? t.pill : 'not answering'}
             </span>{' '}
-            <span className="muted">
-              The engine does not answer; start it with <code>npm start</code> or <code>cairn serve</code>.
-            </span>
+            {/* The desktop app starts its engine itself: "start it with npm start" is for the browser only. */}
+            {t ? (
+              <span className="muted">{t.remedy ?? t.message}</span>
+            ) : (
+              <span className="muted">
+                The engine does not answer; start it with <code>npm start</code> or <code>cairn serve</code>.
+              </span>
+            )}
           </p>
         ) : (
           <Loading what="server status" />

@@ -21,6 +21,7 @@ declare global {
 
 const engineState: EngineState = {
   link: 'online',
+  away: null,
   engine: null,
   mcp: null,
   error: null,
