@@ -149,7 +149,9 @@ test('the control: the same page under the same shell, with the real engine, con
   await expect(page.getByTestId('mcp-state')).toHaveText('running', { timeout: 90_000 });
   await expect(page.getByTestId('reconnect-banner')).toHaveCount(0);
   expect(s.away()).toBeNull();
-  // And once it is gone under a page that had answers, the page says it does not answer.
+  // And once it is gone under a page that had answers, the page says so, in the shell's words.
   await s.stop();
   await expect(page.getByTestId('reconnect-banner')).toHaveAttribute('data-engine', 'stopping', { timeout: 20_000 });
+  // The status card keeps what it last knew, but its pill no longer says running.
+  await expect(page.getByTestId('mcp-state')).toHaveText('stopping');
 });

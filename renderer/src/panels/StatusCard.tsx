@@ -50,7 +50,8 @@ export function StatusCard() {
   const s = mcp.security;
   // What the last answer said is only true while the engine still answers: once it does not, the
   // pill says so instead of a green "running" from before.
-  const state = link === 'offline' ? 'not answering' : !mcp.enabled ? 'disabled' : mcp.running ? 'running' : 'stopped';
+  const offline = link === 'offline' ? (away ? describeEngineAway(away).pill : 'not answering') : null;
+  const state = offline ?? (!mcp.enabled ? 'disabled' : mcp.running ? 'running' : 'stopped');
   return (
     <Panel id="status" title="MCP server">
       <p className="status-line">
