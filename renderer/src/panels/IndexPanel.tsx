@@ -4,6 +4,7 @@ import { Empty, Loading, Panel } from '../components/Panel';
 import { useEngine } from '../hooks/engine-context';
 import { AddFolderForm } from './AddFolderForm';
 import { FolderRow } from './FolderRow';
+import { IndexHealth } from './IndexHealth';
 import { JobsList } from './JobsList';
 import { ModelSection } from './ModelSection';
 import { PauseAllButton } from './PauseAllButton';
@@ -27,6 +28,7 @@ export function IndexPanel() {
         {t.embedded_chunks} with vectors)
         {engine.paused ? ' · indexing paused' : ''}
       </p>
+      <IndexHealth engine={engine} />
       {engine.contract_mismatch ? <ErrorNote error={engine.contract_mismatch} testId="contract-mismatch" /> : null}
       {/* Folders first: adding one is step 1 of the first run; the model rarely needs a look. */}
       <AddFolderForm />
