@@ -17,6 +17,7 @@
  * Every fs call on a folder's files takes `fsPath(text)`; every name read from the disk (a listing,
  * a realpath, /proc/self/fd) goes through `pathText`.
  */
+import { isUtf8 } from 'node:buffer';
 import { readlinkSync, realpathSync } from 'node:fs';
 import { readlink, realpath } from 'node:fs/promises';
 
@@ -74,19 +75,6 @@ export function pathText(bytes: Buffer | string): string {
 
 function isHex(b: number | undefined): boolean {
   return b !== undefined && ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66));
-}
-
-function isUtf8(b: Buffer): boolean {
-  for (let i = 0; i < b.length;) {
-    if (b[i] < 0x80) {
-      i++;
-      continue;
-    }
-    const n = sequenceAt(b, i);
-    if (n === 0) return false;
-    i += n;
-  }
-  return true;
 }
 
 /** The bytes a Cairn path text stands for. */
