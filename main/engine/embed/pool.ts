@@ -20,6 +20,12 @@ export interface PoolOptions {
 
 /** How long a worker may take to finish its batch and exit before it is terminated anyway. */
 const CLOSE_GRACE_MS = 15_000;
+/**
+ * The same for a worker still loading the model: terminating it inside ONNX Runtime's session
+ * creation aborts the process, and on a loaded machine a load can outlast CLOSE_GRACE_MS (extra
+ * workers now start with the first document batch, so a short index run can close one mid-load).
+ */
+const LOADING_GRACE_MS = 180_000;
 /** Consecutive failed starts after which queued work is failed instead of retried forever. */
 const MAX_START_FAILURES = 3;
 /**
@@ -52,6 +58,7 @@ export class EmbedPool {
   private readonly pool: WorkerPool<string[], Float32Array[], FromWorker>;
   private lastModel = '';
   private shrinkTimer: NodeJS.Timeout | null = null;
+  private readonly loaded = new WeakSet<Worker>();
   dimensions = 0;
 
   constructor(private readonly opts: PoolOptions) {
@@ -73,6 +80,7 @@ export class EmbedPool {
       onMessage: (slot, msg) => {
         switch (msg.type) {
           case 'ready':
+            this.loaded.add(slot.worker);
             this.dimensions = msg.dimensions;
             this.pool.ready(slot);
             break;
@@ -104,7 +112,7 @@ export class EmbedPool {
             })
           : new CairnError('dependency_unavailable', `Embedding workers fail to start: ${why}`),
       closedError: () => new CairnError('dependency_unavailable', 'The embedder is closed.'),
-      stop: (worker) => stopWorker(worker, CLOSE_GRACE_MS),
+      stop: (worker) => stopWorker(worker, this.loaded.has(worker) ? CLOSE_GRACE_MS : LOADING_GRACE_MS),
     });
   }
 
