@@ -5,6 +5,7 @@ import { indexingBenchmark } from './indexing.js';
 import { latencyBenchmark } from './latency.js';
 import { vectorRecallBenchmark } from './vector-recall.js';
 import { mcpBenchmark } from './mcp.js';
+import { concurrencyBenchmark } from './concurrency.js';
 import { freshnessBenchmark } from './freshness.js';
 import { startupBenchmark } from './startup.js';
 import { qualityBenchmark } from './quality.js';
@@ -19,6 +20,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   latencyBenchmark,
   vectorRecallBenchmark,
   mcpBenchmark,
+  concurrencyBenchmark,
   peersBenchmark,
   freshnessBenchmark,
   soakBenchmark,

@@ -4,9 +4,8 @@
  * The server runs as its own process, compiled as the packaged app runs it; the same start from the
  * TypeScript sources (through tsx, as `npm start` in a checkout does) is reported beside it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { numberOption } from '../lib/args.js';
 import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
@@ -16,41 +15,7 @@ import { buildCompiledCli } from '../lib/compiled-cli.js';
 import { autocannonCli, MCP_HEADERS, runAutocannon, sampleRss, searchCallBody } from '../lib/load.js';
 import { emptyOutput, target } from '../lib/results.js';
 import { round, roundSpread, spread } from '../lib/stats.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function toolsList(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: MCP_HEADERS,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
-    if (!res.ok) return false;
-    const body = (await res.json()) as { result?: { tools?: unknown[] } };
-    return Array.isArray(body.result?.tools);
-  } catch {
-    return false;
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
+import { freePort, stop, toolsList } from '../lib/serve-child.js';
 
 export const startupBenchmark: Benchmark = {
   name: 'startup',

@@ -227,7 +227,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     key: 'embedding.threads',
     default: 0,
     schema: { type: 'integer', minimum: 0, maximum: 64 },
-    description: 'Embedding worker threads (0: one per core).',
+    description:
+      'Embedding worker threads while documents are embedded (0: one per core). Searches need one: the others stop 30 s after the last document batch (each holds its own copy of the model).',
     applies: 'live',
   },
   {

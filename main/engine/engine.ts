@@ -46,6 +46,8 @@ import { ENGINE_VERSION } from './version.js';
 import { FolderChanges } from './watch/changes.js';
 import { waitForFresh } from './watch/fresh-wait.js';
 import { LiveUpdates } from './watch/live.js';
+import { availableParallelism } from 'node:os';
+import { Gate } from './kernel/gate.js';
 
 export { normalizeFolder } from './folders/registry.js';
 
@@ -92,6 +94,8 @@ export class Engine implements EngineApi {
   private readonly sync: FolderSync;
   private readonly indexer: Indexer;
   private readonly searcher: Searcher;
+  /** Searches run at once, two per core (kernel/gate.ts): each holds its scans' buffers; the rest queue. */
+  private readonly searchGate = new Gate(Math.max(2, 2 * availableParallelism()));
   /** What each folder's walk left out and why (status, the file list); persisted beside the index. */
   private readonly skipLog: SkipLog;
   private live: LiveUpdates | null = null;
@@ -170,6 +174,7 @@ export class Engine implements EngineApi {
       folders: () => this.registry.specs().map((f) => f.path),
       index: (folder) => this.sync.index(folder, 'create'),
     });
+    const searchGate = this.searchGate;
     this.searcher = new Searcher({
       reads: store.reads,
       graph: store.graph,
@@ -177,7 +182,10 @@ export class Engine implements EngineApi {
       contract: () => this.contract.check,
       vectors: async () => {
         const embeddings = this.models.embeddings;
-        const embedder = await embeddings.get();
+        // A model still loading holds nothing of the index: other searches go on meanwhile.
+        const embedder = await (embeddings.state === 'ready'
+          ? embeddings.get()
+          : searchGate.outside(() => embeddings.get()));
         const table = await embeddings.table(true);
         if (!table) throw new CairnError('dependency_unavailable', 'the model reports no dimensions');
         return { embedder, table, weight: embeddings.fusionWeight, codeWeight: embeddings.codeFusionWeight };
@@ -194,15 +202,17 @@ export class Engine implements EngineApi {
         };
       },
       waitForFresh: (folders, ms) =>
-        waitForFresh(
-          {
-            live: () => this.live,
-            queue,
-            changes: this.changes,
-            debounceMs: () => settings.get<number>('watch.debounce_ms'),
-          },
-          folders,
-          ms,
+        searchGate.outside(() =>
+          waitForFresh(
+            {
+              live: () => this.live,
+              queue,
+              changes: this.changes,
+              debounceMs: () => settings.get<number>('watch.debounce_ms'),
+            },
+            folders,
+            ms,
+          ),
         ),
     });
     settings.onChange((keys) => {
@@ -339,7 +349,7 @@ export class Engine implements EngineApi {
     this.assertOpen();
     if (this.damage.current) throw this.damage.current;
     try {
-      return await this.searcher.search(req, defaults ?? this.searchDefaults());
+      return await this.searchGate.run(() => this.searcher.search(req, defaults ?? this.searchDefaults()));
     } catch (err) {
       throw await this.damage.name(err);
     }

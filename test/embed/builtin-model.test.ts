@@ -29,7 +29,9 @@ describe('built-in model cairn/use-lite', () => {
     assert.equal(embedder.modelId, 'cairn/use-lite');
     assert.equal(embedder.dimensions, 512);
     assert.equal(embedder.maxTokens, 128);
-    assert.equal(embedder.pool.threads.length, 2);
+    assert.equal(embedder.pool.size, 2);
+    // Queries need one worker; documents start the second (embed/pool.ts, test/embed/worker-pool).
+    assert.equal(embedder.pool.threads.length, 1);
   });
 
   test('the references come from the TensorFlow.js graph, not from this port', () => {

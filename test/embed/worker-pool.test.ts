@@ -11,6 +11,7 @@ test('the pool survives a worker being terminated mid-batch', async (t) => {
   const embedder = await createEmbedder({ model: 'cairn/use-lite', dataDir, threads: 2, batchSize: 2 });
   t.after(() => embedder.close());
   const [before] = await embedder.embedDocuments(['The pool keeps working after a crash.']);
+  assert.equal(embedder.pool.threads.length, 2, 'documents run on both workers');
 
   const texts = Array.from({ length: 40 }, (_, i) => `sentence number ${i} about folders and files`);
   // Texts long enough that tokenizing them (plain JavaScript) takes seconds: the worker is stopped
@@ -50,4 +51,34 @@ test('close() terminates the workers and later calls fail with a typed error', a
     embedder.embedQuery('x'),
     (err: unknown) => err instanceof CairnError && err.code === 'dependency_unavailable',
   );
+});
+
+test('queries keep one worker; documents start the rest, which stop again once documents stop coming', async (t) => {
+  const dataDir = tempDataDir(t);
+  const embedder = await createEmbedder({
+    model: 'cairn/use-lite',
+    dataDir,
+    threads: 2,
+    batchSize: 2,
+    extraWorkersIdleMs: 3000,
+  });
+  t.after(() => embedder.close());
+  assert.equal(embedder.pool.threads.length, 1, 'one worker at start');
+  const queries = Array.from({ length: 24 }, (_, i) => `where is note ${i} about the pending queue`);
+  const first = await Promise.all(queries.map((q) => embedder.embedQuery(q)));
+  assert.equal(embedder.pool.threads.length, 1, '24 concurrent queries on one worker');
+  const docs = Array.from({ length: 12 }, (_, i) => `document ${i} about folders and files`);
+  assert.equal((await embedder.embedDocuments(docs)).length, docs.length);
+  // The control: documents do start the second worker, and it stays a while after them.
+  assert.equal(embedder.pool.threads.length, 2, 'documents start the second worker');
+  // Whichever is idle first is the one asked to stop.
+  const exited = Promise.race(
+    embedder.pool.threads.map((w) => new Promise<number>((resolve) => w.once('exit', resolve))),
+  );
+  assert.equal(await exited, 0, 'one worker stopped by itself (asked, not terminated)');
+  assert.equal(embedder.pool.threads.length, 1);
+  const again = await Promise.all(queries.map((q) => embedder.embedQuery(q)));
+  again.forEach((v, i) => assert.ok(maxAbsDiff(v, first[i]) < 1e-6, 'same vectors from the remaining worker'));
+  await embedder.embedDocuments(docs.slice(0, 4));
+  assert.equal(embedder.pool.threads.length, 2, 'and documents start it again');
 });

@@ -26,6 +26,8 @@ export interface EmbedderOptions {
   dataDir: string;
   /** Worker threads; default (and 0): one per core. */
   threads?: number;
+  /** How long the workers beyond the first stay after the last document batch; default 30 s (embed/pool.ts). */
+  extraWorkersIdleMs?: number;
   /** Texts per batch; default 16 (fastest measured for USE-lite). */
   batchSize?: number;
   onDownloadProgress?: (p: { file: string; loaded: number; total: number }) => void;
@@ -118,6 +120,7 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
       };
     },
     onProgress: opts.onDownloadProgress,
+    extraWorkersIdleMs: opts.extraWorkersIdleMs,
   });
   try {
     await pool.start();

@@ -14,12 +14,27 @@ export interface PoolOptions {
   /** Asked at every start: once a first worker has downloaded a hub model, the rest load it from disk. */
   config: () => WorkerConfig;
   onProgress?: (p: { file: string; loaded: number; total: number }) => void;
+  /** How long the workers beyond the first stay after the last document batch; default 30 s. */
+  extraWorkersIdleMs?: number;
 }
 
 /** How long a worker may take to finish its batch and exit before it is terminated anyway. */
 const CLOSE_GRACE_MS = 15_000;
+/**
+ * The same for a worker still loading the model: terminating it inside ONNX Runtime's session
+ * creation aborts the process, and on a loaded machine a load can outlast CLOSE_GRACE_MS (extra
+ * workers now start with the first document batch, so a short index run can close one mid-load).
+ */
+const LOADING_GRACE_MS = 180_000;
 /** Consecutive failed starts after which queued work is failed instead of retried forever. */
 const MAX_START_FAILURES = 3;
+/**
+ * How long after the last document batch the extra workers stay. Each worker holds its own copy of
+ * the model and ONNX Runtime's buffers (a second worker of the built-in model took RSS from 245 to
+ * 374 MB once it had embedded queries, compiled build), and queries need one: a search embeds one
+ * short text, so a busy MCP engine keeps one worker; indexing gets them all and gives them back.
+ */
+const EXTRA_WORKERS_IDLE_MS = 30_000;
 
 function stopWorker(worker: Worker, graceMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -42,6 +57,8 @@ function stopWorker(worker: Worker, graceMs: number): Promise<void> {
 export class EmbedPool {
   private readonly pool: WorkerPool<string[], Float32Array[], FromWorker>;
   private lastModel = '';
+  private shrinkTimer: NodeJS.Timeout | null = null;
+  private readonly loaded = new WeakSet<Worker>();
   dimensions = 0;
 
   constructor(private readonly opts: PoolOptions) {
@@ -49,6 +66,7 @@ export class EmbedPool {
       callerUrl: import.meta.url,
       script: 'worker',
       size: opts.size,
+      initialSize: 1,
       handshake: true,
       keepFull: true,
       closeIsFinal: true,
@@ -62,6 +80,7 @@ export class EmbedPool {
       onMessage: (slot, msg) => {
         switch (msg.type) {
           case 'ready':
+            this.loaded.add(slot.worker);
             this.dimensions = msg.dimensions;
             this.pool.ready(slot);
             break;
@@ -93,17 +112,16 @@ export class EmbedPool {
             })
           : new CairnError('dependency_unavailable', `Embedding workers fail to start: ${why}`),
       closedError: () => new CairnError('dependency_unavailable', 'The embedder is closed.'),
-      stop: (worker) => stopWorker(worker, CLOSE_GRACE_MS),
+      stop: (worker) => stopWorker(worker, this.loaded.has(worker) ? CLOSE_GRACE_MS : LOADING_GRACE_MS),
     });
   }
 
-  /** Starts one worker (which downloads the model if need be), then the rest once files are local. */
+  /** Starts the one worker queries need (which downloads the model if need be); documents start the rest. */
   async start(): Promise<void> {
     await this.pool.startOne();
-    this.pool.fill();
   }
 
-  /** Worker threads the pool keeps (batches that keep every one of them busy). */
+  /** Worker threads the pool runs while documents are embedded (batches that keep every one of them busy). */
   get size(): number {
     return this.pool.size;
   }
@@ -113,13 +131,34 @@ export class EmbedPool {
     return this.pool.workers;
   }
 
+  /** `urgent`: a query's text (one worker is enough and it jumps the queue); else a document batch. */
   run(texts: string[], urgent = false): Promise<Float32Array[]> {
     // Every worker may have died on start; try again now that there is work.
     if (this.pool.workers.length === 0) this.pool.resetStartFailures();
+    if (!urgent) this.documentsArrived();
     return new Promise((resolve, reject) => this.pool.submit({ payload: texts, resolve, reject }, urgent));
   }
 
+  private documentsArrived(): void {
+    if (this.pool.size > 1) this.pool.resize(this.pool.size);
+    this.armShrink();
+  }
+
+  private armShrink(): void {
+    if (this.shrinkTimer) clearTimeout(this.shrinkTimer);
+    this.shrinkTimer = null;
+    if (this.pool.size <= 1) return;
+    this.shrinkTimer = setTimeout(() => {
+      this.shrinkTimer = null;
+      // Workers still busy with a batch are asked again later.
+      if (this.pool.resize(1) > 0) this.armShrink();
+    }, this.opts.extraWorkersIdleMs ?? EXTRA_WORKERS_IDLE_MS);
+    this.shrinkTimer.unref();
+  }
+
   close(): Promise<void> {
+    if (this.shrinkTimer) clearTimeout(this.shrinkTimer);
+    this.shrinkTimer = null;
     return this.pool.close();
   }
 }

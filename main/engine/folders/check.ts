@@ -7,6 +7,7 @@
 import { opendir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { CairnError } from '../errors.js';
+import { fsPath } from '../kernel/path-bytes.js';
 
 export interface FolderCheckContext {
   /** The user's home folder, for `~`. */
@@ -61,12 +62,12 @@ export async function checkNewFolder(input: unknown, ctx: FolderCheckContext): P
   const path = resolve(expanded).replace(/(.)[\\/]+$/, '$1');
   let st;
   try {
-    st = await stat(path);
+    st = await stat(fsPath(path));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       const parent = dirname(path);
-      const parentThere = await stat(parent).then(
+      const parentThere = await stat(fsPath(parent)).then(
         (s) => s.isDirectory(),
         () => false,
       );
@@ -100,7 +101,7 @@ export async function checkNewFolder(input: unknown, ctx: FolderCheckContext): P
     );
   }
   try {
-    const dir = await opendir(path);
+    const dir = await opendir(fsPath(path));
     await dir.close();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -1,4 +1,3 @@
-import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
@@ -6,6 +5,7 @@ import type { SettingsStore } from '../config/settings-store.js';
 import { CairnError } from '../errors.js';
 import { relativeInside } from '../kernel/scope.js';
 import { checkNewFolder } from './check.js';
+import { realpathText } from '../kernel/path-bytes.js';
 
 /** The folders the person chose, as the `folders` setting holds them: the one place they change. */
 export class FolderRegistry {
@@ -72,7 +72,7 @@ export class FolderRegistry {
    * the data folder is left out of it by the filter (sources/filter.ts).
    */
   private async refuseDataFolder(path: string): Promise<void> {
-    const real = (p: string) => realpath(p).catch(() => p);
+    const real = (p: string) => realpathText(p).catch(() => p);
     const [folder, data] = await Promise.all([real(path), real(this.dataDir)]);
     for (const [f, d] of [
       [path, resolve(this.dataDir)],

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { IndexStore } from '../index/store.js';
 import type { SourceFile } from '../types.js';
+import { fsPath } from '../kernel/path-bytes.js';
 
 /** 72 bits of a path's SHA-1: two paths of one folder collide with odds near n²/2⁷³ (1e-11 at a million files). */
 function digest(path: string): string {
@@ -89,7 +90,7 @@ export class StoredStats {
 export async function movedSince(files: SourceFile[]): Promise<SourceFile[]> {
   const moved: SourceFile[] = [];
   for (const f of files) {
-    const st = await stat(f.path).catch(() => null);
+    const st = await stat(fsPath(f.path)).catch(() => null);
     // Gone or no longer a file: the next walk or watcher event settles it, not a re-read.
     if (!st?.isFile()) continue;
     if (st.size !== f.size || st.mtimeMs !== f.mtimeMs) moved.push({ ...f, size: st.size, mtimeMs: st.mtimeMs });

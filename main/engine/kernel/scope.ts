@@ -7,6 +7,7 @@
  * the opened descriptor.
  */
 import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { isCanonicalPathText } from './path-bytes.js';
 
 /** `child` relative to `parent` with forward slashes, '' for the same path, null when not below it. */
 export function relativeInside(parent: string, child: string): string | null {
@@ -32,6 +33,8 @@ export function pathTrick(requested: string): string | null {
   if (requested.includes('\0')) return 'NUL byte';
   if (/%(2e|2f|5c|00)/i.test(requested)) return 'percent-encoded characters are not decoded';
   if (requested.split(/[\\/]+/).includes('..')) return 'parent segments';
+  // One file, one name: `\x41` for `A` would be judged by the rules under a name it is not opened by.
+  if (!isCanonicalPathText(requested)) return '\\xNN stands only for a byte that is not UTF-8';
   return null;
 }
 

@@ -59,6 +59,8 @@ export interface WorkerPoolOptions<T, R, M> {
   readonly callerUrl: string;
   readonly script: string;
   readonly size: number;
+  /** Workers kept until `resize` asks for more (default `size`). */
+  readonly initialSize?: number;
   /** Niceness the worker thread takes in its first statement (user patterns and documents yield to the engine). */
   readonly nice?: number;
   /** Jobs one worker holds at once (1: it gets the next only when it answers). */
@@ -101,11 +103,46 @@ export class WorkerPool<T, R, M = unknown> {
   private idleTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly starters = new Map<SlotState<T, R>, { resolve: () => void; reject: (err: Error) => void }>();
+  /** Workers the pool keeps now: `size` at most, fewer while `resize` asks for fewer. */
+  private target: number;
+  /** Workers `resize` asked to stop, until they have: close() waits for them too. */
+  private readonly stopping = new Set<Promise<void>>();
 
-  constructor(private readonly opts: WorkerPoolOptions<T, R, M>) {}
+  constructor(private readonly opts: WorkerPoolOptions<T, R, M>) {
+    this.target = Math.max(1, Math.min(opts.size, opts.initialSize ?? opts.size));
+  }
 
   get size(): number {
     return this.opts.size;
+  }
+
+  /**
+   * Keeps `n` workers (1 to `size`) from now on: more are started at once; idle ones beyond it are
+   * asked to stop (as close() asks), busy ones are left to finish. Returns how many still run
+   * beyond `n`, so a caller can ask again once they are idle.
+   */
+  resize(n: number): number {
+    this.target = Math.max(1, Math.min(this.opts.size, Math.floor(n)));
+    if (this.closed) return 0;
+    const stop = this.opts.stop ?? ((w: Worker) => w.terminate().then(() => undefined));
+    let extra = this.live() - this.target;
+    for (const s of [...this.slots]) {
+      if (extra <= 0) break;
+      if (s.retired || s.held.size > 0 || !s.ready) continue;
+      s.retired = true;
+      s.closing = true;
+      extra--;
+      const done = stop(s.worker)
+        .catch(() => undefined)
+        .finally(() => {
+          this.slots.delete(s);
+          this.stopping.delete(done);
+        });
+      this.stopping.add(done);
+    }
+    if (this.queue.length > 0 || this.opts.keepFull) while (this.live() < this.target) this.spawn();
+    this.dispatch();
+    return Math.max(0, extra);
   }
 
   /** The live worker threads (diagnostics and tests). */
@@ -138,7 +175,7 @@ export class WorkerPool<T, R, M = unknown> {
   /** Starts workers up to the pool's size ahead of work. */
   fill(): void {
     if (this.closed) return;
-    while (this.live() < this.opts.size) this.spawn();
+    while (this.live() < this.target) this.spawn();
     this.settle();
   }
 
@@ -151,7 +188,7 @@ export class WorkerPool<T, R, M = unknown> {
     if (urgent) this.queue.unshift(held);
     else this.queue.push(held);
     this.wake();
-    while (this.live() < this.opts.size) this.spawn();
+    while (this.live() < this.target) this.spawn();
     this.dispatch();
   }
 
@@ -192,7 +229,7 @@ export class WorkerPool<T, R, M = unknown> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     for (const h of this.queue.splice(0)) h.job.reject(this.opts.closedError());
-    const slots = [...this.slots];
+    const slots = [...this.slots].filter((s) => !s.closing);
     for (const s of slots) {
       s.retired = true;
       s.closing = true;
@@ -201,7 +238,7 @@ export class WorkerPool<T, R, M = unknown> {
       starter?.reject(this.opts.closedError());
     }
     const stop = this.opts.stop ?? ((w: Worker) => w.terminate().then(() => undefined));
-    await Promise.all(slots.map((s) => stop(s.worker).catch(() => undefined)));
+    await Promise.all([...slots.map((s) => stop(s.worker).catch(() => undefined)), ...this.stopping]);
     for (const s of slots) {
       this.slots.delete(s);
       for (const h of s.held.values()) {
@@ -327,7 +364,7 @@ export class WorkerPool<T, R, M = unknown> {
       }
     }
     if (!this.closed && (this.opts.keepFull || this.queue.length > 0)) {
-      while (this.live() < this.opts.size) this.spawn();
+      while (this.live() < this.target) this.spawn();
     }
     this.dispatch();
   }

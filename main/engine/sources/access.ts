@@ -22,18 +22,8 @@
  * A hard link inside the folder is the same file as its other names: it is served as in-folder
  * content (the kernel's protected_hardlinks stops other users linking files they cannot write).
  */
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  openSync,
-  readlinkSync,
-  realpathSync,
-  statSync,
-  type Stats,
-} from 'node:fs';
-import { lstat, open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, existsSync, fstatSync, openSync, statSync, type Stats } from 'node:fs';
+import { lstat, open, stat, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, normalize, resolve } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { ErrorCode } from '../../common/errors.js';
@@ -41,6 +31,7 @@ import { CairnError } from '../errors.js';
 import { DOCUMENT_EXTENSIONS, SNIFF_BYTES, extensionOf, looksBinary } from './defaults.js';
 import { FolderFilter, type FilterOptions, type RejectReason } from './filter.js';
 import { pathTrick, relativeInside } from '../kernel/scope.js';
+import { fsPath, readlinkText, readlinkTextSync, realpathText, realpathTextSync } from '../kernel/path-bytes.js';
 
 export interface AccessOptions extends FilterOptions {
   maxFileBytes: number;
@@ -108,7 +99,7 @@ export class FolderAccess {
   }
 
   private root(): string {
-    this.rootReal ??= realpathSync.native(this.spec.path);
+    this.rootReal ??= realpathTextSync(this.spec.path);
     return this.rootReal;
   }
 
@@ -161,7 +152,7 @@ export class FolderAccess {
     for (let attempt = 1; ; attempt++) {
       let fd: number;
       try {
-        fd = openNoFollowSync(abs, () => realpathSync.native(abs));
+        fd = openNoFollowSync(abs, () => realpathTextSync(abs));
       } catch (err) {
         throw fsRefusal(abs, err);
       }
@@ -241,21 +232,21 @@ export class FolderAccess {
 
 function openNoFollowSync(abs: string, resolveLink: () => string): number {
   try {
-    return openSync(abs, FLAGS);
+    return openSync(fsPath(abs), FLAGS);
   } catch (err) {
     // ELOOP: the last component is a symlink. Its target is opened the same way, and checked below
     // like any file; a link to a link to ... is resolved by realpath, the open still refuses to follow.
     if ((err as NodeJS.ErrnoException).code !== 'ELOOP') throw err;
-    return openSync(resolveLink(), FLAGS);
+    return openSync(fsPath(resolveLink()), FLAGS);
   }
 }
 
 async function openNoFollow(abs: string): Promise<FileHandle> {
   try {
-    return await open(abs, FLAGS);
+    return await open(fsPath(abs), FLAGS);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ELOOP') throw err;
-    return open(await realpath(abs), FLAGS);
+    return open(fsPath(await realpathText(abs)), FLAGS);
   }
 }
 
@@ -265,15 +256,16 @@ function sameFile(a: Stats, b: Stats): boolean {
 
 function descriptorPathSync(fd: number, abs: string, st: Stats): string {
   if (PROC_FD) {
-    const p = readlinkSync(`/proc/self/fd/${fd}`);
+    // As bytes, then Cairn's text: a lossy string would put a name that is not UTF-8 outside every folder.
+    const p = readlinkTextSync(`/proc/self/fd/${fd}`);
     // An unlinked file reads "… (deleted)": it is in no folder any more.
     if (!p.startsWith('/') || p.endsWith(' (deleted)')) throw new Raced();
     return p;
   }
   let real: string;
   try {
-    real = realpathSync.native(abs);
-    if (!sameFile(statSync(real), st)) throw new Raced();
+    real = realpathTextSync(abs);
+    if (!sameFile(statSync(fsPath(real)), st)) throw new Raced();
   } catch (err) {
     if (err instanceof Raced) throw err;
     throw new Raced();
@@ -283,13 +275,13 @@ function descriptorPathSync(fd: number, abs: string, st: Stats): string {
 
 async function descriptorPath(fd: number, abs: string, st: Stats): Promise<string> {
   if (PROC_FD) {
-    const p = await readlink(`/proc/self/fd/${fd}`);
+    const p = await readlinkText(`/proc/self/fd/${fd}`);
     if (!p.startsWith('/') || p.endsWith(' (deleted)')) throw new Raced();
     return p;
   }
   try {
-    const real = await realpath(abs);
-    if (!sameFile(await stat(real), st)) throw new Raced();
+    const real = await realpathText(abs);
+    if (!sameFile(await stat(fsPath(real)), st)) throw new Raced();
     return real;
   } catch {
     throw new Raced();
@@ -377,7 +369,7 @@ export async function containedPath<F extends string | FolderSpec>(
     .filter((c) => below(c.folder, c.path));
   for (const c of candidates)
     if (
-      await lstat(c.path).then(
+      await lstat(fsPath(c.path)).then(
         () => true,
         () => false,
       )
@@ -401,7 +393,7 @@ export async function revealablePath(folders: readonly string[], file: string): 
     const rel = relativeInside(resolve(folder), abs);
     if (rel === null) continue;
     try {
-      const [realFolder, real] = await Promise.all([realpath(folder), realpath(abs)]);
+      const [realFolder, real] = await Promise.all([realpathText(folder), realpathText(abs)]);
       return relativeInside(realFolder, real) === null ? null : real;
     } catch {
       return null;

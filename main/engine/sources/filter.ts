@@ -1,4 +1,3 @@
-import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { relativeInside } from '../kernel/scope.js';
 import type { FolderSpec } from '../../common/settings.js';
@@ -12,6 +11,7 @@ import {
 } from './defaults.js';
 import { GlobList } from './globs.js';
 import { ignoredByLevels, loadIgnoreLevelSync, type IgnoreLevel } from './ignore-files.js';
+import { realpathTextSync } from '../kernel/path-bytes.js';
 
 export interface FilterOptions {
   respectGitignore: boolean;
@@ -25,7 +25,7 @@ export interface FilterOptions {
 
 function realOrSelf(p: string): string {
   try {
-    return realpathSync.native(p);
+    return realpathTextSync(p);
   } catch {
     return p;
   }

@@ -2,6 +2,7 @@ import ignore from 'ignore';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fsPath } from '../kernel/path-bytes.js';
 
 /** Files whose rules we honour, in increasing precedence within one directory (as ripgrep does). */
 export const IGNORE_FILE_NAMES = ['.gitignore', '.ignore'] as const;
@@ -23,14 +24,16 @@ function levelFrom(dir: string, texts: string[]): IgnoreLevel | null {
 
 /** Reads a directory's ignore files; a missing or unreadable one counts as empty. */
 export async function loadIgnoreLevel(absDir: string, relDir: string): Promise<IgnoreLevel | null> {
-  const texts = await Promise.all(IGNORE_FILE_NAMES.map((n) => readFile(join(absDir, n), 'utf8').catch(() => '')));
+  const texts = await Promise.all(
+    IGNORE_FILE_NAMES.map((n) => readFile(fsPath(join(absDir, n)), 'utf8').catch(() => '')),
+  );
   return levelFrom(relDir, texts);
 }
 
 export function loadIgnoreLevelSync(absDir: string, relDir: string): IgnoreLevel | null {
   const texts = IGNORE_FILE_NAMES.map((n) => {
     try {
-      return readFileSync(join(absDir, n), 'utf8');
+      return readFileSync(fsPath(join(absDir, n)), 'utf8');
     } catch {
       return '';
     }

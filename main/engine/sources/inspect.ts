@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { WalkError } from '../types.js';
@@ -7,6 +7,7 @@ import { FolderFilter } from './filter.js';
 import { isInside, relativeInside } from '../kernel/scope.js';
 import { fsErrorCode, fsErrorMessage, probeFile } from './read.js';
 import type { WalkItem, WalkOptions } from './walk.js';
+import { fsPath, realpathText } from '../kernel/path-bytes.js';
 
 export function walkError(path: string, err: unknown): { error: WalkError } {
   return { error: { path, code: fsErrorCode(err), message: fsErrorMessage(path, err) } };
@@ -45,13 +46,13 @@ export async function inspectPath(
   const why = filter.reject(clean, false);
   if (why) return why === 'binary' || why === 'minified' ? { skipped: { path: abs, reason: why } } : null;
   try {
-    const [root, real] = await Promise.all([realpath(spec.path), realpath(abs)]);
+    const [root, real] = await Promise.all([realpathText(spec.path), realpathText(abs)]);
     if (!isInside(root, real)) return { skipped: { path: abs, reason: 'symlink outside the folder' } };
     const targetRel = relativeInside(root, real);
     if (targetRel !== clean && (targetRel === '' || (targetRel !== null && filter.reject(targetRel, false))))
       return { skipped: { path: abs, reason: 'symlink to a path the rules leave out' } };
     // A path inside a symlinked directory that leads out is caught by the realpath above.
-    if ((await stat(real)).isDirectory()) return null;
+    if ((await stat(fsPath(real))).isDirectory()) return null;
   } catch (err) {
     return walkError(abs, err);
   }

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ErrorCode } from '../../common/errors.js';
 import { SNIFF_BYTES } from './defaults.js';
+import { fsPath } from '../kernel/path-bytes.js';
 
 /** Maps a Node fs error to the shared error codes, so callers can tell "gone" from "forbidden". */
 export function fsErrorCode(err: unknown): ErrorCode {
@@ -37,7 +38,7 @@ export interface FileProbe {
  * for a FIFO after the directory was listed cannot hang the walk. Throws the raw fs error.
  */
 export async function probeFile(path: string, maxFileBytes: number): Promise<FileProbe> {
-  const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const fh = await open(fsPath(path), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = await fh.stat();
     const probe: FileProbe = {

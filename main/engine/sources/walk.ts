@@ -1,4 +1,4 @@
-import { opendir, readdir, realpath, stat } from 'node:fs/promises';
+import { opendir, readdir, stat } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
@@ -8,6 +8,7 @@ import { FolderFilter } from './filter.js';
 import { isInside, relativeInside } from '../kernel/scope.js';
 import { IGNORE_FILE_NAMES, loadIgnoreLevel, type IgnoreLevel } from './ignore-files.js';
 import { checkFile } from './inspect.js';
+import { fsPath, pathText, realpathText } from '../kernel/path-bytes.js';
 
 export interface WalkOptions {
   maxFileBytes: number;
@@ -46,10 +47,18 @@ interface DirFrame {
 /** Files checked concurrently ahead of the walk's position in a directory. */
 const LOOKAHEAD = 16;
 
+/** A directory entry under the name Cairn writes for it (kernel/path-bytes.ts: bytes that are not UTF-8 escaped). */
+interface Entry {
+  name: string;
+  type: Dirent<Buffer>;
+}
+
 /** Entry names in a stable order (UTF-16 code units), so two walks of one tree agree. */
-async function listDir(abs: string): Promise<Dirent[]> {
+async function listDir(abs: string): Promise<Entry[]> {
   // One readdir, not opendir's batch-at-a-time iteration: the listing is sorted whole anyway.
-  const entries = await readdir(abs, { withFileTypes: true });
+  // Names as bytes: a string listing would turn a name that is not UTF-8 into one with U+FFFD.
+  const dirents = await readdir(fsPath(abs), { withFileTypes: true, encoding: 'buffer' });
+  const entries = dirents.map((type) => ({ name: pathText(type.name), type }));
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
@@ -60,7 +69,7 @@ async function listDir(abs: string): Promise<Dirent[]> {
  */
 export async function rootError(spec: FolderSpec): Promise<WalkError | null> {
   try {
-    const dir = await opendir(spec.path);
+    const dir = await opendir(fsPath(spec.path));
     await dir.read();
     await dir.close();
     return null;
@@ -99,8 +108,9 @@ async function* walk(spec: FolderSpec, opts: WalkOptions, names: boolean): Async
   const filter = new FolderFilter(spec, opts);
   let rootReal: string;
   try {
-    rootReal = await realpath(spec.path);
-    if (!(await stat(rootReal)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    rootReal = await realpathText(spec.path);
+    if (!(await stat(fsPath(rootReal))).isDirectory())
+      throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
   } catch (err) {
     yield walkError(spec.path, err);
     return;
@@ -122,7 +132,7 @@ async function* walkDir(
   frame: DirFrame,
 ): AsyncGenerator<Item> {
   opts.signal?.throwIfAborted();
-  let entries: Dirent[];
+  let entries: Entry[];
   try {
     entries = await listDir(frame.abs);
   } catch (err) {
@@ -143,7 +153,7 @@ async function* walkDir(
   const startChecks = (from: number) => {
     for (let k = from; k < Math.min(entries.length, from + LOOKAHEAD); k++) {
       const e = entries[k];
-      if (checks.has(k) || !e.isFile()) continue;
+      if (checks.has(k) || !e.type.isFile()) continue;
       const rel = relOf(e.name);
       checks.set(
         k,
@@ -158,7 +168,7 @@ async function* walkDir(
     opts.signal?.throwIfAborted();
     const abs = join(frame.abs, entry.name);
     const rel = relOf(entry.name);
-    if (entry.isFile() && !names) {
+    if (entry.type.isFile() && !names) {
       startChecks(index);
       const item = await checks.get(index);
       checks.delete(index);
@@ -167,14 +177,14 @@ async function* walkDir(
         continue;
       }
     }
-    let isDir = entry.isDirectory();
-    let isFile = entry.isFile();
+    let isDir = entry.type.isDirectory();
+    let isFile = entry.type.isFile();
     let real: string | null = null;
-    if (entry.isSymbolicLink()) {
+    if (entry.type.isSymbolicLink()) {
       // Never follow a link out of the folder (it could expose anything on the disk).
       try {
-        real = await realpath(abs);
-        const target = await stat(real);
+        real = await realpathText(abs);
+        const target = await stat(fsPath(real));
         isDir = target.isDirectory();
         isFile = target.isFile();
       } catch (err) {
@@ -214,7 +224,7 @@ async function* walkDir(
       continue;
     }
     if (!isFile) {
-      if (!entry.isSymbolicLink() || real !== null) yield { skipped: { path: abs, reason: 'not a regular file' } };
+      if (!entry.type.isSymbolicLink() || real !== null) yield { skipped: { path: abs, reason: 'not a regular file' } };
       continue;
     }
     const why = filter.rejectEntry(rel, false, levels);

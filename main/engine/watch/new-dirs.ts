@@ -1,7 +1,8 @@
-import { lstat, opendir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { FolderFilter } from '../sources/index.js';
+import { fsPath, pathText } from '../kernel/path-bytes.js';
 
 /** Directories looked at before giving up the check (a huge tree is then trusted to the watcher). */
 const MAX_DIRS = 50_000;
@@ -20,17 +21,19 @@ export async function dirCreatedSince(spec: FolderSpec, filter: FolderFilter, si
     const { abs, rel } = stack.pop()!;
     let dir;
     try {
-      dir = await opendir(abs);
+      // Names as bytes: a lossy one would lstat nothing and hide a new directory (kernel/path-bytes.ts).
+      dir = await readdir(fsPath(abs), { withFileTypes: true, encoding: 'buffer' });
     } catch {
       continue;
     }
-    for await (const e of dir) {
+    for (const e of dir) {
       if (!e.isDirectory()) continue;
-      const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
+      const name = pathText(e.name);
+      const childRel = rel === '' ? name : `${rel}/${name}`;
       if (!filter.accepts(childRel, true)) continue;
-      const childAbs = join(abs, e.name);
+      const childAbs = join(abs, name);
       seen++;
-      const st = await lstat(childAbs).catch(() => null);
+      const st = await lstat(fsPath(childAbs)).catch(() => null);
       if (!st) continue;
       const born = st.birthtimeMs > 0 ? st.birthtimeMs : st.ctimeMs;
       if (born >= since - SLACK_MS) return true;

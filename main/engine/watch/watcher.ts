@@ -2,6 +2,8 @@ import watcher, { type AsyncSubscription, type Event } from '@parcel/watcher';
 import { stat } from 'node:fs/promises';
 import type { FolderSpec } from '../../common/settings.js';
 import { DEFAULT_EXCLUDED_DIRS, IGNORE_FILE_NAMES, type FilterCache } from '../sources/index.js';
+import { fsPath } from '../kernel/path-bytes.js';
+import { exactPaths } from './lossy-names.js';
 
 export interface WatchSink {
   /** Files changed under a folder (created, updated or deleted), already filtered. */
@@ -63,7 +65,11 @@ export class FolderWatcher {
     const filter = this.filters.get(spec);
     const files: string[] = [];
     let rescan = false;
-    for (const e of events) {
+    for (const e of await this.exact(spec, events)) {
+      if (e === 'rescan') {
+        rescan = true;
+        continue;
+      }
       const rel = e.path
         .slice(spec.path.length)
         .replace(/^[\\/]+/, '')
@@ -88,7 +94,7 @@ export class FolderWatcher {
         if (!/\.[^/]+$/.test(name)) rescan = true;
         continue;
       }
-      const st = await stat(e.path).catch(() => null);
+      const st = await stat(fsPath(e.path)).catch(() => null);
       if (!st) {
         files.push(e.path);
         continue;
@@ -102,6 +108,26 @@ export class FolderWatcher {
     }
     if (files.length > 0) this.sink.changed(spec.path, files);
     if (rescan) this.sink.rescan(spec.path);
+  }
+
+  /**
+   * The events with each lossy path (a name that is not UTF-8 arrives with U+FFFD) replaced by the
+   * exact paths it stands for; 'rescan' where they cannot be known: a deleted file's old bytes are
+   * not on the disk to look up, so the rescan finds which indexed path is gone.
+   */
+  private async exact(spec: FolderSpec, events: Event[]): Promise<(Event | 'rescan')[]> {
+    if (!events.some((e) => e.path.includes('\ufffd'))) return events;
+    const out: (Event | 'rescan')[] = [];
+    for (const e of events) {
+      if (!e.path.includes('\ufffd')) {
+        out.push(e);
+        continue;
+      }
+      const paths = e.type === 'delete' ? null : await exactPaths(spec.path, e.path);
+      if (paths) for (const path of paths) out.push({ ...e, path });
+      else out.push('rescan');
+    }
+    return out;
   }
 
   /** Resolves once every batch delivered so far has reached the sink. */

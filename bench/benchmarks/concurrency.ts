@@ -1,0 +1,215 @@
+/**
+ * 32 concurrent MCP clients against a COLD `cairn serve` (issues 16 and 17): the server is its own
+ * process, compiled as the packaged app runs it, started on an existing index, and the clients
+ * begin the moment it answers tools/list, in the default mode (the first searches load the
+ * embedding model), each with its own stream of queries. Resident memory and threads are sampled
+ * from that moment to the end, and again after the load has stopped (memory handed back or kept).
+ *
+ * The bound is set against what must be resident: the engine as it answers its first call (Node,
+ * the engine's code, the opened tables), plus the embedding model's weights once, plus the index
+ * structures a search reads (the FTS and vector index files). Peak RSS must stay within 1.5x of it.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { corpusQueries } from '../corpus/synthetic.js';
+import { numberOption } from '../lib/args.js';
+import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
+import { buildCompiledCli } from '../lib/compiled-cli.js';
+import { fixtureOptions, fixtureSizes, indexedCorpus, vectorsNote } from '../lib/indexed-fixture.js';
+import { MCP_HEADERS, searchCallBody } from '../lib/load.js';
+import { emptyOutput, target } from '../lib/results.js';
+import { freePort, processFigures, stop, toolsList } from '../lib/serve-child.js';
+import { round, spread } from '../lib/stats.js';
+
+const CLIENTS = 32;
+const MB = 2 ** 20;
+
+function filesUnder(dir: string): { path: string; bytes: number }[] {
+  const out: { path: string; bytes: number }[] = [];
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesUnder(p));
+    else if (e.isFile()) out.push({ path: p, bytes: statSync(p).size });
+  }
+  return out;
+}
+
+/** The parts that must be resident, from the data folder: the model's weights and the index structures. */
+function residentParts(home: string): { modelMb: number; modelFile: string; indexMb: number } {
+  const onnx = filesUnder(join(home, 'models'))
+    .filter((f) => f.path.endsWith('.onnx'))
+    .sort((a, b) => b.bytes - a.bytes);
+  const indices = filesUnder(join(home, 'index')).filter((f) => f.path.includes('/_indices/'));
+  return {
+    modelMb: (onnx[0]?.bytes ?? 0) / MB,
+    modelFile: onnx[0]?.path.slice(home.length + 1) ?? 'none',
+    indexMb: indices.reduce((s, f) => s + f.bytes, 0) / MB,
+  };
+}
+
+interface Sample {
+  t: number;
+  rssMb: number;
+  threads: number;
+}
+
+export const concurrencyBenchmark: Benchmark = {
+  name: 'concurrency',
+  description: `${CLIENTS} concurrent MCP clients against a cold cairn serve: RSS and threads from the first call`,
+  async run(ctx: BenchContext) {
+    if (process.platform !== 'linux') throw new SkipError('reads /proc for the server process (Linux only)');
+    const out = emptyOutput();
+    const size = Math.max(...fixtureSizes(ctx.quick, ctx.options));
+    const durationS = numberOption(ctx.options, 'duration', ctx.quick ? 15 : 60);
+    const fx = await indexedCorpus(ctx.root, size, ctx.log, fixtureOptions(ctx.options));
+    const note = vectorsNote(fx);
+    if (note) out.notes.push(note);
+    const compiled = buildCompiledCli(ctx.root, ctx.log);
+    const queries = corpusQueries(2000, 23);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    let stderr = '';
+    const child = spawn(process.execPath, compiled.argv(['serve', '--port', String(port)]), {
+      cwd: ctx.root,
+      env: { ...process.env, CAIRN_HOME: fx.home, LANCEDB_LOG: 'error' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.stderr?.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));
+    const pid = child.pid!;
+    const samples: Sample[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const t0 = performance.now();
+      while (!(await toolsList(url))) {
+        if (child.exitCode !== null) throw new Error(`cairn serve exited with ${child.exitCode}: ${stderr}`);
+        if (performance.now() - t0 > 120_000) throw new Error(`cairn serve did not answer within 120 s: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const cold = processFigures(pid);
+      if (!cold) throw new Error('cannot read the server process from /proc');
+      const start = performance.now();
+      const take = () => {
+        const f = processFigures(pid);
+        if (f) samples.push({ t: (performance.now() - start) / 1000, ...f });
+      };
+      take();
+      timer = setInterval(take, 250);
+      const latencies: number[] = [];
+      const failures: string[] = [];
+      let next = 0;
+      const deadline = start + durationS * 1000;
+      // Each client sends its next call when its last one answered (as an agent does), every call
+      // a different query in the default mode, so caches see a realistic spread, not one hot query.
+      const client = async (c: number) => {
+        while (performance.now() < deadline) {
+          const q = queries[next++ % queries.length];
+          const t = performance.now();
+          try {
+            const res = await fetch(url, {
+              method: 'POST',
+              headers: MCP_HEADERS,
+              body: searchCallBody(q, { folders: [fx.dir] }, c),
+            });
+            const body = (await res.json()) as { result?: { isError?: boolean }; error?: unknown };
+            if (!res.ok || !body.result || body.result.isError)
+              failures.push(`${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+            else latencies.push(performance.now() - t);
+          } catch (err) {
+            failures.push((err as Error).message);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
+      const loadEnd = samples.length;
+      take();
+      // Memory kept once the load stops: what a busy engine keeps between bursts.
+      await new Promise((r) => setTimeout(r, 5000));
+      take();
+      clearInterval(timer);
+      timer = undefined;
+      const during = samples.slice(0, loadEnd + 1);
+      const peakRss = Math.max(...during.map((s) => s.rssMb));
+      const peakThreads = Math.max(...during.map((s) => s.threads));
+      const after = samples[samples.length - 1];
+      const parts = residentParts(fx.home);
+      const must = cold.rssMb + parts.modelMb + parts.indexMb;
+      const lat = spread(latencies.length > 0 ? latencies : [Number.NaN]);
+      ctx.log(
+        `   cold serve ${cold.rssMb.toFixed(0)} MB / ${cold.threads} threads; ${CLIENTS} clients × ${durationS} s: ${latencies.length} answers, ${failures.length} failures, p50 ${lat.p50.toFixed(0)} ms, p95 ${lat.p95.toFixed(0)} ms; peak ${peakRss.toFixed(0)} MB / ${peakThreads} threads; 5 s after ${after.rssMb.toFixed(0)} MB / ${after.threads} threads; must be resident ${must.toFixed(0)} MB (model ${parts.modelMb.toFixed(0)}, index structures ${parts.indexMb.toFixed(0)})`,
+      );
+      if (failures.length > 0) out.notes.push(`First failure: ${failures[0]}`);
+      out.figures = {
+        chunks: fx.chunks,
+        vectors: fx.vectors,
+        clients: CLIENTS,
+        duration_s: durationS,
+        default_mode: 'server default (mcp.default_mode)',
+        answers: latencies.length,
+        failures: failures.length,
+        latency_ms: { p50: round(lat.p50, 1), p95: round(lat.p95, 1), max: round(lat.max, 1) },
+        cold: { rss_mb: round(cold.rssMb, 1), threads: cold.threads },
+        peak: { rss_mb: round(peakRss, 1), threads: peakThreads },
+        after_5s: { rss_mb: round(after.rssMb, 1), threads: after.threads },
+        must_be_resident_mb: {
+          total: round(must, 1),
+          engine_at_first_answer: round(cold.rssMb, 1),
+          model_weights: round(parts.modelMb, 1),
+          model_file: parts.modelFile,
+          index_structures: round(parts.indexMb, 1),
+        },
+        rss_series: during.filter((_, i) => i % 4 === 0).map((s) => [round(s.t, 1), round(s.rssMb, 0), s.threads]),
+      };
+      out.targets.push(
+        target('cold-load-errors', `errors under ${CLIENTS} clients from a cold start`, failures.length, '<=', 0),
+      );
+      out.targets.push(
+        target(
+          'cold-load-rss',
+          'peak RSS under 32 clients from a cold start / what must be resident',
+          peakRss / must,
+          '<=',
+          1.5,
+          'x',
+        ),
+      );
+      out.tables.push({
+        title: `${CLIENTS} clients from a cold start, ${durationS} s, ${fx.chunks} chunks`,
+        columns: ['figure', 'RSS MB', 'threads'],
+        rows: [
+          ['serve answering its first call', round(cold.rssMb, 0), cold.threads],
+          ['peak under load', round(peakRss, 0), peakThreads],
+          ['5 s after the load', round(after.rssMb, 0), after.threads],
+          [
+            `must be resident: engine at first answer + model weights (${round(parts.modelMb, 0)}) + index structures (${round(parts.indexMb, 0)})`,
+            round(must, 0),
+            '',
+          ],
+        ],
+        note: `${latencies.length} answers, ${failures.length} failures, p50 ${round(lat.p50, 0)} ms, p95 ${round(lat.p95, 0)} ms on ${availableParallelism()} cores (load recorded with the machine)`,
+      });
+      out.charts.push({
+        id: 'rss',
+        title: `cairn serve RSS under ${CLIENTS} clients from a cold start`,
+        unit: 'MB',
+        bars: [
+          { label: 'must be resident', value: must, reference: true },
+          { label: 'first answer', value: cold.rssMb },
+          { label: 'peak', value: peakRss },
+          { label: '5 s after', value: after.rssMb },
+        ],
+      });
+      return out;
+    } finally {
+      if (timer) clearInterval(timer);
+      await stop(child);
+    }
+  },
+};

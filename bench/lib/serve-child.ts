@@ -1,0 +1,52 @@
+/** `cairn serve` as its own process for a benchmark: a free port, waiting for tools/list, stopping it. */
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { MCP_HEADERS } from './load.js';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function toolsList(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    if (!res.ok) return false;
+    const body = (await res.json()) as { result?: { tools?: unknown[] } };
+    return Array.isArray(body.result?.tools);
+  } catch {
+    return false;
+  }
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Resident MB and thread count of a process (Linux /proc), null where unavailable. */
+export function processFigures(pid: number): { rssMb: number; threads: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rss = /VmRSS:\s+(\d+) kB/.exec(status);
+    const threads = /Threads:\s+(\d+)/.exec(status);
+    return rss && threads ? { rssMb: Number(rss[1]) / 1024, threads: Number(threads[1]) } : null;
+  } catch {
+    return null;
+  }
+}
