@@ -125,14 +125,22 @@ export class GraphIndex {
     const rel = g.relByPath.get(path);
     if (rel === undefined) return [];
     const known = g.pathByRel;
+    const edges = g.edgesByPath.get(path) ?? [];
+    // A name a chunk uses means a definition it can see: its own file's or an imported file's. A
+    // same-named definition elsewhere in the folder is a coincidence (two unrelated `parse`s).
+    const visible = new Set([path]);
+    for (const e of edges)
+      if (e.kind === 'import')
+        for (const r of resolveTarget(rel, e.target, e.kind, known)) visible.add(g.pathByRel.get(r) ?? '');
     const out: GraphTarget[] = [];
-    for (const e of g.edgesByPath.get(path) ?? []) {
+    for (const e of edges) {
       if (out.length >= limit) break;
       const inChunk = e.line >= startLine && e.line <= endLine;
       if (e.kind === 'reference') {
         if (!inChunk) continue;
         for (const n of this.byName.get(e.target.toLowerCase()) ?? []) {
-          if (n.folder === folder && !(n.path === path && n.start_line >= startLine && n.start_line <= endLine))
+          if (n.folder !== folder || !visible.has(n.path) || n.kind === 'heading') continue;
+          if (!(n.path === path && n.start_line >= startLine && n.start_line <= endLine))
             out.push({ path: n.path, line: n.start_line, via: 'reference' });
         }
         continue;
