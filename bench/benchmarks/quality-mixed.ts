@@ -22,6 +22,7 @@ import { loadSet, missingSetFiles } from '../quality/datasets.js';
 import { docFileName, docFileText } from '../quality/docfiles.js';
 import { evalQuery, type QueryScores } from '../quality/metrics.js';
 import { pairedBootstrap } from '../quality/bootstrap.js';
+import { subsetOf } from '../quality/subset.js';
 import { hitsToEntries } from '../quality/search-run.js';
 
 function evenly<T>(items: T[], n: number): T[] {
@@ -41,18 +42,22 @@ export const qualityMixedBenchmark: Benchmark = {
     const proseName = ctx.options.get('prose') ?? 'medline';
     const missing = missingSetFiles(ctx.datasets, proseName);
     if (missing) throw new SkipError(`${proseName}: ${missing}`);
-    const prose = loadSet(ctx.datasets, proseName);
+    const full = loadSet(ctx.datasets, proseName);
+    // Quick (CI): 10 prose queries over 200 documents, and only the code files the code queries answer in.
+    const prose = ctx.quick ? subsetOf(full, 10, 200) : full;
     const modes = listOption(ctx.options, 'modes', ['sparse', 'hybrid', 'tribrid']) as SearchMode[];
     if (modes.some((m) => !SEARCH_MODES.includes(m))) throw new Error(`unknown mode in ${modes.join(',')}`);
-    const cap = numberOption(ctx.options, 'queries', ctx.quick ? 20 : 80);
+    const cap = numberOption(ctx.options, 'queries', ctx.quick ? 4 : 80);
     const groups = new Map<string, CodeQuery[]>();
     for (const q of code.queries) groups.set(`${q.lang}|${q.kind}`, [...(groups.get(`${q.lang}|${q.kind}`) ?? []), q]);
     const codeQueries = [...groups.values()].flatMap((g) => evenly(g, cap));
-    const proseQueries = ctx.quick ? prose.queries.slice(0, 10) : prose.queries;
+    const proseQueries = prose.queries;
+    const answering = new Set(codeQueries.map((q) => q.rel));
+    const codeFiles = ctx.quick ? code.files.filter((f) => answering.has(f.rel)) : code.files;
 
     const work = ctx.options.has('reuse-index') ? join(ctx.root, `bench/.cache/quality-mixed-${proseName}`) : ctx.tmp;
     const dir = join(work, 'mixed');
-    for (const f of code.files) {
+    for (const f of codeFiles) {
       mkdirSync(dirname(join(dir, 'code', f.rel)), { recursive: true });
       writeFileSync(join(dir, 'code', f.rel), f.text);
     }
@@ -79,7 +84,7 @@ export const qualityMixedBenchmark: Benchmark = {
       await engine.runMaintenance();
       chunks = counts.chunks;
       ctx.log(
-        `   ${code.files.length} code files + ${prose.docs.length} ${proseName} docs → ${counts.chunks} chunks; ${codeQueries.length} code and ${proseQueries.length} prose queries`,
+        `   ${codeFiles.length} code files + ${prose.docs.length} ${proseName} docs → ${counts.chunks} chunks; ${codeQueries.length} code and ${proseQueries.length} prose queries`,
       );
       for (const variant of variants) {
         engine.settings.set({ ...searchDefaults, ...fixed, ...variant });
@@ -176,7 +181,7 @@ export const qualityMixedBenchmark: Benchmark = {
     });
     out.figures = {
       prose_set: proseName,
-      code_files: code.files.length,
+      code_files: codeFiles.length,
       prose_docs: prose.docs.length,
       chunks,
       code_queries: codeQueries.length,
