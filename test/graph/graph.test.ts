@@ -108,3 +108,20 @@ test('a reference reaches the definitions its file can see (own file, imported f
       .some((t) => t.via === 'reference' && t.path === '/p/other/stats.ts'),
   );
 });
+
+test('a query of a few plain words that spells a definition name finds it ("reflection object" → ReflectionObject)', () => {
+  const g = new GraphIndex();
+  g.setFile(F, '/p/object.js', 'object.js', [node('/p/object.js', 'ReflectionObject', 'function', 12)], []);
+  g.setFile(F, '/p/util.py', 'util.py', [node('/p/util.py', 'sorted_index_by', 'function', 3)], []);
+  assert.deepEqual(
+    g.nameMatches('reflection object', new Set([F]), 5).map((t) => t.path),
+    ['/p/object.js'],
+  );
+  assert.deepEqual(
+    g.nameMatches('Sorted index by', new Set([F]), 5).map((t) => t.path),
+    ['/p/util.py'],
+  );
+  // Controls: other words, the words in another order, or a sentence around them name nothing.
+  assert.deepEqual(g.nameMatches('object reflection', new Set([F]), 5), []);
+  assert.deepEqual(g.nameMatches('how is the reflection object of a type built', new Set([F]), 5), []);
+});

@@ -90,7 +90,7 @@ export class GraphIndex {
   nameMatches(query: string, folders: Set<string>, limit: number): GraphTarget[] {
     const code: GraphTarget[] = [];
     const headings: GraphTarget[] = [];
-    for (const token of identifiers(query)) {
+    for (const token of [...identifiers(query), ...spelledNames(query)]) {
       for (const n of this.byName.get(token) ?? []) {
         if (!folders.has(n.folder)) continue;
         (n.kind === 'heading' ? headings : code).push({
@@ -217,6 +217,18 @@ function nameKeys(name: string): string[] {
       .pop()
       ?.trim() ?? lc;
   return last && last !== lc ? [lc, last] : [lc];
+}
+
+/**
+ * A query of a few plain words that spells a name out ("reflection object", "sorted index by"):
+ * the name it would be in camelCase or snake_case. Asking in words for `ReflectionObject` is
+ * asking for its definition, as much as asking for the identifier itself.
+ */
+function spelledNames(query: string): string[] {
+  const words = query.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  if (words.length < 2 || words.length > 4 || words.join(' ') !== query.trim().toLowerCase().replace(/\s+/g, ' '))
+    return [];
+  return [words.join(''), words.join('_')];
 }
 
 /** Identifier-like tokens of a query: code names are matched whole, case-insensitively. */
