@@ -11,6 +11,7 @@ import { startupBenchmark } from './startup.js';
 import { qualityBenchmark } from './quality.js';
 import { multilingualBenchmark } from './multilingual.js';
 import { codeSearchBenchmark } from './code-search.js';
+import { qualityMixedBenchmark } from './quality-mixed.js';
 import { peersBenchmark } from './peers.js';
 import { soakBenchmark } from './soak.js';
 
@@ -28,4 +29,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   qualityBenchmark,
   multilingualBenchmark,
   codeSearchBenchmark,
+  qualityMixedBenchmark,
 ];

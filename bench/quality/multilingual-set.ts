@@ -101,6 +101,16 @@ export const ML_DOCS: MlDoc[] = [
     lang: 'de',
     text: 'Die Krankenversicherung übernimmt die Kosten im Kinderkrankenhaus. Vom Hauptbahnhof fährt ein Bus direkt zur Notaufnahme.',
   },
+  {
+    id: 'de-6',
+    lang: 'de',
+    text: 'Eine Ente schwimmt mit ihren Küken auf dem Teich hinter der Mühle.',
+  },
+  {
+    id: 'de-7',
+    lang: 'de',
+    text: 'Die Elemente der Tabelle werden von den Studierenden nach Gruppen geordnet und einzeln geprüft.',
+  },
   { id: 'th-1', lang: 'th', text: 'แมวดำนอนอยู่บนโซฟาทั้งวัน ตอนกลางคืนมันออกไปจับหนูในสวน' },
   { id: 'th-2', lang: 'th', text: 'ห้องสมุดประชาชนเปิดให้บริการทุกวันและมีหนังสือภาษาต่างประเทศมากมาย' },
   { id: 'th-3', lang: 'th', text: 'รถไฟฟ้าในกรุงเทพมหานครช่วยให้การเดินทางสะดวกและรวดเร็วขึ้น' },
@@ -128,6 +138,8 @@ export const ML_QUERIES: MlQuery[] = [
   { lang: 'de', kind: 'substring', text: 'Versicherung', answer: 'de-5' },
   { lang: 'de', kind: 'substring', text: 'Krankenhaus', answer: 'de-5' },
   { lang: 'de', kind: 'substring', text: 'Aufnahme', answer: 'de-5' },
+  // A word inside another only by its inflection (Elem|ente) is no part: the duck comes first.
+  { lang: 'de', kind: 'exact', text: 'Ente', answer: 'de-6' },
   { lang: 'th', kind: 'substring', text: 'แมว', answer: 'th-1' },
   { lang: 'th', kind: 'substring', text: 'โซฟา', answer: 'th-1' },
   { lang: 'th', kind: 'substring', text: 'ห้องสมุด', answer: 'th-2' },

@@ -104,6 +104,14 @@ describe('German compounds (index-side heads and modifiers)', () => {
     assert.ok(!meets('lung', 'Die Behandlung und die Erfahrung sind nicht neu.'));
   });
 
+  test('an inflectional ending makes no head: "Ente" is not in Elemente, "Ende" not in Studierende', () => {
+    const text = 'Die Elemente der Liste werden von Studierende und Dozenten im Semester geprüft.';
+    for (const q of ['Ente', 'Enten', 'Ende']) assert.ok(!meets(q, text), q);
+    // Control: a head of four letters before its ending is still a part (Alters|rente), as is a modifier.
+    const pension = 'Die Altersrente wird im Januar erhöht, sagt die Rentenversicherung.';
+    for (const q of ['Rente', 'Versicherung', 'Renten']) assert.ok(meets(q, pension), q);
+  });
+
   test('English text gets no parts: its tokens are unchanged', () => {
     const english = 'The understanding of supersonic characteristics of the boundary layer';
     assert.deepEqual(terms(analyzeForIndex(english)), ['understand', 'superson', 'characterist', 'boundari', 'layer']);

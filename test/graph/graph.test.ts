@@ -67,3 +67,61 @@ test('names in a query find definitions; plain words do not', () => {
     'haversine_distance',
   ]);
 });
+
+test('a reference reaches the definitions its file can see (own file, imported files), not a same-named one elsewhere', () => {
+  const g = new GraphIndex();
+  g.setFile(F, '/p/src/money.ts', 'src/money.ts', [node('/p/src/money.ts', 'round', 'function', 1)], []);
+  g.setFile(F, '/p/other/stats.ts', 'other/stats.ts', [node('/p/other/stats.ts', 'round', 'function', 7)], []);
+  g.setFile(F, '/p/docs/round.md', 'docs/round.md', [node('/p/docs/round.md', 'Round', 'heading', 1)], []);
+  g.setFile(
+    F,
+    '/p/src/invoice.ts',
+    'src/invoice.ts',
+    [node('/p/src/invoice.ts', 'total', 'function', 10), node('/p/src/invoice.ts', 'tax', 'function', 30)],
+    [
+      edge('/p/src/invoice.ts', 'import', './money.js', 1),
+      edge('/p/src/invoice.ts', 'reference', 'round', 12),
+      edge('/p/src/invoice.ts', 'reference', 'tax', 13),
+    ],
+  );
+  const refs = g
+    .neighbours(F, '/p/src/invoice.ts', 10, 20, 20)
+    .filter((t) => t.via === 'reference')
+    .map((t) => `${t.path}:${t.line}`);
+  // The imported file's definition and the file's own one; not other/stats.ts (never imported) nor a heading.
+  assert.deepEqual(refs.sort(), ['/p/src/invoice.ts:30', '/p/src/money.ts:1']);
+  // Control: once invoice.ts imports other/stats.ts, its `round` is visible too.
+  g.setFile(
+    F,
+    '/p/src/invoice.ts',
+    'src/invoice.ts',
+    [node('/p/src/invoice.ts', 'total', 'function', 10)],
+    [
+      edge('/p/src/invoice.ts', 'import', './money.js', 1),
+      edge('/p/src/invoice.ts', 'import', '../other/stats.js', 2),
+      edge('/p/src/invoice.ts', 'reference', 'round', 12),
+    ],
+  );
+  assert.ok(
+    g
+      .neighbours(F, '/p/src/invoice.ts', 10, 20, 20)
+      .some((t) => t.via === 'reference' && t.path === '/p/other/stats.ts'),
+  );
+});
+
+test('a query of a few plain words that spells a definition name finds it ("reflection object" → ReflectionObject)', () => {
+  const g = new GraphIndex();
+  g.setFile(F, '/p/object.js', 'object.js', [node('/p/object.js', 'ReflectionObject', 'function', 12)], []);
+  g.setFile(F, '/p/util.py', 'util.py', [node('/p/util.py', 'sorted_index_by', 'function', 3)], []);
+  assert.deepEqual(
+    g.nameMatches('reflection object', new Set([F]), 5).map((t) => t.path),
+    ['/p/object.js'],
+  );
+  assert.deepEqual(
+    g.nameMatches('Sorted index by', new Set([F]), 5).map((t) => t.path),
+    ['/p/util.py'],
+  );
+  // Controls: other words, the words in another order, or a sentence around them name nothing.
+  assert.deepEqual(g.nameMatches('object reflection', new Set([F]), 5), []);
+  assert.deepEqual(g.nameMatches('how is the reflection object of a type built', new Set([F]), 5), []);
+});

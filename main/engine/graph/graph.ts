@@ -90,7 +90,7 @@ export class GraphIndex {
   nameMatches(query: string, folders: Set<string>, limit: number): GraphTarget[] {
     const code: GraphTarget[] = [];
     const headings: GraphTarget[] = [];
-    for (const token of identifiers(query)) {
+    for (const token of [...identifiers(query), ...spelledNames(query)]) {
       for (const n of this.byName.get(token) ?? []) {
         if (!folders.has(n.folder)) continue;
         (n.kind === 'heading' ? headings : code).push({
@@ -125,14 +125,22 @@ export class GraphIndex {
     const rel = g.relByPath.get(path);
     if (rel === undefined) return [];
     const known = g.pathByRel;
+    const edges = g.edgesByPath.get(path) ?? [];
+    // A name a chunk uses means a definition it can see: its own file's or an imported file's. A
+    // same-named definition elsewhere in the folder is a coincidence (two unrelated `parse`s).
+    const visible = new Set([path]);
+    for (const e of edges)
+      if (e.kind === 'import')
+        for (const r of resolveTarget(rel, e.target, e.kind, known)) visible.add(g.pathByRel.get(r) ?? '');
     const out: GraphTarget[] = [];
-    for (const e of g.edgesByPath.get(path) ?? []) {
+    for (const e of edges) {
       if (out.length >= limit) break;
       const inChunk = e.line >= startLine && e.line <= endLine;
       if (e.kind === 'reference') {
         if (!inChunk) continue;
         for (const n of this.byName.get(e.target.toLowerCase()) ?? []) {
-          if (n.folder === folder && !(n.path === path && n.start_line >= startLine && n.start_line <= endLine))
+          if (n.folder !== folder || !visible.has(n.path) || n.kind === 'heading') continue;
+          if (!(n.path === path && n.start_line >= startLine && n.start_line <= endLine))
             out.push({ path: n.path, line: n.start_line, via: 'reference' });
         }
         continue;
@@ -209,6 +217,18 @@ function nameKeys(name: string): string[] {
       .pop()
       ?.trim() ?? lc;
   return last && last !== lc ? [lc, last] : [lc];
+}
+
+/**
+ * A query of a few plain words that spells a name out ("reflection object", "sorted index by"):
+ * the name it would be in camelCase or snake_case. Asking in words for `ReflectionObject` is
+ * asking for its definition, as much as asking for the identifier itself.
+ */
+function spelledNames(query: string): string[] {
+  const words = query.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  if (words.length < 2 || words.length > 4 || words.join(' ') !== query.trim().toLowerCase().replace(/\s+/g, ' '))
+    return [];
+  return [words.join(''), words.join('_')];
 }
 
 /** Identifier-like tokens of a query: code names are matched whole, case-insensitively. */

@@ -18,7 +18,7 @@ import { UNSPACED, unspacedWords } from './word-breaks.js';
  * Changing anything here changes what stored tokens mean: bump ANALYZER_VERSION (part of the
  * index's sparse contract), so old indexes report `sparse_contract_mismatch` and are rebuilt.
  */
-export const ANALYZER_VERSION = 3;
+export const ANALYZER_VERSION = 4;
 
 /** Lucene's EnglishAnalyzer stop set (ENGLISH_STOP_WORDS_SET). */
 const STOP = new Set(

@@ -1,7 +1,7 @@
 import { and, sqlIn } from '../index/sql.js';
 import type { ChunkPlace } from '../index/search-reads.js';
 import type { GraphTarget } from '../graph/graph.js';
-import type { LegResult } from './fusion.js';
+import { legWeight, type LegResult } from './fusion.js';
 import type { SearchDeps } from './searcher.js';
 import type { ValidSearch } from './validate.js';
 
@@ -77,11 +77,19 @@ export async function graphLeg(
   return out;
 }
 
-/** Interleaves the legs' lists so each contributes its best chunks as seeds. */
-function seedIds(lists: LegResult[], n: number): string[] {
+/**
+ * Interleaves the legs' lists so each contributes its best chunks as seeds. A leg seeds only the
+ * chunks of kinds it judges: the built-in model has no say on code (weight 0 there), so its "best"
+ * code chunks are arbitrary and their neighbours would be promoted on no evidence.
+ */
+export function seedIds(lists: LegResult[], n: number): string[] {
   const seen: string[] = [];
   for (let i = 0; seen.length < n && lists.some((l) => i < l.ids.length); i++) {
-    for (const l of lists) if (i < l.ids.length && !seen.includes(l.ids[i])) seen.push(l.ids[i]);
+    for (const l of lists) {
+      if (i >= l.ids.length || seen.includes(l.ids[i])) continue;
+      if (l.weight > 0 && legWeight(l, l.kinds?.[i] || undefined) === 0) continue;
+      seen.push(l.ids[i]);
+    }
   }
   return seen.slice(0, n);
 }
