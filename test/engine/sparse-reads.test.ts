@@ -1,6 +1,8 @@
 // The sparse leg's cheaper paths give the answers of the full one, on a real LanceDB index:
 // - a lone sparse query leaves files that match only as a whole as file entries and chooses their
 //   chunks when shown; resolved, its list is the eager leg's list, entry for entry, score for score;
+// - beside the dense leg, the chunk search read deeper knows most of those files' chunks, and the
+//   entries another list meets are resolved before fusion: the same chunks as the eager leg's;
 // - the places cached for the graph leg's seeds are those LanceDB holds, are gone once their file is
 //   written, and a new process (after a crash) reads the same places from LanceDB.
 import { test } from 'node:test';
@@ -9,7 +11,7 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openEngine } from '../../main/engine/engine.js';
 import { IndexStore } from '../../main/engine/index/store.js';
-import { isFileEntry, resolveFileEntries, sparseLeg } from '../../main/engine/search/legs.js';
+import { isFileEntry, resolveFileEntries, resolveMetEntries, sparseLeg } from '../../main/engine/search/legs.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
 
 const WORDS = [
@@ -95,6 +97,46 @@ test(
         }
         // A control: the entries were there to resolve (with no file entry the check above proves nothing).
         assert.ok(entries > 20, `only ${entries} file entries over all queries`);
+
+        // Beside the dense leg: a deeper chunk search, then the entries another list meets resolved
+        // before fusion, the others when shown. Every step gives the eager leg's chunks.
+        let known = 0;
+        let met = 0;
+        for (const depth of [5, 10]) {
+          for (const q of QUERIES) {
+            // The reference reads as deep: where scores tie at the list's cut, a deeper read keeps
+            // other tied chunks than LanceDB's own pick at that depth (this corpus ties often).
+            const eager = await sparseLeg(store.reads, q, undefined, depth, 1, 1, false, true);
+            const deep = await sparseLeg(store.reads, q, undefined, depth, 1, 1, true, true);
+            const shallow = await sparseLeg(store.reads, q, undefined, depth, 1, 1, true);
+            known += shallow.ids.filter(isFileEntry).length - deep.ids.filter(isFileEntry).length;
+            assert.deepEqual(deep.scores, eager.scores, `${q}: the scores`);
+            assert.deepEqual(deep.paths, eager.paths, `${q}: the files`);
+            deep.ids.forEach((id, i) => isFileEntry(id) || assert.equal(id, eager.ids[i], `${q}: rank ${i + 1}`));
+            // Every other entry is met (as if the dense list held a chunk of its file).
+            const some = new Set(deep.paths?.filter((_, i) => isFileEntry(deep.ids[i]) && i % 2 === 0));
+            const after = await resolveMetEntries(store.reads, deep, some);
+            met += some.size;
+            after.ids.forEach((id, i) => {
+              if (some.has(after.paths?.[i] ?? '')) assert.equal(id, eager.ids[i], `${q}: met entry at rank ${i + 1}`);
+              else assert.equal(id, deep.ids[i], `${q}: an entry no list met was resolved`);
+            });
+            for (const id of some) assert.ok(after.rows?.has(eager.ids[deep.paths!.indexOf(id)]), 'its place is kept');
+            const rest = after.ids.filter(isFileEntry);
+            const chosen =
+              rest.length > 0 && after.fileSearch
+                ? await resolveFileEntries(store.reads, after.fileSearch, rest)
+                : new Map();
+            assert.deepEqual(
+              after.ids.map((id) => (isFileEntry(id) ? chosen.get(id)?.id : id)),
+              eager.ids,
+              `${q} at depth ${depth}: resolved`,
+            );
+          }
+        }
+        // Controls: the deeper search knew chunks the lazy list left as entries, and entries were met.
+        assert.ok(known > 0, 'the deeper chunk search knew no file entry');
+        assert.ok(met > 5, `only ${met} entries were met`);
 
         // Places: what LanceDB holds, the same read again by a new process (the cache is memory only).
         const leg = await sparseLeg(store.reads, 'harbour pilot', undefined, 20, 1, 1, false);

@@ -78,7 +78,7 @@ export async function graphLeg(
 }
 
 /** Interleaves the legs' lists so each contributes its best chunks as seeds. */
-function seedIds(lists: LegResult[], n: number): string[] {
+export function seedIds(lists: LegResult[], n = SEEDS): string[] {
   const seen: string[] = [];
   for (let i = 0; seen.length < n && lists.some((l) => i < l.ids.length); i++) {
     for (const l of lists) if (i < l.ids.length && !seen.includes(l.ids[i])) seen.push(l.ids[i]);
