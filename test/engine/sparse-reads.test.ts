@@ -3,8 +3,9 @@
 //   chunks when shown; resolved, its list is the eager leg's list, entry for entry, score for score;
 // - beside the dense leg, the chunk search read deeper knows most of those files' chunks, and the
 //   entries another list meets are resolved before fusion: the same chunks as the eager leg's;
-// - the places cached for the graph leg's seeds are those LanceDB holds, are gone once their file is
-//   written, and a new process (after a crash) reads the same places from LanceDB.
+// - the places cached for the graph leg's seeds, and the files' chunk lists kept for its targets,
+//   are those LanceDB holds, are gone once their file is written, and a new process (after a crash)
+//   reads the same from LanceDB.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile, mkdir } from 'node:fs/promises';
@@ -152,6 +153,17 @@ test(
         // A write of the file (here: to no chunks) drops its cached places; the other file's stay.
         const gone = places.get(some[0]);
         assert.ok(gone);
+        // Its chunk list, kept for the graph leg: what a new process reads, the second time too.
+        const byId = (xs: { id: string }[]) => [...xs].sort((a, b) => (a.id < b.id ? -1 : 1));
+        const listed = byId(await store.reads.chunksOf([gone.path]));
+        assert.ok(listed.length > 1, 'the file has chunks to keep');
+        assert.deepEqual(byId(await store.reads.chunksOf([gone.path])), listed, 'the kept list');
+        const again = await IndexStore.open(join(home.dir, 'index'));
+        try {
+          assert.deepEqual(byId(await again.reads.chunksOf([gone.path])), listed, 'the list LanceDB holds');
+        } finally {
+          await again.close();
+        }
         const kept = [...places.values()].find((p) => p.path !== gone.path);
         const file = {
           path: gone.path,
@@ -174,6 +186,11 @@ test(
         if (kept) assert.deepEqual(after.get(kept.id), kept, 'a place of another file was lost');
         assert.equal(
           (await store.reads.chunksOf([gone.path])).length,
+          0,
+          'the kept chunk list of the rewritten file is still served',
+        );
+        assert.equal(
+          (await store.reads.chunksOf([gone.path], 'true')).length,
           0,
           'control: LanceDB holds no chunk of the file any more',
         );

@@ -53,6 +53,8 @@ const HIT_COLUMNS = [...PLACE_COLUMNS, 'language', 'text', 'symbol', 'heading', 
 
 /** Places kept for ids seen by searches; an id names one version of one chunk (index/rows.ts). */
 const PLACES_KEPT = 50_000;
+/** Files whose chunk lists are kept for the graph leg (a file holds a few to a few hundred chunks). */
+const PATHS_KEPT = 2_000;
 
 type Raw = Record<string, unknown>;
 
@@ -105,6 +107,8 @@ export class SearchReads {
    * place is always one of a live chunk, exactly as a read would find it.
    */
   private readonly places = new Map<string, ChunkPlace>();
+  /** Each file's chunk places, kept by chunksOf (see there); dropped with the file's places. */
+  private readonly byPath = new Map<string, ChunkPlace[]>();
   /** Bumped by every forget: a read that began before one may hold rows it replaced and is not kept. */
   private generation = 0;
 
@@ -153,18 +157,33 @@ export class SearchReads {
     return ((await this.chunks.query().where(sqlIn('path', paths)).select(HIT_COLUMNS).toArray()) as Raw[]).map(hitRow);
   }
 
-  /** Every chunk of the given files, in no particular order. */
+  /**
+   * Every chunk of the given files, in no particular order. Without a `where`, each file's list is
+   * kept (the graph leg asks for the same neighbouring files search after search) and dropped with
+   * the file's places when the store writes or removes it, so a kept list is what a read would find.
+   */
   async chunksOf(paths: string[], where?: string): Promise<ChunkPlace[]> {
     if (paths.length === 0) return [];
+    const kept = where === undefined ? paths.flatMap((p) => this.byPath.get(p) ?? []) : [];
+    const unread = where === undefined ? paths.filter((p) => !this.byPath.has(p)) : paths;
+    if (unread.length === 0) return kept;
     const g = this.generation;
     const rows = (await this.chunks
       .query()
-      .where(and(sqlIn('path', paths), where) ?? 'true')
+      .where(and(sqlIn('path', unread), where) ?? 'true')
       .select(PLACE_COLUMNS)
       .toArray()) as Raw[];
     const out = rows.map(place);
     this.remember(out, g);
-    return out;
+    if (where === undefined && g === this.generation) {
+      const lists = new Map<string, ChunkPlace[]>(unread.map((p) => [p, []]));
+      for (const r of out) lists.get(r.path)?.push(r);
+      for (const [p, list] of lists) {
+        if (this.byPath.size >= PATHS_KEPT) this.byPath.delete(this.byPath.keys().next().value as string);
+        this.byPath.set(p, list);
+      }
+    }
+    return [...kept, ...out];
   }
 
   /** Places of the given chunk ids; ids that no longer exist are absent. Cached (see `places`). */
@@ -211,11 +230,13 @@ export class SearchReads {
     if (gone.size === 0) return;
     this.generation++;
     for (const [id, p] of this.places) if (gone.has(p.path)) this.places.delete(id);
+    for (const p of gone) this.byPath.delete(p);
   }
 
   forgetAll(): void {
     this.generation++;
     this.places.clear();
+    this.byPath.clear();
   }
 
   /** Keeps places read by a query that began at `generation` g, unless a write came since. */

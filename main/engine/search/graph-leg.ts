@@ -96,10 +96,12 @@ async function chunksAt(
 ): Promise<(ChunkPlace | undefined)[]> {
   if (targets.length === 0) return [];
   const paths = [...new Set(targets.map((t) => t.path))];
-  const rows = await deps.reads.chunksOf(paths, and(sqlIn('folder', folders), where));
+  // Without filters the files' chunk lists come from the reads' cache; the folders are checked here.
+  const scope = new Set(folders);
+  const rows = await deps.reads.chunksOf(paths, where === undefined ? undefined : and(sqlIn('folder', folders), where));
   const byPath = new Map<string, ChunkPlace[]>();
   for (const r of rows) {
-    if (globs && !globs(r.rel)) continue;
+    if (!scope.has(r.folder) || (globs && !globs(r.rel))) continue;
     const list = byPath.get(r.path) ?? [];
     list.push(r);
     byPath.set(r.path, list);
