@@ -1,4 +1,5 @@
 import { MatchQuery, type Table } from '@lancedb/lancedb';
+import type { Table as ArrowTable } from 'apache-arrow';
 import { and, sqlIn } from './sql.js';
 
 /**
@@ -57,6 +58,24 @@ const PLACES_KEPT = 50_000;
 const PATHS_KEPT = 2_000;
 
 type Raw = Record<string, unknown>;
+
+/**
+ * The rows of a query's Arrow answer, decoded a column at a time. `toArray()` decodes through a
+ * proxy per row and field (apache-arrow's visitor for every cell): about 5 ms of main-thread time
+ * per search at 200 candidates, more than the MCP layer costs. The columns here are Utf8, Int32
+ * and Float32/64 (index/schema.ts, `_score`, `_distance`): each decodes to the same JS value.
+ */
+async function rowsOf(query: { toArrow(): Promise<ArrowTable> }): Promise<Raw[]> {
+  const table = await query.toArrow();
+  const columns = table.schema.fields.map((f) => [f.name, table.getChild(f.name)?.toArray() ?? []] as const);
+  const out: Raw[] = new Array<Raw>(table.numRows);
+  for (let i = 0; i < table.numRows; i++) {
+    const r: Raw = {};
+    for (const [name, values] of columns) r[name] = (values as ArrayLike<unknown>)[i];
+    out[i] = r;
+  }
+  return out;
+}
 
 function place(r: Raw): ChunkPlace {
   return {
@@ -154,7 +173,7 @@ export class SearchReads {
   /** Every chunk of the given files with what a hit shows, in no particular order. */
   async hitsOf(paths: string[]): Promise<HitRow[]> {
     if (paths.length === 0) return [];
-    return ((await this.chunks.query().where(sqlIn('path', paths)).select(HIT_COLUMNS).toArray()) as Raw[]).map(hitRow);
+    return (await rowsOf(this.chunks.query().where(sqlIn('path', paths)).select(HIT_COLUMNS))).map(hitRow);
   }
 
   /**
@@ -168,11 +187,12 @@ export class SearchReads {
     const unread = where === undefined ? paths.filter((p) => !this.byPath.has(p)) : paths;
     if (unread.length === 0) return kept;
     const g = this.generation;
-    const rows = (await this.chunks
-      .query()
-      .where(and(sqlIn('path', unread), where) ?? 'true')
-      .select(PLACE_COLUMNS)
-      .toArray()) as Raw[];
+    const rows = await rowsOf(
+      this.chunks
+        .query()
+        .where(and(sqlIn('path', unread), where) ?? 'true')
+        .select(PLACE_COLUMNS),
+    );
     const out = rows.map(place);
     this.remember(out, g);
     if (where === undefined && g === this.generation) {
@@ -197,9 +217,7 @@ export class SearchReads {
     }
     if (unread.length > 0) {
       const g = this.generation;
-      const rows = (
-        (await this.chunks.query().where(sqlIn('id', unread)).select(PLACE_COLUMNS).toArray()) as Raw[]
-      ).map(place);
+      const rows = (await rowsOf(this.chunks.query().where(sqlIn('id', unread)).select(PLACE_COLUMNS))).map(place);
       this.remember(rows, g);
       for (const r of rows) out.set(r.id, r);
     }
@@ -209,18 +227,19 @@ export class SearchReads {
   /** The ids among `ids` whose chunks pass `clause` now. */
   async idsWhere(ids: string[], clause: string): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = (await this.chunks
-      .query()
-      .where(`${sqlIn('id', ids)} AND (${clause})`)
-      .select(['id'])
-      .toArray()) as Raw[];
+    const rows = await rowsOf(
+      this.chunks
+        .query()
+        .where(`${sqlIn('id', ids)} AND (${clause})`)
+        .select(['id']),
+    );
     return new Set(rows.map((r) => r.id as string));
   }
 
   /** The final hits' rows, with their text; one B-tree lookup by id. */
   async hitRows(ids: string[]): Promise<Map<string, HitRow>> {
     if (ids.length === 0) return new Map();
-    const rows = (await this.chunks.query().where(sqlIn('id', ids)).select(HIT_COLUMNS).toArray()) as Raw[];
+    const rows = await rowsOf(this.chunks.query().where(sqlIn('id', ids)).select(HIT_COLUMNS));
     return new Map(rows.map((r) => [r.id as string, hitRow(r)]));
   }
 
@@ -275,7 +294,7 @@ async function fts(
     .select([...cols, '_score'])
     .limit(limit);
   if (where) q = q.where(where);
-  return (await q.toArray()) as Raw[];
+  return rowsOf(q);
 }
 
 /** Cosine nearest neighbours in a model's vectors table (one per model, see IndexStore.vectors). */
@@ -294,7 +313,7 @@ export async function nearestVectors(
   // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances.
   q = q.ef(Math.max(200, limit * 2)).refineFactor(2);
   if (where) q = q.where(where);
-  const rows = (await q.toArray()) as Raw[];
+  const rows = await rowsOf(q);
   return rows.map((r) => ({
     id: r.id as string,
     rel: r.rel as string,
