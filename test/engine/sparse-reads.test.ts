@@ -1,15 +1,18 @@
 // The sparse leg's cheaper paths give the answers of the full one, on a real LanceDB index:
 // - a lone sparse query leaves files that match only as a whole as file entries and chooses their
 //   chunks when shown; resolved, its list is the eager leg's list, entry for entry, score for score;
-// - the places cached for the graph leg's seeds are those LanceDB holds, are gone once their file is
-//   written, and a new process (after a crash) reads the same places from LanceDB.
+// - beside the dense leg, the chunk search read deeper knows most of those files' chunks, and the
+//   entries another list meets are resolved before fusion: the same chunks as the eager leg's;
+// - the places cached for the graph leg's seeds, and the files' chunk lists kept for its targets,
+//   are those LanceDB holds, are gone once their file is written, and a new process (after a crash)
+//   reads the same from LanceDB.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openEngine } from '../../main/engine/engine.js';
 import { IndexStore } from '../../main/engine/index/store.js';
-import { isFileEntry, resolveFileEntries, sparseLeg } from '../../main/engine/search/legs.js';
+import { isFileEntry, resolveFileEntries, resolveMetEntries, sparseLeg } from '../../main/engine/search/legs.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
 
 const WORDS = [
@@ -96,6 +99,46 @@ test(
         // A control: the entries were there to resolve (with no file entry the check above proves nothing).
         assert.ok(entries > 20, `only ${entries} file entries over all queries`);
 
+        // Beside the dense leg: a deeper chunk search, then the entries another list meets resolved
+        // before fusion, the others when shown. Every step gives the eager leg's chunks.
+        let known = 0;
+        let met = 0;
+        for (const depth of [5, 10]) {
+          for (const q of QUERIES) {
+            // The reference reads as deep: where scores tie at the list's cut, a deeper read keeps
+            // other tied chunks than LanceDB's own pick at that depth (this corpus ties often).
+            const eager = await sparseLeg(store.reads, q, undefined, depth, 1, 1, false, true);
+            const deep = await sparseLeg(store.reads, q, undefined, depth, 1, 1, true, true);
+            const shallow = await sparseLeg(store.reads, q, undefined, depth, 1, 1, true);
+            known += shallow.ids.filter(isFileEntry).length - deep.ids.filter(isFileEntry).length;
+            assert.deepEqual(deep.scores, eager.scores, `${q}: the scores`);
+            assert.deepEqual(deep.paths, eager.paths, `${q}: the files`);
+            deep.ids.forEach((id, i) => isFileEntry(id) || assert.equal(id, eager.ids[i], `${q}: rank ${i + 1}`));
+            // Every other entry is met (as if the dense list held a chunk of its file).
+            const some = new Set(deep.paths?.filter((_, i) => isFileEntry(deep.ids[i]) && i % 2 === 0));
+            const after = await resolveMetEntries(store.reads, deep, some);
+            met += some.size;
+            after.ids.forEach((id, i) => {
+              if (some.has(after.paths?.[i] ?? '')) assert.equal(id, eager.ids[i], `${q}: met entry at rank ${i + 1}`);
+              else assert.equal(id, deep.ids[i], `${q}: an entry no list met was resolved`);
+            });
+            for (const id of some) assert.ok(after.rows?.has(eager.ids[deep.paths!.indexOf(id)]), 'its place is kept');
+            const rest = after.ids.filter(isFileEntry);
+            const chosen =
+              rest.length > 0 && after.fileSearch
+                ? await resolveFileEntries(store.reads, after.fileSearch, rest)
+                : new Map();
+            assert.deepEqual(
+              after.ids.map((id) => (isFileEntry(id) ? chosen.get(id)?.id : id)),
+              eager.ids,
+              `${q} at depth ${depth}: resolved`,
+            );
+          }
+        }
+        // Controls: the deeper search knew chunks the lazy list left as entries, and entries were met.
+        assert.ok(known > 0, 'the deeper chunk search knew no file entry');
+        assert.ok(met > 5, `only ${met} entries were met`);
+
         // Places: what LanceDB holds, the same read again by a new process (the cache is memory only).
         const leg = await sparseLeg(store.reads, 'harbour pilot', undefined, 20, 1, 1, false);
         const some = leg.ids.slice(0, 5);
@@ -110,6 +153,17 @@ test(
         // A write of the file (here: to no chunks) drops its cached places; the other file's stay.
         const gone = places.get(some[0]);
         assert.ok(gone);
+        // Its chunk list, kept for the graph leg: what a new process reads, the second time too.
+        const byId = (xs: { id: string }[]) => [...xs].sort((a, b) => (a.id < b.id ? -1 : 1));
+        const listed = byId(await store.reads.chunksOf([gone.path]));
+        assert.ok(listed.length > 1, 'the file has chunks to keep');
+        assert.deepEqual(byId(await store.reads.chunksOf([gone.path])), listed, 'the kept list');
+        const again = await IndexStore.open(join(home.dir, 'index'));
+        try {
+          assert.deepEqual(byId(await again.reads.chunksOf([gone.path])), listed, 'the list LanceDB holds');
+        } finally {
+          await again.close();
+        }
         const kept = [...places.values()].find((p) => p.path !== gone.path);
         const file = {
           path: gone.path,
@@ -132,6 +186,11 @@ test(
         if (kept) assert.deepEqual(after.get(kept.id), kept, 'a place of another file was lost');
         assert.equal(
           (await store.reads.chunksOf([gone.path])).length,
+          0,
+          'the kept chunk list of the rewritten file is still served',
+        );
+        assert.equal(
+          (await store.reads.chunksOf([gone.path], 'true')).length,
           0,
           'control: LanceDB holds no chunk of the file any more',
         );

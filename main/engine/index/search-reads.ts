@@ -1,4 +1,5 @@
 import { MatchQuery, type Table } from '@lancedb/lancedb';
+import type { Table as ArrowTable } from 'apache-arrow';
 import { and, sqlIn } from './sql.js';
 
 /**
@@ -53,8 +54,28 @@ const HIT_COLUMNS = [...PLACE_COLUMNS, 'language', 'text', 'symbol', 'heading', 
 
 /** Places kept for ids seen by searches; an id names one version of one chunk (index/rows.ts). */
 const PLACES_KEPT = 50_000;
+/** Files whose chunk lists are kept for the graph leg (a file holds a few to a few hundred chunks). */
+const PATHS_KEPT = 2_000;
 
 type Raw = Record<string, unknown>;
+
+/**
+ * The rows of a query's Arrow answer, decoded a column at a time. `toArray()` decodes through a
+ * proxy per row and field (apache-arrow's visitor for every cell): about 5 ms of main-thread time
+ * per search at 200 candidates, more than the MCP layer costs. The columns here are Utf8, Int32
+ * and Float32/64 (index/schema.ts, `_score`, `_distance`): each decodes to the same JS value.
+ */
+async function rowsOf(query: { toArrow(): Promise<ArrowTable> }): Promise<Raw[]> {
+  const table = await query.toArrow();
+  const columns = table.schema.fields.map((f) => [f.name, table.getChild(f.name)?.toArray() ?? []] as const);
+  const out: Raw[] = new Array<Raw>(table.numRows);
+  for (let i = 0; i < table.numRows; i++) {
+    const r: Raw = {};
+    for (const [name, values] of columns) r[name] = (values as ArrayLike<unknown>)[i];
+    out[i] = r;
+  }
+  return out;
+}
 
 function place(r: Raw): ChunkPlace {
   return {
@@ -105,6 +126,8 @@ export class SearchReads {
    * place is always one of a live chunk, exactly as a read would find it.
    */
   private readonly places = new Map<string, ChunkPlace>();
+  /** Each file's chunk places, kept by chunksOf (see there); dropped with the file's places. */
+  private readonly byPath = new Map<string, ChunkPlace[]>();
   /** Bumped by every forget: a read that began before one may hold rows it replaced and is not kept. */
   private generation = 0;
 
@@ -150,21 +173,37 @@ export class SearchReads {
   /** Every chunk of the given files with what a hit shows, in no particular order. */
   async hitsOf(paths: string[]): Promise<HitRow[]> {
     if (paths.length === 0) return [];
-    return ((await this.chunks.query().where(sqlIn('path', paths)).select(HIT_COLUMNS).toArray()) as Raw[]).map(hitRow);
+    return (await rowsOf(this.chunks.query().where(sqlIn('path', paths)).select(HIT_COLUMNS))).map(hitRow);
   }
 
-  /** Every chunk of the given files, in no particular order. */
+  /**
+   * Every chunk of the given files, in no particular order. Without a `where`, each file's list is
+   * kept (the graph leg asks for the same neighbouring files search after search) and dropped with
+   * the file's places when the store writes or removes it, so a kept list is what a read would find.
+   */
   async chunksOf(paths: string[], where?: string): Promise<ChunkPlace[]> {
     if (paths.length === 0) return [];
+    const kept = where === undefined ? paths.flatMap((p) => this.byPath.get(p) ?? []) : [];
+    const unread = where === undefined ? paths.filter((p) => !this.byPath.has(p)) : paths;
+    if (unread.length === 0) return kept;
     const g = this.generation;
-    const rows = (await this.chunks
-      .query()
-      .where(and(sqlIn('path', paths), where) ?? 'true')
-      .select(PLACE_COLUMNS)
-      .toArray()) as Raw[];
+    const rows = await rowsOf(
+      this.chunks
+        .query()
+        .where(and(sqlIn('path', unread), where) ?? 'true')
+        .select(PLACE_COLUMNS),
+    );
     const out = rows.map(place);
     this.remember(out, g);
-    return out;
+    if (where === undefined && g === this.generation) {
+      const lists = new Map<string, ChunkPlace[]>(unread.map((p) => [p, []]));
+      for (const r of out) lists.get(r.path)?.push(r);
+      for (const [p, list] of lists) {
+        if (this.byPath.size >= PATHS_KEPT) this.byPath.delete(this.byPath.keys().next().value as string);
+        this.byPath.set(p, list);
+      }
+    }
+    return [...kept, ...out];
   }
 
   /** Places of the given chunk ids; ids that no longer exist are absent. Cached (see `places`). */
@@ -178,9 +217,7 @@ export class SearchReads {
     }
     if (unread.length > 0) {
       const g = this.generation;
-      const rows = (
-        (await this.chunks.query().where(sqlIn('id', unread)).select(PLACE_COLUMNS).toArray()) as Raw[]
-      ).map(place);
+      const rows = (await rowsOf(this.chunks.query().where(sqlIn('id', unread)).select(PLACE_COLUMNS))).map(place);
       this.remember(rows, g);
       for (const r of rows) out.set(r.id, r);
     }
@@ -190,18 +227,19 @@ export class SearchReads {
   /** The ids among `ids` whose chunks pass `clause` now. */
   async idsWhere(ids: string[], clause: string): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = (await this.chunks
-      .query()
-      .where(`${sqlIn('id', ids)} AND (${clause})`)
-      .select(['id'])
-      .toArray()) as Raw[];
+    const rows = await rowsOf(
+      this.chunks
+        .query()
+        .where(`${sqlIn('id', ids)} AND (${clause})`)
+        .select(['id']),
+    );
     return new Set(rows.map((r) => r.id as string));
   }
 
   /** The final hits' rows, with their text; one B-tree lookup by id. */
   async hitRows(ids: string[]): Promise<Map<string, HitRow>> {
     if (ids.length === 0) return new Map();
-    const rows = (await this.chunks.query().where(sqlIn('id', ids)).select(HIT_COLUMNS).toArray()) as Raw[];
+    const rows = await rowsOf(this.chunks.query().where(sqlIn('id', ids)).select(HIT_COLUMNS));
     return new Map(rows.map((r) => [r.id as string, hitRow(r)]));
   }
 
@@ -211,11 +249,13 @@ export class SearchReads {
     if (gone.size === 0) return;
     this.generation++;
     for (const [id, p] of this.places) if (gone.has(p.path)) this.places.delete(id);
+    for (const p of gone) this.byPath.delete(p);
   }
 
   forgetAll(): void {
     this.generation++;
     this.places.clear();
+    this.byPath.clear();
   }
 
   /** Keeps places read by a query that began at `generation` g, unless a write came since. */
@@ -254,7 +294,7 @@ async function fts(
     .select([...cols, '_score'])
     .limit(limit);
   if (where) q = q.where(where);
-  return (await q.toArray()) as Raw[];
+  return rowsOf(q);
 }
 
 /** Cosine nearest neighbours in a model's vectors table (one per model, see IndexStore.vectors). */
@@ -273,7 +313,7 @@ export async function nearestVectors(
   // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances.
   q = q.ef(Math.max(200, limit * 2)).refineFactor(2);
   if (where) q = q.where(where);
-  const rows = (await q.toArray()) as Raw[];
+  const rows = await rowsOf(q);
   return rows.map((r) => ({
     id: r.id as string,
     rel: r.rel as string,

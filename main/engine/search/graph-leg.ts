@@ -82,7 +82,7 @@ export async function graphLeg(
  * chunks of kinds it judges: the built-in model has no say on code (weight 0 there), so its "best"
  * code chunks are arbitrary and their neighbours would be promoted on no evidence.
  */
-export function seedIds(lists: LegResult[], n: number): string[] {
+export function seedIds(lists: LegResult[], n = SEEDS): string[] {
   const seen: string[] = [];
   for (let i = 0; seen.length < n && lists.some((l) => i < l.ids.length); i++) {
     for (const l of lists) {
@@ -104,10 +104,12 @@ async function chunksAt(
 ): Promise<(ChunkPlace | undefined)[]> {
   if (targets.length === 0) return [];
   const paths = [...new Set(targets.map((t) => t.path))];
-  const rows = await deps.reads.chunksOf(paths, and(sqlIn('folder', folders), where));
+  // Without filters the files' chunk lists come from the reads' cache; the folders are checked here.
+  const scope = new Set(folders);
+  const rows = await deps.reads.chunksOf(paths, where === undefined ? undefined : and(sqlIn('folder', folders), where));
   const byPath = new Map<string, ChunkPlace[]>();
   for (const r of rows) {
-    if (globs && !globs(r.rel)) continue;
+    if (!scope.has(r.folder) || (globs && !globs(r.rel))) continue;
     const list = byPath.get(r.path) ?? [];
     list.push(r);
     byPath.set(r.path, list);

@@ -59,15 +59,26 @@ export interface FileEntrySearch {
 }
 
 /**
+ * How much deeper than the list the chunk search reads when file entries may meet other lists
+ * (`deep`): a matching file's best chunk is then mostly in that one list (56 % of the files with
+ * no chunk among the best at 100k synthetic chunks, depth 5x), so its chunk is known without the
+ * per-file search, which cost more than the chunk and file searches together (path IN 200 files).
+ */
+export const DEEP_FACTOR = 5;
+
+/**
  * BM25 over chunks and over whole files (native LanceDB full-text indexes), fused per chunk; the
  * file's share depends on its kind (docWeightFor) and is scaled by `docScale` (0: chunks alone).
  *
  * A file that matches as a whole but has no chunk among the best chunks is ranked by its file
  * score alone (its chunk's own share is 0), so the chunk that represents it changes nothing in the
- * ranking: it is the chunk shown. `lazyFiles` (a search whose ids meet no other list: one sparse
- * query, no promotion) leaves those files as file entries, and the searcher chooses the chunks of
- * the few it shows (resolveFileEntries) beside reading the other hits, instead of searching the
- * best chunks of every such file before ranking (one full-text query fewer in a row).
+ * ranking: it is the chunk shown, and the chunk another list may also hold. It is the file's best
+ * chunk for the query's words (else its first chunk), taken from the chunk search itself where it
+ * is there (`deep` reads that search 5x deeper for it), else from a search of those files' chunks.
+ * `lazyFiles` leaves the files whose chunk is not known yet as file entries, with the search that
+ * chooses them (`fileSearch`): the searcher resolves the few it must, those another list meets
+ * (resolveMetEntries) and those it shows (resolveFileEntries), instead of searching the chunks of
+ * every such file before ranking (a full-text query over up to 200 files fewer in a row).
  */
 export async function sparseLeg(
   reads: SearchReads,
@@ -77,31 +88,16 @@ export async function sparseLeg(
   weight: number,
   docScale = 1,
   lazyFiles = false,
+  deep = false,
 ): Promise<LegResult> {
   // Both columns hold analysed tokens (index/analyzer.ts): the query is analysed the same way.
   const match = analyzeQuery(query);
   if (match.trim() === '') return { leg: 'sparse', weight, ids: [], scores: [], rels: [], paths: [], rows: new Map() };
-  const files = reads.matchDocs(match, where, limit);
-  // Most matching files have no chunk among the best chunks (their words are spread over several):
-  // their own best chunks are searched as soon as the files are known, beside the chunk search.
-  const inFiles = lazyFiles
-    ? Promise.resolve([])
-    : files.then((d) =>
-        d.length === 0
-          ? []
-          : reads.matchChunks(
-              match,
-              and(
-                where,
-                sqlIn(
-                  'path',
-                  d.map((f) => f.path),
-                ),
-              ),
-              d.length * 4,
-            ),
-      );
-  const [crows, drows, frows] = await Promise.all([reads.matchChunks(match, where, limit), files, inFiles]);
+  const [all, drows] = await Promise.all([
+    reads.matchChunks(match, where, deep ? limit * DEEP_FACTOR : limit),
+    reads.matchDocs(match, where, limit),
+  ]);
+  const crows = all.slice(0, limit);
   const maxC = crows[0]?.score || 1;
   const maxD = drows[0]?.score || 1;
   const docScore = new Map(drows.map((d) => [d.path, d.score / maxD]));
@@ -119,9 +115,25 @@ export async function sparseLeg(
   }
   const covered = new Set(crows.map((c) => c.path));
   const missing = drows.filter((d) => !covered.has(d.path));
-  let fileSearch: FileEntrySearch | undefined;
-  if (lazyFiles) {
-    for (const d of missing)
+  // The deeper rows are best first: a file's first row there is its best chunk for these words.
+  const known = new Map<string, ChunkPlace>();
+  const wanted = new Set(missing.map((d) => d.path));
+  for (const c of all.slice(limit)) if (wanted.has(c.path) && !known.has(c.path)) known.set(c.path, c);
+  const unknown = missing.filter((d) => !known.has(d.path));
+  const fileSearch: FileEntrySearch = { match, where, depth: drows.length * 4 };
+  const chosen = lazyFiles || unknown.length === 0 ? [] : await bestChunks(reads, fileSearch, unknown);
+  for (const s of [...known.values(), ...chosen]) {
+    out.set(s.id, {
+      id: s.id,
+      rel: s.rel,
+      path: s.path,
+      kind: s.kind,
+      score: chunkScore(0, docScore.get(s.path) ?? 0, s.kind, docScale),
+    });
+    rows.set(s.id, s);
+  }
+  if (lazyFiles)
+    for (const d of unknown)
       out.set(FILE_ENTRY + d.path, {
         id: FILE_ENTRY + d.path,
         rel: d.rel,
@@ -129,19 +141,6 @@ export async function sparseLeg(
         kind: d.kind,
         score: chunkScore(0, docScore.get(d.path) ?? 0, d.kind, docScale),
       });
-    if (missing.length > 0) fileSearch = { match, where, depth: drows.length * 4 };
-  } else if (missing.length > 0) {
-    for (const s of await bestChunks(reads, frows, missing)) {
-      out.set(s.id, {
-        id: s.id,
-        rel: s.rel,
-        path: s.path,
-        kind: s.kind,
-        score: chunkScore(0, docScore.get(s.path) ?? 0, s.kind, docScale),
-      });
-      rows.set(s.id, s);
-    }
-  }
   // Equal scores by path, then id: a file entry then sorts where the chunk it stands for would.
   const ranked = [...out.values()]
     .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.id < b.id ? -1 : 1))
@@ -155,22 +154,61 @@ export async function sparseLeg(
     paths: ranked.map((r) => r.path),
     kinds: ranked.map((r) => r.kind ?? ''),
     rows,
-    fileSearch,
+    fileSearch: ranked.some((r) => isFileEntry(r.id)) ? fileSearch : undefined,
   };
 }
 
-/** For files that match as a whole but had no chunk in the list: their best chunk, else their first. */
-async function bestChunks(reads: SearchReads, inFiles: ChunkPlace[], files: { path: string }[]): Promise<ChunkPlace[]> {
-  const wanted = new Set(files.map((f) => f.path));
+/**
+ * The best chunk of each file for the search's words, else its first chunk. Searching only these
+ * files at the depth the leg gives all of its files finds each one's best chunk whenever the wider
+ * search would have, so the choice does not depend on which files are asked together.
+ */
+async function bestChunks(
+  reads: SearchReads,
+  search: FileEntrySearch,
+  files: { path: string }[],
+): Promise<ChunkPlace[]> {
+  const paths = files.map((f) => f.path);
   const best = new Map<string, ChunkPlace>();
-  for (const h of inFiles) if (wanted.has(h.path) && !best.has(h.path)) best.set(h.path, h);
-  const rest = files.filter((f) => !best.has(f.path));
+  for (const h of await reads.matchChunks(search.match, and(search.where, sqlIn('path', paths)), search.depth))
+    if (!best.has(h.path)) best.set(h.path, h);
+  const rest = paths.filter((p) => !best.has(p));
   if (rest.length > 0) {
-    const firsts = await reads.chunksOf(rest.map((f) => f.path));
+    const firsts = await reads.chunksOf(rest);
     firsts.sort((a, b) => a.page - b.page || a.start_line - b.start_line);
     for (const f of firsts) if (!best.has(f.path)) best.set(f.path, f);
   }
   return [...best.values()];
+}
+
+/**
+ * Replaces the file entries of a sparse list whose files `met` names (another list holds a chunk
+ * of them, or they are the graph leg's seeds) by the chunks they stand for, as the eager leg would
+ * have chosen them (bestChunks), at the same rank and score. Without this, fusion would see an
+ * entry and that file's chunk in another list as two results. One query for all of them; none
+ * when no entry is met.
+ */
+export async function resolveMetEntries(reads: SearchReads, list: LegResult, met: Set<string>): Promise<LegResult> {
+  if (!list.fileSearch) return list;
+  const due = list.ids.flatMap((id, i) => (isFileEntry(id) && met.has(list.paths?.[i] ?? '') ? [list.paths![i]] : []));
+  if (due.length === 0) return list;
+  const chosen = new Map(
+    (
+      await bestChunks(
+        reads,
+        list.fileSearch,
+        due.map((path) => ({ path })),
+      )
+    ).map((c) => [c.path, c]),
+  );
+  const rows = new Map(list.rows);
+  const ids = list.ids.map((id, i) => {
+    const c = isFileEntry(id) ? chosen.get(list.paths?.[i] ?? '') : undefined;
+    if (!c) return id;
+    rows.set(c.id, c);
+    return c.id;
+  });
+  return { ...list, ids, rows, fileSearch: ids.some(isFileEntry) ? list.fileSearch : undefined };
 }
 
 /**

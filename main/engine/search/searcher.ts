@@ -16,10 +16,17 @@ import type { GraphIndex } from '../graph/graph.js';
 import type { ChunkPlace, HitRow, SearchReads } from '../index/search-reads.js';
 import { dateClause, globMatcher, inFolders, whereClause } from './filters.js';
 import { convexMix, legWeight, single, weightedRrf, type Fused, type LegResult } from './fusion.js';
-import { isFileEntry, resolveFileEntries, sparseLeg, vectorLeg, type FileEntrySearch } from './legs.js';
+import {
+  isFileEntry,
+  resolveFileEntries,
+  resolveMetEntries,
+  sparseLeg,
+  vectorLeg,
+  type FileEntrySearch,
+} from './legs.js';
 import { numberLines } from './snippet.js';
 import { validateSearch, type ValidSearch } from './validate.js';
-import { definitionChunks, graphLeg } from './graph-leg.js';
+import { definitionChunks, graphLeg, seedIds } from './graph-leg.js';
 import { identifiers } from '../graph/graph.js';
 
 /** What the searcher needs from the engine; injected so the searcher holds no engine state. */
@@ -99,8 +106,13 @@ export class Searcher {
       await this.runLegs(s, needs, folders, where, whereClause(s, prefilter, false), depth, cfg, abstained)
     ).map((l) => keep(l, (i) => inScope(l.paths?.[i] ?? '')));
     const filtered = globs ? lists.map((l) => keep(l, (i) => globs(l.rels?.[i] ?? ''))) : lists;
-    if (needs.includes('graph'))
-      filtered.push(await graphLeg(this.deps, s, filtered, folders, where, globs, cfg.graphWeight));
+    if (needs.includes('graph')) {
+      // The seeds' places are read by id: a file entry among them is resolved to its chunk first.
+      await this.resolveMet(filtered, new Set(seedIds(filtered).flatMap((id) => (isFileEntry(id) ? [id] : []))));
+      const graph = await graphLeg(this.deps, s, filtered, folders, where, globs, cfg.graphWeight);
+      await this.resolveMet(filtered, new Set(graph.paths));
+      filtered.push(graph);
+    }
 
     const ranked = this.fuse(s.mode, filtered, cfg).filter((f) => s.minScore === null || f.score >= s.minScore);
     const grouped = s.perFile ? perFile(ranked, filtered) : ranked.map((f) => ({ ...f, others: [] }));
@@ -128,6 +140,19 @@ export class Searcher {
       for (const h of hits) h.legs_abstained = legs;
     }
     return res;
+  }
+
+  /**
+   * Resolves, in place, the file entries of the sparse lists that `met` names: by path (another
+   * list holds a chunk of the file) or by entry id (a graph seed).
+   */
+  private async resolveMet(lists: LegResult[], met: Set<string>): Promise<void> {
+    if (met.size === 0) return;
+    for (const [i, l] of lists.entries()) {
+      if (!l.fileSearch) continue;
+      const byEntry = l.ids.flatMap((id, k) => (met.has(id) ? [l.paths?.[k] ?? ''] : []));
+      lists[i] = await resolveMetEntries(this.deps.reads, l, byEntry.length > 0 ? new Set([...met, ...byEntry]) : met);
+    }
   }
 
   private scope(s: ValidSearch, known: string[]): string[] {
@@ -173,8 +198,11 @@ export class Searcher {
     const baseWeight = cfg.vectorWeight ?? vec?.weight ?? 0.2;
     const codeWeight = cfg.vectorWeightCode ?? vec?.codeWeight ?? baseWeight;
     // Only a lone sparse list (no other list meets its ids, no other query's list is fused with it)
-    // may leave the chunks of file-level matches to be chosen when they are shown.
+    // may leave the chunks of file-level matches to be chosen when they are shown. Beside the dense
+    // leg of the same query, the entries the dense list meets are resolved before fusion; with the
+    // chunk search read deeper, most files' chunks are known without a search of their own.
     const alone = needs.length === 1 && needs[0] === 'sparse' && s.queries.length === 1;
+    const besideDense = needs.includes('vector') && needs.includes('sparse') && s.queries.length === 1;
     for (const q of s.queries) {
       // Embeddings blur identifiers (`reconcileAccounts`): a query that is mostly code names leans on the exact legs.
       const names = looksLikeIdentifiers(q) || this.namesADefinition(q, folders);
@@ -187,7 +215,8 @@ export class Searcher {
       if (needs.includes('sparse')) {
         tasks.push(
           this.leg('sparse', async () => {
-            const list = await sparseLeg(this.deps.reads, q, where, depth, 1, docScale, alone && !names);
+            const lazy = (alone || besideDense) && !names;
+            const list = await sparseLeg(this.deps.reads, q, where, depth, 1, docScale, lazy, besideDense && lazy);
             // A definition outranks the chunks that mention its name, in every mode with this leg.
             return names ? promote(list, await definitionChunks(this.deps, q, folders, where, list)) : list;
           }),
@@ -222,6 +251,7 @@ export class Searcher {
       }
       const answered = await Promise.all(tasks);
       const dense = answered.find((l) => l.leg === 'vector');
+      if (dense) await this.resolveMet(answered, new Set(dense.paths));
       // Every candidate of a kind the model has no say on (code, for a model that cannot read it): it said nothing.
       if (vec && dense && dense.ids.length > 0 && dense.kinds?.every((k) => legWeight(dense, k) === 0)) {
         abstained.push({
