@@ -74,6 +74,11 @@ export class Embeddings {
     return this.spec.codeFusionWeight ?? this.spec.fusionWeight;
   }
 
+  /** The model is loaded or loading (its inference workers started). */
+  get loaded(): boolean {
+    return this.embedder !== null || this.loading !== null;
+  }
+
   async get(): Promise<Embedder> {
     if (this.embedder) return this.embedder;
     if (!this.loading) {
