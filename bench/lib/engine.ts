@@ -50,10 +50,10 @@ export async function openBenchEngine(
 export async function indexFolderAndWait(
   engine: EngineApi,
   folder: string,
-  opts: { vectors: boolean; onProgress?: (line: string) => void } = { vectors: true },
+  opts: { vectors: boolean; textOnly?: boolean; onProgress?: (line: string) => void } = { vectors: true },
 ): Promise<{ files: number; chunks: number; embedded: number }> {
   const existing = (await engine.folders()).find((f) => f.path === folder);
-  if (!existing) await engine.addFolder({ path: folder });
+  if (!existing) await engine.addFolder({ path: folder, ...(opts.textOnly ? { text_only: true } : {}) });
   // A reused index from an older chunker or model must be rebuilt, or searches fail typed.
   const mismatch = existing ? (await engine.status()).contract_mismatch : null;
   if (mismatch) opts.onProgress?.(`  … rebuilding: ${mismatch.message}`);

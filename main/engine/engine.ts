@@ -149,8 +149,10 @@ export class Engine implements EngineApi {
       for (const f of this.registry.specs()) this.states.setFailure(f.path, found.message);
       if (this.serving && !this.closed) this.repair.start(found);
     });
-    this.maintenance = new MaintenanceScheduler(queue, async () =>
-      store.maintain(await this.models.embeddings.vectorsName(false), maintenanceOptions),
+    this.maintenance = new MaintenanceScheduler(
+      queue,
+      async () => store.maintain(await this.models.embeddings.vectorsName(false), maintenanceOptions),
+      maintenanceOptions.keepVersionsMs,
     );
     this.sync = new FolderSync({
       queue,

@@ -1,12 +1,26 @@
 import type { Table } from '@lancedb/lancedb';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ModelDownload, ModelState } from '../../common/status.js';
 import { DownloadProgress } from '../embed/hub.js';
 import { findLocalModel, resolveModel, type ResolvedModel } from '../embed/registry.js';
 import { humanLoadError } from '../embed/load-error.js';
+import { ensureBuiltinModel } from '../embed/builtin/build.js';
+import { CachedTokenCounter } from '../embed/token-counter.js';
+import { unigramWordCounter } from '../embed/unigram-counter.js';
 import type { IndexStore } from '../index/store.js';
 import type { Embedder } from '../types.js';
 
 export type { ModelState };
+
+/** What sizes chunks to the model's window: its tokenizer's counts, with or without the model loaded. */
+export interface ChunkTokens {
+  countTokens(text: string): number;
+  /** One word's count (no whitespace). */
+  countWord(word: string): number;
+  /** The model's folder (its tokenizer.json), for parse workers that count on their own thread. */
+  dir: string | null;
+}
 
 export interface EmbeddingOptions {
   dataDir: string;
@@ -60,6 +74,11 @@ export class Embeddings {
     return this.spec.codeFusionWeight ?? this.spec.fusionWeight;
   }
 
+  /** The model is loaded or loading (its inference workers started). */
+  get loaded(): boolean {
+    return this.embedder !== null || this.loading !== null;
+  }
+
   async get(): Promise<Embedder> {
     if (this.embedder) return this.embedder;
     if (!this.loading) {
@@ -103,6 +122,27 @@ export class Embeddings {
     return this.loading as Promise<Embedder>;
   }
 
+  /**
+   * Token counts for chunk sizing without the model: text is searchable before, and without, any
+   * embedding. The model and its inference workers (hundreds of MB, seconds of CPU to start) load
+   * only when vectors are computed. The tokenizer is read from the model's tokenizer.json where
+   * its shape is reproduced exactly (the built-in model's); any other tokenizer comes with the
+   * loaded model, as before.
+   */
+  async chunkTokens(): Promise<ChunkTokens> {
+    if (this.embedder) return this.fromEmbedder(this.embedder);
+    let dir = this.localDir();
+    if (!dir && this.spec.builtin) dir = await ensureBuiltinModel(this.opts.dataDir);
+    const countWord = dir ? await readWordCounter(dir) : null;
+    if (!dir || !countWord) return this.fromEmbedder(await this.get());
+    const counter = new CachedTokenCounter(countWord);
+    return { countTokens: (t) => counter.count(t), countWord, dir };
+  }
+
+  private fromEmbedder(e: Embedder): ChunkTokens {
+    return { countTokens: (t) => e.countTokens(t), countWord: (w) => e.countTokens(w), dir: this.localDir() };
+  }
+
   /** Bytes of a hub model's files received so far, while it downloads. */
   get download(): ModelDownload | null {
     return this.state === 'downloading' && this.progress?.started ? this.progress.snapshot() : null;
@@ -130,6 +170,15 @@ export class Embeddings {
     this.embedder = null;
     this.loading = null;
     await e?.close();
+  }
+}
+
+async function readWordCounter(dir: string): Promise<((word: string) => number) | null> {
+  try {
+    const read = async (name: string) => JSON.parse(await readFile(join(dir, name), 'utf8')) as unknown;
+    return unigramWordCounter(await read('tokenizer.json'), await read('tokenizer_config.json'));
+  } catch {
+    return null;
   }
 }
 

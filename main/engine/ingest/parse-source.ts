@@ -37,12 +37,13 @@ export async function parseSource(emb: Embeddings, useWorkers = true): Promise<P
   let budget: ChunkBudget;
   let counter: Counter;
   try {
-    const e = await emb.get();
-    budget = { maxTokens, countTokens: (t) => e.countTokens(t) };
+    // The tokenizer alone, not the model: see Embeddings.chunkTokens.
+    const t = await emb.chunkTokens();
+    budget = { maxTokens, countTokens: t.countTokens };
     // A word has no whitespace, so the model's count of it is its tokenizer's count, cached.
     counter = {
-      spec: { key: e.modelId, model: true, tokenizerDir: emb.localDir() ?? undefined },
-      countWord: (w) => e.countTokens(w),
+      spec: { key: emb.spec.id, model: true, tokenizerDir: t.dir ?? undefined },
+      countWord: t.countWord,
     };
   } catch {
     budget = { maxTokens, countTokens: fallbackCount };
