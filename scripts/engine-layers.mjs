@@ -30,7 +30,7 @@ export const ENGINE_LAYERS = [
   {
     name: 'surfaces',
     why: 'what the outside talks to: MCP, HTTP, the admin API, client installers, the CLI',
-    folders: ['mcp', 'http', 'admin', 'client-config', 'cli'],
+    folders: ['web', 'mcp', 'http', 'admin', 'client-config', 'cli'],
     files: [],
   },
 ];

@@ -1,6 +1,7 @@
 /** Admin API routes (under `/api`), shared by the engine's router and the workbench client. */
 import type { FolderSpec } from './settings.js';
-import type { SearchRequest, SearchResponse } from './search.js';
+import type { SearchResponse } from './search.js';
+import type { SearchRequest } from './requests.js';
 
 export const ADMIN_ROUTES = {
   engineStatus: 'GET /api/status',

@@ -1,14 +1,13 @@
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type {
-  GrepRequest,
-  GrepResult,
-  ReadRequest,
-  ReadResult,
-  SearchRequest,
-  SearchResponse,
-} from '../common/search.js';
-import { parseGrepRequest, type SearchDefaults } from '../common/requests.js';
+import type { GrepResult, ReadResult, SearchResponse } from '../common/search.js';
+import {
+  parseGrepRequest,
+  type GrepRequest,
+  type ReadRequest,
+  type SearchDefaults,
+  type SearchRequest,
+} from '../common/requests.js';
 import type { FolderSpec } from '../common/settings.js';
 import type { EngineStatus, FolderStatus, IndexContract, JobInfo, ModelSwitchStatus } from '../common/status.js';
 import type { EngineApi } from './api.js';

@@ -3,10 +3,10 @@
  * API can change settings), then the per-launch admin token, then the route.
  */
 import { ADMIN_ROUTES } from '../../common/admin.js';
-import { bearerToken, credentialInQuery, secretEquals } from '../http/security.js';
-import { errorResponse, typedError } from '../http/responses.js';
-import { rebindingRefusal } from '../http/mcp-route.js';
-import { isOwnHost } from '../http/own-address.js';
+import { bearerToken, credentialInQuery, secretEquals } from '../web/security.js';
+import { errorResponse, typedError } from '../web/responses.js';
+import { rebindingRefusal } from '../web/request-guard.js';
+import { isOwnHost } from '../web/own-address.js';
 import type { AdminContext } from './context.js';
 import { engineRoutes } from './routes-engine.js';
 import { mcpRoutes } from './routes-mcp.js';

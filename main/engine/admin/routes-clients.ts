@@ -3,8 +3,8 @@
  * `POST /api/clients/install` `{id, confirm: true}` (writes the real key).
  */
 import { CairnError } from '../errors.js';
-import { json } from '../http/responses.js';
-import { keyRequired } from '../http/mcp-route.js';
+import { json } from '../web/responses.js';
+import { keyRequired } from '../web/request-guard.js';
 import { KEY_PLACEHOLDER, clientConfigs, type ClientSetup } from '../client-config/configs.js';
 import { installClient } from '../client-config/install.js';
 import { jsonBody, type AdminContext } from './context.js';

@@ -10,9 +10,9 @@ import type {
   ValidateResponse,
   ValidationIssue,
 } from '../../common/admin.js';
-import type { SearchRequest } from '../../common/search.js';
+import type { SearchRequest } from '../../common/requests.js';
 import { CairnError } from '../errors.js';
-import { json, typedError } from '../http/responses.js';
+import { json, typedError } from '../web/responses.js';
 import { mountSearchDefaults } from '../mcp/search-call.js';
 import { jsonBody, type AdminContext } from './context.js';
 import { guardIssues } from './settings-guard.js';

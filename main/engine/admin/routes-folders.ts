@@ -1,10 +1,10 @@
 /** Admin routes for choosing and looking into folders: the folder browser, file lists, folder options, the settings table. */
 import { homedir } from 'node:os';
 import type { UpdateFolderRequest } from '../../common/admin.js';
-import type { ReadRequest } from '../../common/search.js';
+import type { ReadRequest } from '../../common/requests.js';
 import { SETTINGS } from '../../common/settings.js';
 import { CairnError } from '../errors.js';
-import { json } from '../http/responses.js';
+import { json } from '../web/responses.js';
 import { browseDirectory } from './browse.js';
 import { jsonBody, type AdminContext } from './context.js';
 

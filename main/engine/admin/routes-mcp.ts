@@ -2,7 +2,7 @@
 import { PROBE_ERAS, type ProbeEra } from '../../common/status.js';
 import type { ApiKeyActionRequest } from '../../common/admin.js';
 import { CairnError } from '../errors.js';
-import { json } from '../http/responses.js';
+import { json } from '../web/responses.js';
 import { jsonBody, type AdminContext } from './context.js';
 import { mcpStatus } from './mcp-status.js';
 

@@ -1,7 +1,8 @@
 import { adminClient, bearerCall } from '../../common/admin-client.js';
 import type { FolderSpec } from '../../common/settings.js';
 import type { FolderFilesRequest, FolderFilesResponse } from '../../common/files.js';
-import type { SearchRequest, SearchResponse } from '../../common/search.js';
+import type { SearchResponse } from '../../common/search.js';
+import type { SearchRequest } from '../../common/requests.js';
 import type { EngineStatus, FolderStatus, JobInfo } from '../../common/status.js';
 import { CairnError } from '../errors.js';
 import type { Engine } from '../engine.js';
