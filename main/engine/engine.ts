@@ -14,7 +14,6 @@ import type { EngineApi } from './api.js';
 import type { FolderFilesRequest, FolderFilesResponse } from '../common/files.js';
 import type { UpdateFolderRequest } from '../common/admin.js';
 import { listFolderFiles, parseFileListQuery } from './folders/file-list.js';
-import { folderFileRows } from './index/file-list.js';
 import { SkipLog, skipLogDir } from './ingest/skip-log.js';
 import type { DataPaths } from './config/paths.js';
 import type { SettingsStore } from './config/settings-store.js';
@@ -441,7 +440,7 @@ export class Engine implements EngineApi {
   async folderFiles(req: FolderFilesRequest): Promise<FolderFilesResponse> {
     const query = parseFileListQuery(req);
     const spec = this.registry.spec(query.path);
-    const rows = await folderFileRows(this.store, spec.path);
+    const rows = await this.store.listedFiles(spec.path);
     const summary = this.skipLog.summary(spec.path);
     const { entries, complete } = this.skipLog.list(spec.path);
     return listFolderFiles(
