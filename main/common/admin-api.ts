@@ -22,14 +22,19 @@ import {
   type ModelSwitchStatus,
   type ProbeResult,
 } from './status.js';
-import type {
-  ApiKeyResponse,
-  ClientConfig,
-  InstallResult,
-  SettingsResponse,
-  SetPausedResponse,
-  UpdateFolderRequest,
-  ValidateResponse,
+import {
+  API_KEY_RESPONSE_SCHEMA,
+  INSTALL_RESULT_SCHEMA,
+  SET_PAUSED_RESPONSE_SCHEMA,
+  SETTINGS_RESPONSE_SCHEMA,
+  VALIDATE_RESPONSE_SCHEMA,
+  type ApiKeyResponse,
+  type ClientConfig,
+  type InstallResult,
+  type SettingsResponse,
+  type SetPausedResponse,
+  type UpdateFolderRequest,
+  type ValidateResponse,
 } from './admin.js';
 
 export type AdminMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -123,13 +128,20 @@ export const ADMIN_API = {
   }),
   /** Remounts MCP with the current settings; answers the new MCP status. */
   restartMcp: route<void, McpStatus>()({ method: 'POST', path: '/api/mcp/restart', input: 'none', status: 200 }),
-  settings: route<void, SettingsResponse>()({ method: 'GET', path: '/api/settings', input: 'none', status: 200 }),
+  settings: route<void, SettingsResponse>()({
+    method: 'GET',
+    path: '/api/settings',
+    input: 'none',
+    response: SETTINGS_RESPONSE_SCHEMA,
+    status: 200,
+  }),
   /** `confirm` is the lockout guard's answer for a new address or port (the person agreed). */
   updateSettings: route<FromSchema<typeof settingsPatch>, SettingsResponse>()({
     method: 'PATCH',
     path: '/api/settings',
     input: 'body',
     request: settingsPatch,
+    response: SETTINGS_RESPONSE_SCHEMA,
     status: 200,
   }),
   validateSettings: route<FromSchema<typeof settingsPatch>, ValidateResponse>()({
@@ -137,6 +149,7 @@ export const ADMIN_API = {
     path: '/api/settings/validate',
     input: 'body',
     request: settingsPatch,
+    response: VALIDATE_RESPONSE_SCHEMA,
     status: 200,
   }),
   /** The settings table (key, default, rule, meaning, when it applies) the settings editor is built from. */
@@ -152,6 +165,7 @@ export const ADMIN_API = {
     path: '/api/mcp/api-key',
     input: 'query',
     request: reveal,
+    response: API_KEY_RESPONSE_SCHEMA,
     status: 200,
   }),
   /**
@@ -163,6 +177,7 @@ export const ADMIN_API = {
     path: '/api/mcp/api-key',
     input: 'body',
     request: REQUESTS.apiKeyAction,
+    response: API_KEY_RESPONSE_SCHEMA,
     status: 200,
   }),
   folders: route<void, FolderStatus[]>()({ method: 'GET', path: '/api/folders', input: 'none', status: 200 }),
@@ -226,6 +241,7 @@ export const ADMIN_API = {
     path: '/api/jobs/paused',
     input: 'body',
     request: REQUESTS.setPaused,
+    response: SET_PAUSED_RESPONSE_SCHEMA,
     status: 200,
   }),
   /** The models Cairn knows, and whether each is on this computer. */
@@ -275,6 +291,7 @@ export const ADMIN_API = {
     path: '/api/clients/install',
     input: 'body',
     request: REQUESTS.installClient,
+    response: INSTALL_RESULT_SCHEMA,
     status: 200,
   }),
 } as const;

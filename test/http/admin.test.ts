@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { EngineStatus, JobInfo, McpStatus, ModelInfo, ProbeResult } from '../../main/common/status.js';
 import { setIndexingPaused } from '../../main/app/admin-client.js';
 import { startFixture, type Fixture } from '../mcp/fixtures.js';
+import { Ajv } from 'ajv';
 import { ADMIN_API, type AdminRoute } from '../../main/common/admin-api.js';
 
 let fx: Fixture;
@@ -289,4 +290,27 @@ test('each route of the table checks its declared request: a body missing a requ
   const ok = await fx.admin('POST', '/api/jobs/paused', { paused: false });
   assert.equal(ok.status, 200);
   assert.deepEqual(await ok.json(), { paused: false });
+});
+
+test('the answers of routes that declare a response schema are what the schema says (Ajv judges)', async () => {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const judge = (r: AdminRoute, value: unknown) => {
+    const validate = ajv.compile(JSON.parse(JSON.stringify(r.response)) as object);
+    return validate(value) ? null : ajv.errorsText(validate.errors);
+  };
+  const calls: [AdminRoute, unknown][] = [
+    [ADMIN_API.settings, undefined],
+    [ADMIN_API.validateSettings, { values: { 'mcp.default_top_k': 0 } }],
+    [ADMIN_API.apiKey, undefined],
+    [ADMIN_API.setPaused, { paused: false }],
+  ];
+  for (const [r, body] of calls) {
+    const res = await fx.admin(r.method, r.path, body);
+    assert.equal(res.status, r.status, `${r.method} ${r.path}`);
+    const value = await res.json();
+    assert.equal(judge(r, value), null, `${r.method} ${r.path}: ${JSON.stringify(value)}`);
+  }
+  // Control: the schemas are strict enough to catch a field they do not declare, or a wrong type.
+  assert.notEqual(judge(ADMIN_API.setPaused, { paused: false, extra: 1 }), null);
+  assert.notEqual(judge(ADMIN_API.apiKey, { set: 'yes' }), null);
 });
