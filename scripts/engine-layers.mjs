@@ -18,7 +18,7 @@ export const ENGINE_LAYERS = [
   {
     name: 'ingest-search',
     why: 'what a folder holds (walk, rules, file door), its changes, parsing, indexing jobs, search, read and grep',
-    folders: ['sources', 'watch', 'parse', 'ingest', 'jobs', 'search', 'files'],
+    folders: ['sources', 'watch', 'parse', 'ingest', 'jobs', 'search', 'read-grep'],
     files: [],
   },
   {

@@ -79,7 +79,7 @@ export async function* walkFolder(spec: FolderSpec, opts: WalkOptions): AsyncGen
 /**
  * The same walk, by the same rules and in the same order, without the checks that need a file's
  * content (size, NUL sniff, stat): grep reads every file anyway, on its workers, and makes those
- * checks there (files/file-reader.ts), so the main thread touches no file, only directories (and
+ * checks there (read-grep/file-reader.ts), so the main thread touches no file, only directories (and
  * symlinks). `want` drops files by folder-relative path. Skips and errors are not yielded.
  */
 export async function* walkNames(
