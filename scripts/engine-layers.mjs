@@ -18,7 +18,7 @@ export const ENGINE_LAYERS = [
   {
     name: 'ingest-search',
     why: 'what a folder holds (walk, rules, file door), its changes, parsing, indexing jobs, search, read and grep',
-    folders: ['sources', 'watch', 'parse', 'ingest', 'jobs', 'search', 'files'],
+    folders: ['sources', 'watch', 'parse', 'ingest', 'jobs', 'search', 'read-grep'],
     files: [],
   },
   {
@@ -30,7 +30,7 @@ export const ENGINE_LAYERS = [
   {
     name: 'surfaces',
     why: 'what the outside talks to: MCP, HTTP, the admin API, client installers, the CLI',
-    folders: ['mcp', 'http', 'admin', 'client-config', 'cli'],
+    folders: ['web', 'mcp', 'http', 'admin', 'client-config', 'cli'],
     files: [],
   },
 ];

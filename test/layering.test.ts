@@ -3,6 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ENGINE_LAYERS } from '../scripts/engine-layers.mjs';
 
@@ -114,14 +116,17 @@ function resolveSpec(from: string, spec: string): string | null {
   return null;
 }
 
-/** file -> files it imports; `types: false` leaves out `import type` (erased, so never part of a load-order cycle). */
-function importGraph(dirs: string[], types = true): Map<string, string[]> {
+/**
+ * file -> files it imports, `import type` included: a type-only cycle loads fine (it is erased)
+ * but still ties two modules together, so neither can be understood or moved alone.
+ */
+function importGraph(dirs: string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const dir of dirs) {
-    for (const f of sources(join(root, dir))) {
+    for (const f of sources(resolve(root, dir))) {
       graph.set(
         f,
-        importsOf(readFileSync(f, 'utf8')).flatMap((i) => (i.typeOnly && !types ? [] : (resolveSpec(f, i.spec) ?? []))),
+        importsOf(readFileSync(f, 'utf8')).flatMap((i) => resolveSpec(f, i.spec) ?? []),
       );
     }
   }
@@ -198,11 +203,56 @@ test('the cycle finder finds a cycle, a self-import and a longer loop, and passe
   );
 });
 
-test('no import cycles among main/, preload/ and renderer/ files (runtime imports)', () => {
-  const cycles = cyclesOf(importGraph(['main', 'preload', 'renderer/src'], false)).map((c) =>
+test('no import cycles among main/, preload/ and renderer/ files (type-only imports count)', () => {
+  const cycles = cyclesOf(importGraph(['main', 'preload', 'renderer/src'])).map((c) =>
     c.map((f) => relative(root, f)).join(' -> '),
   );
   assert.deepEqual(cycles, []);
+});
+
+test('the import graph keeps type-only imports: a cycle of `import type` is found (control: one way is none)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-layering-'));
+  try {
+    writeFileSync(join(dir, 'a.ts'), "import type { B } from './b.js';\nexport interface A { b: B }\n");
+    writeFileSync(join(dir, 'b.ts'), "import type { A } from './a.js';\nexport interface B { a?: A }\n");
+    writeFileSync(join(dir, 'c.ts'), "import type { A } from './a.js';\nexport type C = A;\n");
+    const names = (c: string[]) => c.map((f) => relative(dir, f));
+    assert.deepEqual(cyclesOf(importGraph([dir])).map(names), [['a.ts', 'b.ts']]);
+    writeFileSync(join(dir, 'b.ts'), 'export interface B { n: number }\n');
+    assert.deepEqual(cyclesOf(importGraph([dir])), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The engine folders that import each other (either way, type imports counted), as `a <-> b`. */
+function mutualFolders(graph: Map<string, string[]>): string[] {
+  const folderOf = (f: string) => {
+    const rel = relative(ENGINE, f).split('\\').join('/');
+    return rel.startsWith('..') || !rel.includes('/') ? null : rel.slice(0, rel.indexOf('/'));
+  };
+  const edges = new Set<string>();
+  for (const [file, deps] of graph) {
+    const a = folderOf(file);
+    for (const dep of deps) {
+      const b = folderOf(dep);
+      if (a && b && a !== b) edges.add(`${a} -> ${b}`);
+    }
+  }
+  return [...edges]
+    .map((e) => e.split(' -> '))
+    .filter(([a, b]) => a < b && edges.has(`${b} -> ${a}`))
+    .map(([a, b]) => `${a} <-> ${b}`);
+}
+
+test('no two engine folders import each other: each pair has one direction (type imports count)', () => {
+  assert.deepEqual(mutualFolders(importGraph(['main/engine'])), []);
+  // Control: a back edge from a folder that is imported (index -> graph) is seen as a pair.
+  const g = new Map([
+    [join(ENGINE, 'index/store.ts'), [join(ENGINE, 'graph/graph.ts')]],
+    [join(ENGINE, 'graph/graph.ts'), [join(ENGINE, 'index/schema.ts')]],
+  ]);
+  assert.deepEqual(mutualFolders(g), ['graph <-> index']);
 });
 
 test('every engine folder and root file belongs to a layer', () => {

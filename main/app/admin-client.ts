@@ -23,7 +23,7 @@ export function engineStatus(addr: EngineAddress): Promise<EngineStatus> {
 
 /** The tray's "pause indexing": engine-wide, so jobs queued while paused wait too. */
 export async function setIndexingPaused(addr: EngineAddress, paused: boolean): Promise<boolean> {
-  return (await client(addr).setPaused(paused)).paused;
+  return (await client(addr).setPaused({ paused })).paused;
 }
 
 /**

@@ -3,6 +3,7 @@ export * from './search.js';
 export * from './settings.js';
 export * from './status.js';
 export * from './admin.js';
+export * from './admin-api.js';
 export * from './progress.js';
 export * from './api-key.js';
 export * from './json-schema.js';

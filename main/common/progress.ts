@@ -3,7 +3,7 @@
  * they never disagree: each phase is measured in its own unit (files while the text index is
  * written, chunks while vectors are computed), and an ETA is a rounded phrase, not raw seconds.
  */
-import type { JobProgress, JobState } from './status.js';
+import type { JobProgress, JobState, ProgressView } from './status.js';
 
 const PHASE_LABEL: Record<JobProgress['phase'], string> = {
   queued: 'queued',
@@ -25,19 +25,6 @@ export function formatEta(seconds: number | null): string | null {
   const h = Math.floor(min / 60);
   const rest = Math.round((min % 60) / 10) * 10;
   return rest ? `about ${h} h ${rest} min` : `about ${h} h`;
-}
-
-export interface ProgressView {
-  /** What is happening, in words ("computing vectors", "queued", "paused"). */
-  label: string;
-  /** Of the current phase, 0..1; null when its total is not known yet. */
-  fraction: number | null;
-  /** "1,584 of 30,818 chunks (52 of 425 files)". */
-  counts: string;
-  /** "about 4 min left"; null when not known. */
-  eta: string | null;
-  /** "embedding docs/CHANGELOG.md" while vectors are computed; absent between files and when not running. */
-  file?: string;
 }
 
 export function describeProgress(state: JobState, p: JobProgress): ProgressView {

@@ -14,8 +14,6 @@ export const TOP_K_MIN = 1;
 /** 100, so an agent (and the benchmark's Recall@100) can ask for as many hits as retrieval tests score. */
 export const TOP_K_MAX = 100;
 
-export type { SearchRequest, ReadRequest, GrepRequest } from './requests.js';
-
 export const FOLDER_STATES = ['indexing', 'fresh', 'possibly_stale', 'error'] as const;
 export type FolderState = (typeof FOLDER_STATES)[number];
 

@@ -2,7 +2,6 @@
 import type { KeyStorage } from './api-key.js';
 import type { FolderState, Freshness, SearchMode } from './search.js';
 import type { ErrorBody } from './errors.js';
-import type { ProgressView } from './progress.js';
 import type { SkipSummary } from './files.js';
 
 export interface FileError {
@@ -47,6 +46,21 @@ export interface FolderStatus {
 }
 
 export type JobKind = 'create' | 'update' | 'rebuild';
+
+/** A job's progress in words and one fraction (common/progress.ts builds it), as every surface shows it. */
+export interface ProgressView {
+  /** What is happening, in words ("computing vectors", "queued", "paused"). */
+  label: string;
+  /** Of the current phase, 0..1; null when its total is not known yet. */
+  fraction: number | null;
+  /** "1,584 of 30,818 chunks (52 of 425 files)". */
+  counts: string;
+  /** "about 4 min left"; null when not known. */
+  eta: string | null;
+  /** "embedding docs/CHANGELOG.md" while vectors are computed; absent between files and when not running. */
+  file?: string;
+}
+
 export type JobState = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled';
 export type JobPhase = 'queued' | 'scanning' | 'parsing' | 'writing' | 'embedding' | 'done';
 

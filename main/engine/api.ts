@@ -4,18 +4,11 @@
  * `CairnError` (errors.ts) with a typed code on failure, never a partial result.
  */
 import type { FolderSpec } from '../common/settings.js';
-import type {
-  GrepRequest,
-  GrepResult,
-  ReadRequest,
-  ReadResult,
-  SearchRequest,
-  SearchResponse,
-} from '../common/search.js';
+import type { GrepResult, ReadResult, SearchResponse } from '../common/search.js';
+import type { GrepRequest, ReadRequest, SearchDefaults, SearchRequest } from '../common/requests.js';
 import type { EngineStatus, FolderStatus, JobInfo, ModelSwitchStatus } from '../common/status.js';
 import type { UpdateFolderRequest, ValidationIssue } from '../common/admin.js';
 import type { FolderFilesRequest, FolderFilesResponse } from '../common/files.js';
-import type { SearchDefaults } from '../common/requests.js';
 
 /** Reading settings by key: the store itself (the current file) or one snapshot of it. */
 export interface SettingsReader {

@@ -1,28 +1,26 @@
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type {
-  GrepRequest,
-  GrepResult,
-  ReadRequest,
-  ReadResult,
-  SearchRequest,
-  SearchResponse,
-} from '../common/search.js';
-import { parseGrepRequest, type SearchDefaults } from '../common/requests.js';
+import type { GrepResult, ReadResult, SearchResponse } from '../common/search.js';
+import {
+  parseGrepRequest,
+  type GrepRequest,
+  type ReadRequest,
+  type SearchDefaults,
+  type SearchRequest,
+} from '../common/requests.js';
 import type { FolderSpec } from '../common/settings.js';
 import type { EngineStatus, FolderStatus, IndexContract, JobInfo, ModelSwitchStatus } from '../common/status.js';
 import type { EngineApi } from './api.js';
 import type { FolderFilesRequest, FolderFilesResponse } from '../common/files.js';
 import type { UpdateFolderRequest } from '../common/admin.js';
 import { listFolderFiles, parseFileListQuery } from './folders/file-list.js';
-import { folderFileRows } from './index/file-list.js';
 import { SkipLog, skipLogDir } from './ingest/skip-log.js';
 import type { DataPaths } from './config/paths.js';
 import type { SettingsStore } from './config/settings-store.js';
 import { takeDataFolder, type DataFolder } from './data-folder.js';
 import { argumentsOf, CairnError } from './errors.js';
-import { grepFolders } from './files/grep.js';
-import { readLines } from './files/read.js';
+import { grepFolders } from './read-grep/grep.js';
+import { readLines } from './read-grep/read.js';
 import { FolderRegistry } from './folders/registry.js';
 import { FolderStates } from './folders/states.js';
 import { FolderSync } from './folders/sync.js';
@@ -444,7 +442,7 @@ export class Engine implements EngineApi {
   async folderFiles(req: FolderFilesRequest): Promise<FolderFilesResponse> {
     const query = parseFileListQuery(req);
     const spec = this.registry.spec(query.path);
-    const rows = await folderFileRows(this.store, spec.path);
+    const rows = await this.store.listedFiles(spec.path);
     const summary = this.skipLog.summary(spec.path);
     const { entries, complete } = this.skipLog.list(spec.path);
     return listFolderFiles(

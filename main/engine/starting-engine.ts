@@ -7,15 +7,8 @@
  */
 import type { UpdateFolderRequest } from '../common/admin.js';
 import type { FolderFilesRequest, FolderFilesResponse } from '../common/files.js';
-import type { SearchDefaults } from '../common/requests.js';
-import type {
-  GrepRequest,
-  GrepResult,
-  ReadRequest,
-  ReadResult,
-  SearchRequest,
-  SearchResponse,
-} from '../common/search.js';
+import type { GrepResult, ReadResult, SearchResponse } from '../common/search.js';
+import type { GrepRequest, ReadRequest, SearchDefaults, SearchRequest } from '../common/requests.js';
 import type { FolderSpec } from '../common/settings.js';
 import type { EngineStatus, FolderStatus, JobInfo, ModelSwitchStatus } from '../common/status.js';
 import type { EngineApi } from './api.js';

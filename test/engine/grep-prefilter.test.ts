@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isUtf8 } from 'node:buffer';
-import { bytePrefilter, requiredLiteral } from '../../main/engine/files/grep-prefilter.js';
+import { bytePrefilter, requiredLiteral } from '../../main/engine/read-grep/grep-prefilter.js';
 
 test('requiredLiteral takes the longest top-level run of plain characters', () => {
   const cases: [string, string | null][] = [

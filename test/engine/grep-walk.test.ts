@@ -1,5 +1,5 @@
 // grep walks with the index's own walk by names (walkNames) and leaves the content checks to its
-// reader (files/file-reader.ts): together they must yield exactly the files walkFolder yields, in
+// reader (read-grep/file-reader.ts): together they must yield exactly the files walkFolder yields, in
 // the same order, with their bytes: grep searches what the index covers, no more and no less.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FolderSpec } from '../../main/common/settings.js';
-import { FileReader } from '../../main/engine/files/file-reader.js';
+import { FileReader } from '../../main/engine/read-grep/file-reader.js';
 import { accessOptions } from '../../main/engine/sources/access.js';
 import { walkNames, type WalkOptions } from '../../main/engine/sources/index.js';
 import { collect, writeTree } from '../sources/walk-helpers.js';

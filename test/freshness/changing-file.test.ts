@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openEngine, type Engine } from '../../main/engine/engine.js';
-import { sqlIn } from '../../main/engine/index/sql.js';
 import { tempDir } from '../helpers/engine.js';
 import { eventually } from './lib.js';
 
@@ -21,15 +20,11 @@ async function found(engine: Engine, tok: string): Promise<string[]> {
 
 /** What the index holds for one path: its row's hash, and every chunk's file hash and tokens. */
 async function stored(engine: Engine, path: string) {
-  const [row] = (await engine.store.files
-    .query()
-    .where(sqlIn('path', [path]))
-    .toArray()) as { hash: string; error_code: string }[];
-  const chunks = (await engine.store.chunks
-    .query()
-    .where(sqlIn('path', [path]))
-    .select(['file_hash', 'text'])
-    .toArray()) as { file_hash: string; text: string }[];
+  const [row] = await engine.store.storedRows('files', [path]);
+  const chunks = (await engine.store.storedRows('chunks', [path])).map((c) => ({
+    file_hash: c.file_hash,
+    text: c.text,
+  }));
   return { row, chunks };
 }
 

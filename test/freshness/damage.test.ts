@@ -23,14 +23,19 @@ interface Content {
 async function content(home: string): Promise<Content> {
   const engine = await openEngine({ home });
   try {
-    const rows = async (t: typeof engine.store.chunks, cols: string[]) =>
-      ((await t.query().select(cols).toArray()) as Record<string, unknown>[])
-        .map((r) => JSON.stringify(cols.map((c) => r[c])))
-        .sort();
+    const byValue = <R extends object>(rows: R[], cols: (keyof R)[]) =>
+      rows.map((r) => JSON.stringify(cols.map((c) => r[c]))).sort();
     return {
-      chunks: await rows(engine.store.chunks, ['path', 'start_line', 'end_line', 'page', 'text', 'search_text']),
-      docs: await rows(engine.store.docs, ['path', 'text']),
-      files: await rows(engine.store.files, ['path', 'hash', 'chunks', 'error_code']),
+      chunks: byValue(await engine.store.storedRows('chunks', null), [
+        'path',
+        'start_line',
+        'end_line',
+        'page',
+        'text',
+        'search_text',
+      ]),
+      docs: byValue(await engine.store.storedRows('docs', null), ['path', 'text']),
+      files: byValue(await engine.store.storedRows('files', null), ['path', 'hash', 'chunks', 'error_code']),
     };
   } finally {
     await engine.close();

@@ -8,7 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openEngine, type Engine } from '../../main/engine/engine.js';
-import { sqlIn } from '../../main/engine/index/sql.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
 
 const note = (tok: string) => `# Log\n\nentry ${tok} by the river\n`;
@@ -18,13 +17,7 @@ async function where(engine: Engine, tok: string): Promise<string[]> {
 }
 
 async function docTexts(engine: Engine, path: string): Promise<string[]> {
-  return (
-    (await engine.store.docs
-      .query()
-      .where(sqlIn('path', [path]))
-      .select(['text'])
-      .toArray()) as { text: string }[]
-  ).map((r) => r.text);
+  return (await engine.store.storedRows('docs', [path])).map((r) => r.text);
 }
 
 test(
@@ -74,17 +67,11 @@ test(
       assert.match(docs[0], /rwalphanewk/);
 
       // Control: an untouched index is not re-read (nothing changes, nothing is parsed again).
-      const files = await engine.store.files
-        .query()
-        .where(sqlIn('path', [a]))
-        .select(['indexed_at'])
-        .toArray();
+      const indexedAt = async () => (await engine.store.storedRows('files', [a])).map((r) => r.indexed_at);
+      const files = await indexedAt();
+      assert.equal(files.length, 1);
       await indexNow(engine, folder.dir, 'update');
-      const again = await engine.store.files
-        .query()
-        .where(sqlIn('path', [a]))
-        .select(['indexed_at'])
-        .toArray();
+      const again = await indexedAt();
       assert.deepEqual(again, files);
     } finally {
       await engine.close();
@@ -108,11 +95,7 @@ test('chunk ids are unique for equal pieces of one long line', { timeout: 300_00
     );
     await engine.addFolder({ path: folder.dir });
     await indexNow(engine, folder.dir, 'create');
-    const rows = (await engine.store.chunks
-      .query()
-      .where(sqlIn('path', [path]))
-      .select(['id', 'text', 'start_line'])
-      .toArray()) as { id: string; text: string; start_line: number }[];
+    const rows = await engine.store.storedRows('chunks', [path]);
     const sameText = rows.filter((r) => r.start_line === 1);
     assert.ok(sameText.length > 3, `the long line made ${sameText.length} chunks`);
     assert.ok(new Set(sameText.map((r) => r.text)).size < sameText.length, 'no equal pieces: the test shows nothing');

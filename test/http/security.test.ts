@@ -8,7 +8,7 @@ import {
   isAllowAll,
   originAllowed,
   secretEquals,
-} from '../../main/engine/http/security.js';
+} from '../../main/engine/web/security.js';
 import { adminTokenFromEnv, workbenchAddress } from '../../main/engine/http/launch.js';
 import { defaultSettings } from '../../main/common/settings.js';
 

@@ -1,10 +1,10 @@
 /** What the admin routes need from the running server. */
 import type { EngineApi } from '../api.js';
 import type { McpEndpoint } from '../mcp/endpoint.js';
-import type { ApiKeyStore } from '../http/api-key-store.js';
-import type { RequestCounters } from '../http/mcp-route.js';
+import type { ApiKeyStore } from '../../common/api-key.js';
+import type { RequestCounters } from '../web/request-guard.js';
 import { CairnError } from '../errors.js';
-import { isJsonContentType, readBounded } from '../http/responses.js';
+import { isJsonContentType, readBounded } from '../web/responses.js';
 
 export interface AdminContext {
   engine: EngineApi;

@@ -4,8 +4,8 @@ import type { McpStatus } from '../../common/status.js';
 import type { SearchMode } from '../../common/search.js';
 import { remountPending, toolNames } from '../mcp/mount-config.js';
 import { SERVED_PROTOCOL_VERSIONS } from '../mcp/endpoint.js';
-import { keyRequired } from '../http/mcp-route.js';
-import { securityWarnings } from '../http/security.js';
+import { keyRequired } from '../web/request-guard.js';
+import { securityWarnings } from '../web/security.js';
 import type { AdminContext } from './context.js';
 import { otherLoginUsers } from './local-users.js';
 

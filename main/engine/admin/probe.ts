@@ -11,7 +11,7 @@ import type { ErrorBody } from '../../common/errors.js';
 import { httpStatusFor, isErrorEnvelope } from '../../common/errors.js';
 import type { ProbeEra, ProbeHit, ProbeProtocol, ProbeResult } from '../../common/status.js';
 import type { SearchHit } from '../../common/search.js';
-import { keyRequired } from '../http/mcp-route.js';
+import { keyRequired } from '../web/request-guard.js';
 import { ENGINE_VERSION } from '../version.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../mcp/server-identity.js';
 import type { AdminContext } from './context.js';

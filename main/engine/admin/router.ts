@@ -1,23 +1,41 @@
 /**
  * The admin API under `/api`: Host/Origin checks (always on, whatever the MCP toggle says: this
- * API can change settings), then the per-launch admin token, then the route.
+ * API can change settings), then the per-launch admin token, then the route from the one route
+ * table (common/admin-api.ts): its request read as the table says, checked against its schema,
+ * handed to its handler, and the answer sent with the route's status.
  */
-import { ADMIN_ROUTES } from '../../common/admin.js';
-import { bearerToken, credentialInQuery, secretEquals } from '../http/security.js';
-import { errorResponse, typedError } from '../http/responses.js';
-import { rebindingRefusal } from '../http/mcp-route.js';
-import { isOwnHost } from '../http/own-address.js';
-import type { AdminContext } from './context.js';
+import { ADMIN_API, type AdminRoute, type AdminRouteName } from '../../common/admin-api.js';
+import { checkSchema } from '../../common/json-schema.js';
+import { CairnError } from '../errors.js';
+import { bearerToken, credentialInQuery, secretEquals } from '../web/security.js';
+import { errorResponse, json, typedError } from '../web/responses.js';
+import { rebindingRefusal } from '../web/request-guard.js';
+import { isOwnHost } from '../web/own-address.js';
+import { jsonBody, type AdminContext } from './context.js';
+import { Reply, type AdminHandlers } from './handlers.js';
 import { engineRoutes } from './routes-engine.js';
 import { mcpRoutes } from './routes-mcp.js';
 import { clientRoutes } from './routes-clients.js';
 import { folderRoutes } from './routes-folders.js';
 
-const ROUTES = { ...engineRoutes, ...mcpRoutes, ...clientRoutes, ...folderRoutes };
+// Typed as the whole table: a route without a handler does not compile.
+const HANDLERS: AdminHandlers = { ...engineRoutes, ...mcpRoutes, ...clientRoutes, ...folderRoutes };
 
-// Every contract route must have a handler; a missing one fails at startup, not at first use.
-for (const route of Object.values(ADMIN_ROUTES)) {
-  if (!(route in ROUTES)) throw new Error(`admin route without a handler: ${route}`);
+const BY_METHOD_PATH = new Map<string, AdminRouteName>(
+  (Object.entries(ADMIN_API) as [AdminRouteName, AdminRoute][]).map(([name, r]) => [`${r.method} ${r.path}`, name]),
+);
+
+/** The request as the route declares it travels, checked against its schema. */
+async function inputOf(req: Request, url: URL, route: AdminRoute): Promise<unknown> {
+  const input =
+    route.input === 'body'
+      ? await jsonBody<Record<string, unknown>>(req)
+      : route.input === 'query'
+        ? Object.fromEntries(url.searchParams)
+        : undefined;
+  const issue = route.request ? checkSchema(route.request, input, '') : null;
+  if (issue) throw new CairnError('invalid_argument', issue.message, { details: { key: issue.key } });
+  return input;
 }
 
 export async function handleAdmin(req: Request, ctx: AdminContext): Promise<Response> {
@@ -50,10 +68,13 @@ export async function handleAdmin(req: Request, ctx: AdminContext): Promise<Resp
       },
     );
   }
-  const handler = ROUTES[`${req.method} ${url.pathname}`];
-  if (!handler) return typedError('not_found', `No admin route ${req.method} ${url.pathname}`);
+  const name = BY_METHOD_PATH.get(`${req.method} ${url.pathname}`);
+  if (!name) return typedError('not_found', `No admin route ${req.method} ${url.pathname}`);
+  const route: AdminRoute = ADMIN_API[name];
   try {
-    return await handler(req, ctx);
+    const handler = HANDLERS[name] as (input: unknown, ctx: AdminContext, req: Request) => Promise<unknown>;
+    const out = await handler(await inputOf(req, url, route), ctx, req);
+    return out instanceof Reply ? json(out.status, out.body) : json(route.status, out);
   } catch (err) {
     return errorResponse(err);
   }

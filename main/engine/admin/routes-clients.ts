@@ -3,13 +3,11 @@
  * `POST /api/clients/install` `{id, confirm: true}` (writes the real key).
  */
 import { CairnError } from '../errors.js';
-import { json } from '../http/responses.js';
-import { keyRequired } from '../http/mcp-route.js';
+import { keyRequired } from '../web/request-guard.js';
 import { KEY_PLACEHOLDER, clientConfigs, type ClientSetup } from '../client-config/configs.js';
 import { installClient } from '../client-config/install.js';
-import { jsonBody, type AdminContext } from './context.js';
-
-type Handler = (req: Request, ctx: AdminContext) => Promise<Response>;
+import type { AdminContext } from './context.js';
+import type { AdminHandlers } from './handlers.js';
 
 async function setup(ctx: AdminContext, withKey: boolean): Promise<ClientSetup> {
   let key: string | null = null;
@@ -32,16 +30,10 @@ async function setup(ctx: AdminContext, withKey: boolean): Promise<ClientSetup> 
   };
 }
 
-export const clientRoutes: Record<string, Handler> = {
-  'GET /api/clients': async (req, ctx) => {
-    const reveal = new URL(req.url).searchParams.get('reveal') === '1';
-    return json(200, clientConfigs(await setup(ctx, reveal)));
-  },
+export const clientRoutes = {
+  clients: async (q, ctx) => clientConfigs(await setup(ctx, q.reveal === '1')),
 
-  'POST /api/clients/install': async (req, ctx) => {
-    const body = await jsonBody<{ id?: unknown; confirm?: unknown }>(req);
-    if (typeof body.id !== 'string')
-      throw new CairnError('invalid_argument', 'id must name a client', { details: { key: 'id' } });
+  installClient: async (body, ctx) => {
     if (body.confirm !== true) {
       throw new CairnError(
         'invalid_argument',
@@ -51,6 +43,6 @@ export const clientRoutes: Record<string, Handler> = {
         },
       );
     }
-    return json(200, await installClient(body.id, await setup(ctx, true)));
+    return installClient(body.id, await setup(ctx, true));
   },
-};
+} satisfies Partial<AdminHandlers>;

@@ -8,8 +8,8 @@
  */
 import { createServer } from 'node:net';
 import type { ValidationIssue } from '../../common/admin.js';
-import { hostAllowed } from '../http/security.js';
-import { isOwnHost } from '../http/own-address.js';
+import { hostAllowed } from '../web/security.js';
+import { isOwnHost } from '../web/own-address.js';
 
 export interface GuardContext {
   /** Every setting as it is now. */

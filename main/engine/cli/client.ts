@@ -1,7 +1,8 @@
 import { adminClient, bearerCall } from '../../common/admin-client.js';
 import type { FolderSpec } from '../../common/settings.js';
 import type { FolderFilesRequest, FolderFilesResponse } from '../../common/files.js';
-import type { SearchRequest, SearchResponse } from '../../common/search.js';
+import type { SearchResponse } from '../../common/search.js';
+import type { SearchRequest } from '../../common/requests.js';
 import type { EngineStatus, FolderStatus, JobInfo } from '../../common/status.js';
 import { CairnError } from '../errors.js';
 import type { Engine } from '../engine.js';
@@ -52,8 +53,8 @@ export function remoteClient(base: string, token: string): EngineClient {
     remote: true,
     folderFiles: (req) => api.folderFiles(req),
     addFolder: (spec) => api.addFolder(spec),
-    removeFolder: async (path) => void (await api.removeFolder(path)),
-    indexFolder: (path, kind) => api.indexFolder(path, kind),
+    removeFolder: async (path) => void (await api.removeFolder({ path })),
+    indexFolder: (path, kind) => api.indexFolder({ path, kind }),
     job: async (id) => (await api.jobs()).find((j) => j.id === id),
     search: (req) => api.search(req),
     status: () => api.engineStatus(),

@@ -14,11 +14,9 @@ import { mergeJsonEntry } from './jsonc.js';
 import { clientConfigPath } from './paths.js';
 import { mergeTomlTable } from './toml.js';
 
-export interface InstallResult {
-  id: string;
-  config_path: string;
-  backup_path: string | null;
-}
+import type { InstallResult } from '../../common/admin.js';
+
+export type { InstallResult };
 
 /** The file to read and write for `path`: itself, or a symlink's regular-file target. */
 async function target(path: string): Promise<{ file: string; exists: boolean }> {

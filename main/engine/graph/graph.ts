@@ -1,4 +1,4 @@
-import type { EdgeRow, NodeRow } from '../index/schema.js';
+import type { EdgeRow, NodeRow } from './rows.js';
 import { resolveTarget } from './resolve.js';
 
 export interface GraphTarget {

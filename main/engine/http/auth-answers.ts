@@ -10,7 +10,7 @@
  *   `/token`) answer 404 with a JSON body in the shape of an OAuth error: SDK-based clients that
  *   still try registration surface its `error_description` as their error message.
  */
-import { json, jsonRpcError } from './responses.js';
+import { json, jsonRpcError } from '../web/responses.js';
 
 /** ASCII only, no quote or backslash: the characters RFC 6750 allows in error_description. */
 const HOW_TO =

@@ -6,9 +6,9 @@ import type { AdminContext } from '../admin/context.js';
 import { handleAdmin } from '../admin/router.js';
 import { handleMcp, type McpRouteDeps } from './mcp-route.js';
 import { isOAuthProbe, oauthProbeAnswer } from './auth-answers.js';
-import { hostAllowed } from './security.js';
-import { isOwnHost } from './own-address.js';
-import { errorResponse } from './responses.js';
+import { hostAllowed } from '../web/security.js';
+import { isOwnHost } from '../web/own-address.js';
+import { errorResponse } from '../web/responses.js';
 import { serveStatic } from './static.js';
 
 export type HttpHandler = (req: Request) => Promise<Response>;

@@ -6,15 +6,10 @@
 import type { SettingsApi, SettingsReader } from '../api.js';
 import type { McpEndpoint } from '../mcp/endpoint.js';
 import type { ApiKeyStore } from './api-key-store.js';
-import { bearerToken, credentialInQuery, hostAllowed, originAllowed, secretEquals } from './security.js';
+import { bearerToken, credentialInQuery, secretEquals } from '../web/security.js';
+import { keyRequired, rebindingRefusal, type RequestCounters } from '../web/request-guard.js';
 import { unauthorized } from './auth-answers.js';
-import { isJsonContentType, jsonRpcError, readBounded } from './responses.js';
-
-export interface RequestCounters {
-  total: number;
-  errors: number;
-  rejected: number;
-}
+import { isJsonContentType, jsonRpcError, readBounded } from '../web/responses.js';
 
 export interface McpRouteDeps {
   settings: SettingsApi;
@@ -23,28 +18,6 @@ export interface McpRouteDeps {
   counters: RequestCounters;
   /** False when bound to a non-loopback address: then the key is required whatever the setting. */
   loopbackOnly: boolean;
-}
-
-/** Host and Origin against the allowlists; null when they pass. Shared with the admin API. */
-export function rebindingRefusal(
-  req: Request,
-  settings: SettingsReader,
-  sameOrigin?: string,
-  hostIsOwn = false,
-): Response | null {
-  const host = req.headers.get('host');
-  if (!hostIsOwn && !hostAllowed(host, settings.get<string[]>('mcp.allowed_hosts'))) {
-    return jsonRpcError(403, -32000, `Forbidden: Host '${host ?? ''}' is not in mcp.allowed_hosts.`);
-  }
-  const origin = req.headers.get('origin');
-  if (!originAllowed(origin, settings.get<string[]>('mcp.allowed_origins'), sameOrigin)) {
-    return jsonRpcError(403, -32000, `Forbidden: Origin '${origin}' is not in mcp.allowed_origins.`);
-  }
-  return null;
-}
-
-export function keyRequired(settings: SettingsReader, loopbackOnly: boolean): boolean {
-  return settings.get<boolean>('mcp.require_api_key') || !loopbackOnly;
 }
 
 async function refusal(req: Request, deps: McpRouteDeps, settings: SettingsReader): Promise<Response | null> {

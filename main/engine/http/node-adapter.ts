@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { HttpHandler } from './handler.js';
-import { setRemoteAddress } from './peer.js';
+import { setRemoteAddress } from '../web/peer.js';
 
 /**
  * A body declared at most this long is read here in one go instead of through a web stream: a

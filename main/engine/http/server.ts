@@ -12,7 +12,7 @@ import { McpEndpoint } from '../mcp/endpoint.js';
 import type { AdminContext } from '../admin/context.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import { createHttpHandler, type HttpHandler } from './handler.js';
-import type { RequestCounters } from './mcp-route.js';
+import type { RequestCounters } from '../web/request-guard.js';
 import { nodeListener } from './node-adapter.js';
 import { isLoopbackIp, nonLoopbackRefusal, resolveBindHost, type Lookup } from './bind.js';
 

@@ -1,5 +1,5 @@
 /** A folder's `files` rows in the compact shape a file listing needs, read as a stream. */
-import type { IndexStore } from './store.js';
+import type { Table } from '@lancedb/lancedb';
 import { sqlIn } from './sql.js';
 
 export interface ListedFileRow {
@@ -12,9 +12,9 @@ export interface ListedFileRow {
   error_message: string;
 }
 
-export async function folderFileRows(store: IndexStore, folder: string): Promise<ListedFileRow[]> {
+export async function folderFileRows(files: Table, folder: string): Promise<ListedFileRow[]> {
   const out: ListedFileRow[] = [];
-  const query = store.files
+  const query = files
     .query()
     .where(sqlIn('folder', [folder]))
     .select(['path', 'rel', 'size', 'chunks', 'embedded', 'error_code', 'error_message', 'mtime']);

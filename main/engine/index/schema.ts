@@ -132,20 +132,5 @@ export interface FileRow {
   ino: number;
 }
 
-export interface NodeRow {
-  id: string;
-  folder: string;
-  path: string;
-  kind: string;
-  name: string;
-  start_line: number;
-  end_line: number;
-}
-
-export interface EdgeRow {
-  folder: string;
-  path: string;
-  kind: string;
-  target: string;
-  line: number;
-}
+// The graph's rows are the graph's vocabulary (graph/rows.ts); these tables store them.
+export type { EdgeRow, NodeRow } from '../graph/rows.js';

@@ -1,9 +1,12 @@
-import * as lancedb from '@lancedb/lancedb';
+import type * as lancedb from '@lancedb/lancedb';
 import { mkdir, rename } from 'node:fs/promises';
 import { CairnError } from '../errors.js';
-import { FTS_SETTINGS } from './contract.js';
 import { vectorSchema } from './schema.js';
-import type { ChunkRow, DocRow, EdgeRow, FileRow, NodeRow, VectorRow } from './schema.js';
+import type { FileRow, VectorRow } from './schema.js';
+import { TableIndexes } from './table-indexes.js';
+import { removeRows, writeRows, type FileWrite } from './write-rows.js';
+import { storedRows, type StoredRow } from './stored-rows.js';
+import { folderFileRows, type ListedFileRow } from './file-list.js';
 import { sqlIn } from './sql.js';
 import { retryOnConflict } from './retry.js';
 import { REBUILD_REMEDY, verifyTables } from './integrity.js';
@@ -25,29 +28,15 @@ import { maintain, type MaintenanceOptions } from './maintenance.js';
 import {
   addMissingFileColumns,
   addMissingVectorColumns,
-  appendRows,
   carryOverVectors,
   openOrCreate,
-  replaceWhere,
   type VectorSource,
 } from './tables.js';
 
 export { vectorRowFor } from './tables.js';
 import { SearchReads } from './search-reads.js';
 
-export interface FileWrite {
-  file: FileRow;
-  /** Absent for a file with no text (an error, an empty file). */
-  doc?: DocRow;
-  chunks: ChunkRow[];
-  nodes: NodeRow[];
-  edges: EdgeRow[];
-  /**
-   * True when no table holds any row of this path yet (a file the index has never seen): its rows
-   * can be appended instead of merged, which skips a join over the whole table per write.
-   */
-  fresh?: boolean;
-}
+export type { FileWrite };
 
 /**
  * The LanceDB tables of one index folder. Writes are grouped so that a file's old and new chunks
@@ -71,14 +60,14 @@ export class IndexStore {
     this.reads = new SearchReads(handles.core.chunks, handles.core.docs);
   }
 
-  /** Read directly only by the search legs (their typed reads are moving here) and by tests. */
-  get chunks(): lancedb.Table {
+  // Private: every read outside index/ goes through a typed method (here, SearchReads, file-table.ts).
+  private get chunks(): lancedb.Table {
     return this.handles.core.chunks;
   }
-  get docs(): lancedb.Table {
+  private get docs(): lancedb.Table {
     return this.handles.core.docs;
   }
-  get files(): lancedb.Table {
+  private get files(): lancedb.Table {
     return this.handles.core.files;
   }
   private get nodes(): lancedb.Table {
@@ -100,15 +89,12 @@ export class IndexStore {
       await addMissingFileColumns(store.files);
       // Touch every table once so that a damaged one is found now, not at the first query.
       await Promise.all(Object.values(handles.core).map((t) => t.countRows()));
-      for (const [t, column] of [
-        [store.chunks, 'search_text'],
-        [store.docs, 'text'],
-      ] as const) {
-        if ((await t.listIndices()).some((i) => i.columns.includes(column))) store.ftsReady.add(t.name);
-      }
+      await store.indexes.adoptFts(store.chunks, 'search_text');
+      await store.indexes.adoptFts(store.docs, 'text');
       // An index from before the key indexes gets them now; a full or read-only disk must not make
       // it unopenable (they are only for speed), so a failure waits for the next write.
-      for (const column of ['id', 'path']) await store.ensureKeyIndex(store.chunks, column).catch(() => undefined);
+      for (const column of ['id', 'path'])
+        await store.indexes.ensureKeyIndex(store.chunks, column).catch(() => undefined);
       return store;
     } catch (err) {
       handles?.close([]);
@@ -138,9 +124,9 @@ export class IndexStore {
         name: 'chunks',
         table: this.chunks,
         column: 'id',
-        fts: this.ftsReady.has('chunks') ? 'search_text' : undefined,
+        fts: this.indexes.hasFts(this.chunks) ? 'search_text' : undefined,
       },
-      { name: 'docs', table: this.docs, column: 'id', fts: this.ftsReady.has('docs') ? 'text' : undefined },
+      { name: 'docs', table: this.docs, column: 'id', fts: this.indexes.hasFts(this.docs) ? 'text' : undefined },
       { name: 'files', table: this.files, column: 'path' },
       { name: 'graph_nodes', table: this.nodes, column: 'id' },
       { name: 'graph_edges', table: this.edges, column: 'path' },
@@ -148,51 +134,7 @@ export class IndexStore {
     ]);
   }
 
-  /** By table name: the handles change at every reopen, the tables' indexes do not. */
-  private ftsReady = new Set<string>();
-  private keyIndexed = new Map<string, Set<string>>();
-
-  /**
-   * Columns looked up by value (`id IN (...)`: a search's hits, vectors carried over to re-chunked
-   * files; `path IN (...)`: a file's chunks) get a B-tree; without it each lookup scans the table:
-   * 17-28 ms at 100k chunks against about 5. Rows written later are folded in by optimize and flat-scanned until then, so answers
-   * never depend on it. Indexes made before it existed get it at the next open or write.
-   */
-  private async ensureKeyIndex(table: lancedb.Table, column: string): Promise<void> {
-    const done = this.keyIndexed.get(table.name) ?? new Set<string>();
-    this.keyIndexed.set(table.name, done);
-    if (done.has(column) || (await table.countRows()) === 0) return;
-    if (!(await table.listIndices()).some((i) => i.columns.includes(column))) {
-      await retryOnConflict(() => table.createIndex(column, { config: lancedb.Index.btree() }));
-    }
-    done.add(column);
-  }
-
-  /**
-   * A full-text index is built over real rows, after the first write: LanceDB 0.31 mis-scores
-   * rows appended to an index that was created on an empty table (terms seen twice in a chunk
-   * stop matching).
-   */
-  private async ensureFtsIndex(table: lancedb.Table, column: string): Promise<void> {
-    if (this.ftsReady.has(table.name)) return;
-    if ((await table.countRows()) === 0) return;
-    const indices = await table.listIndices();
-    if (!indices.some((i) => i.columns.includes(column))) {
-      await table.createIndex(column, {
-        config: lancedb.Index.fts({
-          baseTokenizer: FTS_SETTINGS.tokenizer,
-          stem: FTS_SETTINGS.stem,
-          removeStopWords: FTS_SETTINGS.stop_words,
-          language: FTS_SETTINGS.language,
-          // The analyzer has lower-cased and folded already; folding again would merge what it keeps apart.
-          lowercase: false,
-          asciiFolding: false,
-          withPosition: false,
-        }),
-      });
-    }
-    this.ftsReady.add(table.name);
-  }
+  private readonly indexes = new TableIndexes();
 
   /**
    * LanceDB 0.31 scores rows not yet in the full-text index by a flat scan that drops terms seen
@@ -200,13 +142,8 @@ export class IndexStore {
    * per batch of files, not per file), or, for a run of writes, once after the run (`fold`).
    */
   async fold(): Promise<void> {
-    await this.foldIntoFts(this.chunks);
-    await this.foldIntoFts(this.docs);
-  }
-
-  private async foldIntoFts(table: lancedb.Table): Promise<void> {
-    if (!this.ftsReady.has(table.name)) return;
-    await retryOnConflict(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
+    await this.indexes.foldIntoFts(this.chunks);
+    await this.indexes.foldIntoFts(this.docs);
   }
 
   /** The vectors table for one model: separate per model so that a model change never mixes spaces. */
@@ -218,7 +155,7 @@ export class IndexStore {
     if (t) {
       this.vectorTables.set(tableName, t);
       // Also reached by searches: a failure (a full disk) leaves it to the next write.
-      await this.ensureKeyIndex(t, 'id').catch(() => undefined);
+      await this.indexes.ensureKeyIndex(t, 'id').catch(() => undefined);
       await addMissingVectorColumns(t).catch(() => undefined);
     }
     return t;
@@ -252,61 +189,13 @@ export class IndexStore {
     const vectors = vectorsName ? (this.vectorTables.get(vectorsName) ?? null) : null;
     this.reads.forgetPaths(paths);
     try {
-      await this.writeRows(writes, paths, vectors, fold, missing);
+      await writeRows(this.handles.core, this.indexes, writes, paths, vectors, fold, missing);
     } finally {
       // Mirrors follow the tables, also after a failed write (part of it may have committed).
       this.reads.forgetPaths(paths);
       await this.recountAll(writes.map((w) => w.file.folder));
     }
     for (const w of writes) this.graph.setFile(w.file.folder, w.file.path, w.file.rel, w.nodes, w.edges);
-    return missing;
-  }
-
-  private async writeRows(
-    writes: FileWrite[],
-    paths: string[],
-    vectors: lancedb.Table | null,
-    fold: boolean,
-    missing: Map<string, number>,
-  ): Promise<Map<string, number>> {
-    const inPaths = sqlIn('path', paths);
-    const chunks = writes.flatMap((w) => w.chunks);
-    for (const w of writes) missing.set(w.file.path, w.chunks.length);
-    // A batch of files the index has never seen has nothing to replace or delete: appends only.
-    const fresh = writes.every((w) => w.fresh === true);
-    const put = (table: lancedb.Table, rows: unknown[]) =>
-      fresh ? appendRows(table, rows) : replaceWhere(table, 'id', rows, inPaths);
-    await retryOnConflict(() => put(this.chunks, chunks));
-    await this.ensureFtsIndex(this.chunks, 'search_text');
-    for (const column of ['id', 'path']) await this.ensureKeyIndex(this.chunks, column);
-    if (fold) await this.foldIntoFts(this.chunks);
-    const docs = writes.flatMap((w) => (w.doc ? [w.doc] : []));
-    await retryOnConflict(() => put(this.docs, docs));
-    await this.ensureFtsIndex(this.docs, 'text');
-    if (fold) await this.foldIntoFts(this.docs);
-    if (vectors) {
-      await addMissingVectorColumns(vectors);
-      await this.ensureKeyIndex(vectors, 'id');
-      await this.ensureKeyIndex(vectors, 'input_hash');
-      const have = await carryOverVectors(vectors, chunks);
-      for (const c of chunks) if (have.has(c.id)) missing.set(c.path, (missing.get(c.path) ?? 1) - 1);
-      const keep = chunks.map((c) => c.id);
-      if (!fresh)
-        await retryOnConflict(() => vectors.delete(keep.length ? `${inPaths} AND NOT ${sqlIn('id', keep)}` : inPaths));
-    }
-    const nodes = writes.flatMap((w) => w.nodes);
-    await retryOnConflict(() => put(this.nodes, nodes));
-    if (!fresh) await retryOnConflict(() => this.edges.delete(inPaths));
-    const edges = writes.flatMap((w) => w.edges);
-    if (edges.length > 0) await retryOnConflict(() => this.edges.add(edges as unknown as Record<string, unknown>[]));
-    const files = writes.map((w) => ({ ...w.file, embedded: (missing.get(w.file.path) ?? 0) === 0 }));
-    await retryOnConflict(() =>
-      this.files
-        .mergeInsert('path')
-        .whenMatchedUpdateAll()
-        .whenNotMatchedInsertAll()
-        .execute(files as unknown as Record<string, unknown>[]),
-    );
     return missing;
   }
 
@@ -334,29 +223,23 @@ export class IndexStore {
   private async removeWhere(filter: string): Promise<void> {
     this.reads.forgetAll();
     try {
-      await this.removeRows(filter);
+      await removeRows(this.handles.core, this.indexes, filter, () => this.allVectorTables());
     } finally {
       this.reads.forgetAll();
     }
   }
 
-  private async removeRows(filter: string): Promise<void> {
-    await retryOnConflict(() => this.chunks.delete(filter));
-    await this.foldIntoFts(this.chunks);
-    await retryOnConflict(() => this.docs.delete(filter));
-    await this.foldIntoFts(this.docs);
-    // Every model's vectors, not only the tables this process has opened: a `cairn remove` in a
-    // fresh process must not leave vectors behind to take top-k slots.
+  /** Every model's vectors table, opened (and kept) where this process has not opened it yet. */
+  private async allVectorTables(): Promise<lancedb.Table[]> {
     const names = await this.vectorTableNames();
+    const out: lancedb.Table[] = [];
     for (const name of names) {
       const v = this.vectorTables.get(name) ?? (await openOrCreate(this.db, this.dir, new Set(names), name, null));
       if (!v) continue;
       this.vectorTables.set(name, v);
-      await retryOnConflict(() => v.delete(filter));
+      out.push(v);
     }
-    await retryOnConflict(() => this.nodes.delete(filter));
-    await retryOnConflict(() => this.edges.delete(filter));
-    await retryOnConflict(() => this.files.delete(filter));
+    return out;
   }
 
   /** Records new change times / inodes of files whose content was found unchanged. */
@@ -442,6 +325,16 @@ export class IndexStore {
     return fileRowsOf(this.files, paths);
   }
 
+  /** A folder's files in the shape a file listing needs (intent rows left out). */
+  listedFiles(folder: string): Promise<ListedFileRow[]> {
+    return folderFileRows(this.files, folder);
+  }
+
+  /** Whole stored rows of a text table for these paths (null: every row), for checks that compare an index by value. */
+  storedRows<T extends keyof StoredRow>(table: T, paths: string[] | null): Promise<StoredRow[T][]> {
+    return storedRows(this.handles.core[table], paths);
+  }
+
   filePaths(folder: string): AsyncGenerator<string[]> {
     return streamPaths(this.files, folder);
   }
@@ -498,8 +391,7 @@ export class IndexStore {
     const aside = `${this.dir}.corrupt-${Date.now()}`;
     this.handles.close([...this.vectorTables.values()]);
     this.vectorTables.clear();
-    this.ftsReady.clear();
-    this.keyIndexed.clear();
+    this.indexes.clear();
     this.counts.clear();
     this.reads.forgetAll();
     await rename(this.dir, aside);

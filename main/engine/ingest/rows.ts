@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import type { ChunkRow, DocRow, EdgeRow, FileRow, NodeRow } from '../index/schema.js';
+import type { FileWrite } from '../index/write-rows.js';
 import type { ParsedFile, SourceFile } from '../types.js';
 import { splitIdentifier } from '../search/identifiers.js';
 import { analyzeForIndex, textLanguage } from '../index/analyzer.js';
@@ -30,15 +31,8 @@ export function searchText(rel: string, c: { heading?: string; symbol?: string; 
   return `${pathWords(rel)}\n${context}\n${c.text}`;
 }
 
-export interface FileRows {
-  file: FileRow;
-  doc?: DocRow;
-  chunks: ChunkRow[];
-  nodes: NodeRow[];
-  edges: EdgeRow[];
-  /** No table holds a row of this path yet (see FileWrite.fresh). */
-  fresh?: boolean;
-}
+/** One file's rows as the store writes them (index/write-rows.ts declares the shape). */
+export type FileRows = FileWrite;
 
 export function rowsFor(
   folder: string,

@@ -2,7 +2,7 @@
  * The one worker-thread pool: slots, a queue, dispatch, per-job deadlines, crash handling, start
  * failures and idle stop. The embedder, the parse and extract pools and grep each add only their
  * message protocol and their error wording (embed/pool.ts, ingest/parse-pool.ts,
- * parse/extract-pool.ts, files/grep-pool.ts).
+ * parse/extract-pool.ts, read-grep/grep-pool.ts).
  *
  * The rules every pool shares: a worker that dies fails (or, where the pool allows, re-sends once)
  * only the jobs it held; a job's deadline kills the worker that runs it (V8 interrupts a running

@@ -21,8 +21,8 @@ import { captureMountConfig, type MountConfig } from './mount-config.js';
 import { createMcpServer } from './server.js';
 import { ServerPool } from './server-pool.js';
 import { SessionTable, SESSION_IDLE_MS, type SessionEntry } from './sessions.js';
-import { jsonRpcError } from '../http/responses.js';
-import { remoteAddress } from '../http/peer.js';
+import { jsonRpcError } from '../web/responses.js';
+import { remoteAddress } from '../web/peer.js';
 import { serveIndexTasks, TaskRegistry } from './index-tasks.js';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from './server-identity.js';
 

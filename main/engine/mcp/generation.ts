@@ -4,7 +4,7 @@
  * this checks again, so retrieved file content never leaves the machine.
  */
 import { CairnError } from '../errors.js';
-import { isLoopbackAddress } from '../http/security.js';
+import { isLoopbackAddress } from '../web/security.js';
 
 export interface ChatMessage {
   role: 'system' | 'user';

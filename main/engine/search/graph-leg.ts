@@ -1,9 +1,14 @@
 import { and, sqlIn } from '../index/sql.js';
-import type { ChunkPlace } from '../index/search-reads.js';
-import type { GraphTarget } from '../graph/graph.js';
+import type { ChunkPlace, SearchReads } from '../index/search-reads.js';
+import type { GraphIndex, GraphTarget } from '../graph/graph.js';
 import { legWeight, type LegResult } from './fusion.js';
-import type { SearchDeps } from './searcher.js';
 import type { ValidSearch } from './validate.js';
+
+/** What the graph leg reads: the index's typed reads and the graph (the searcher's deps hold both). */
+export interface GraphLegDeps {
+  reads: SearchReads;
+  graph: GraphIndex;
+}
 
 const SEEDS = 8;
 const PER_SEED = 6;
@@ -22,7 +27,7 @@ const VIA_WEIGHT: Record<GraphTarget['via'], number> = {
  * page, the module that was imported.
  */
 export async function graphLeg(
-  deps: SearchDeps,
+  deps: GraphLegDeps,
   s: ValidSearch,
   lists: LegResult[],
   folders: string[],
@@ -96,7 +101,7 @@ export function seedIds(lists: LegResult[], n = SEEDS): string[] {
 
 /** The chunk holding each target line, in one query for all target files. */
 async function chunksAt(
-  deps: SearchDeps,
+  deps: GraphLegDeps,
   targets: GraphTarget[],
   folders: string[],
   where: string | undefined,
@@ -131,7 +136,7 @@ async function chunksAt(
  * it); a definition the list missed gets the chunk holding its first line.
  */
 export async function definitionChunks(
-  deps: SearchDeps,
+  deps: GraphLegDeps,
   query: string,
   folders: string[],
   where: string | undefined,

@@ -1,7 +1,7 @@
 import type { Table } from '@lancedb/lancedb';
 import { and, sqlIn } from '../index/sql.js';
 import { nearestVectors, type ChunkPlace, type HitRow, type SearchReads } from '../index/search-reads.js';
-import type { LegResult } from './fusion.js';
+import type { FileEntrySearch, LegResult } from './fusion.js';
 import { analyzeQuery } from '../index/analyzer.js';
 
 interface Scored {
@@ -48,14 +48,6 @@ const FILE_ENTRY = 'file:';
 
 export function isFileEntry(id: string): boolean {
   return id.startsWith(FILE_ENTRY);
-}
-
-/** The search that chooses the chunk of a file entry: the files' best chunk for the same words. */
-export interface FileEntrySearch {
-  match: string;
-  where: string | undefined;
-  /** The depth of the per-file chunk search, as the eager leg runs it (4 x the files it searches). */
-  depth: number;
 }
 
 /**

@@ -5,25 +5,25 @@ import {
   type RetrievalLeg,
   type SearchHit,
   type SearchMode,
-  type SearchRequest,
   type SearchResponse,
   type LineRange,
 } from '../../common/search.js';
-import type { SearchDefaults } from '../../common/requests.js';
+import type { SearchDefaults, SearchRequest } from '../../common/requests.js';
 import { CairnError } from '../errors.js';
 import type { Embedder } from '../types.js';
 import type { GraphIndex } from '../graph/graph.js';
 import type { ChunkPlace, HitRow, SearchReads } from '../index/search-reads.js';
 import { dateClause, globMatcher, inFolders, whereClause } from './filters.js';
-import { convexMix, legWeight, single, weightedRrf, type Fused, type LegResult } from './fusion.js';
 import {
-  isFileEntry,
-  resolveFileEntries,
-  resolveMetEntries,
-  sparseLeg,
-  vectorLeg,
+  convexMix,
+  legWeight,
+  single,
+  weightedRrf,
   type FileEntrySearch,
-} from './legs.js';
+  type Fused,
+  type LegResult,
+} from './fusion.js';
+import { isFileEntry, resolveFileEntries, resolveMetEntries, sparseLeg, vectorLeg } from './legs.js';
 import { numberLines } from './snippet.js';
 import { validateSearch, type ValidSearch } from './validate.js';
 import { definitionChunks, graphLeg, seedIds } from './graph-leg.js';

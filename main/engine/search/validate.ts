@@ -1,5 +1,6 @@
 import { parseSearchRequest, queriesOf, type SearchDefaults } from '../../common/requests.js';
-import type { FreshnessPolicy, SearchMode, SearchRequest } from '../../common/search.js';
+import type { FreshnessPolicy, SearchMode } from '../../common/search.js';
+import type { SearchRequest } from '../../common/requests.js';
 import { argumentsOf } from '../errors.js';
 
 /** A search request as the searcher uses it: checked by the one contract, defaults applied, dates parsed. */

@@ -5,8 +5,8 @@ import type { WalkError } from '../types.js';
 import { DOCUMENT_EXTENSIONS, extensionOf, looksBinary } from './defaults.js';
 import { FolderFilter } from './filter.js';
 import { isInside, relativeInside } from '../kernel/scope.js';
-import { fsErrorCode, fsErrorMessage, probeFile } from './read.js';
-import type { WalkItem, WalkOptions } from './walk.js';
+import { fsErrorCode, fsErrorMessage, probeFile } from './fs-probe.js';
+import type { WalkItem, WalkOptions } from './walk-item.js';
 import { fsPath, realpathText } from '../kernel/path-bytes.js';
 
 export function walkError(path: string, err: unknown): { error: WalkError } {

@@ -2,7 +2,8 @@ import { opendir, readdir, stat } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
-import type { SourceFile, WalkError } from '../types.js';
+import type { WalkError } from '../types.js';
+import type { WalkItem, WalkOptions } from './walk-item.js';
 import { walkError } from './inspect.js';
 import { FolderFilter } from './filter.js';
 import { isInside, relativeInside } from '../kernel/scope.js';
@@ -10,20 +11,7 @@ import { IGNORE_FILE_NAMES, loadIgnoreLevel, type IgnoreLevel } from './ignore-f
 import { checkFile } from './inspect.js';
 import { fsPath, pathText, realpathText } from '../kernel/path-bytes.js';
 
-export interface WalkOptions {
-  maxFileBytes: number;
-  respectGitignore: boolean;
-  extraExcludes: string[];
-  signal?: AbortSignal;
-  /**
-   * Also yield what the name rules leave out (ignored, excluded, built-in excludes; a directory
-   * once, not its contents): the indexer records every skip, other walkers only the content ones.
-   */
-  reportRuleSkips?: boolean;
-}
-
-export type WalkItem =
-  { file: SourceFile } | { error: WalkError } | { skipped: { path: string; reason: string; dir?: boolean } };
+export type { WalkItem, WalkOptions } from './walk-item.js';
 
 /** A file `walkNames` accepts by name and type; its size and content are judged when it is read. */
 export interface WalkedName {
@@ -91,7 +79,7 @@ export async function* walkFolder(spec: FolderSpec, opts: WalkOptions): AsyncGen
 /**
  * The same walk, by the same rules and in the same order, without the checks that need a file's
  * content (size, NUL sniff, stat): grep reads every file anyway, on its workers, and makes those
- * checks there (files/file-reader.ts), so the main thread touches no file, only directories (and
+ * checks there (read-grep/file-reader.ts), so the main thread touches no file, only directories (and
  * symlinks). `want` drops files by folder-relative path. Skips and errors are not yielded.
  */
 export async function* walkNames(

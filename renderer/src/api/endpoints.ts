@@ -10,7 +10,7 @@ export const api = {
   async probe(query: string): Promise<ProbeResult> {
     // A failed probe is a result (typed error + remedy), whatever HTTP status carries it.
     try {
-      return await shared.probe(query);
+      return await shared.probe({ query });
     } catch (err) {
       if (err instanceof ApiError)
         return {

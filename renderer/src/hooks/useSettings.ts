@@ -42,7 +42,7 @@ export function useSettings() {
   /** Throws ApiError (config_invalid with details) when the engine refuses the patch. */
   const save = useCallback(
     async (patch: Record<string, unknown>) => {
-      const r = await api.updateSettings(patch);
+      const r = await api.updateSettings({ values: patch });
       if (r && typeof r === 'object' && 'values' in r) setValues(r.values);
       else await load();
       await refresh();

@@ -26,7 +26,7 @@ export function ApiKeySection({ requireKey }: { requireKey: boolean }) {
     action.run(async () => {
       if (isSet && !window.confirm('Rotate the API key? Clients using the old key will be refused until updated.'))
         return;
-      const r = await api.newApiKey(isSet ? 'rotate' : 'generate');
+      const r = await api.rotateApiKey({ action: isSet ? 'rotate' : 'generate' });
       setIsSet(true);
       setShown(r.key ?? null);
       await refresh();
@@ -34,7 +34,7 @@ export function ApiKeySection({ requireKey }: { requireKey: boolean }) {
 
   const reveal = () =>
     action.run(async () => {
-      const r = await api.apiKey(true);
+      const r = await api.apiKey({ reveal: '1' });
       setShown(r.key ?? null);
     });
 

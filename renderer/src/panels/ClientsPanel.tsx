@@ -51,7 +51,7 @@ export function ClientsPanel() {
 
 /** The snippet with the real key in it, fetched when copied (the page does not keep the key). */
 async function keyedSnippet(id: ClientConfig['id']): Promise<string> {
-  const snippet = (await api.clients(true)).find((c) => c.id === id)?.snippet;
+  const snippet = (await api.clients({ reveal: '1' })).find((c) => c.id === id)?.snippet;
   if (!snippet) throw new Error('the engine offered no snippet with the key');
   return snippet;
 }
@@ -66,7 +66,7 @@ function ClientCard({ client, keyed }: { client: ClientConfig; keyed: boolean })
     )
       return;
     void action.run(async () => {
-      const r = await api.installClient(client.id);
+      const r = await api.installClient({ id: client.id, confirm: true });
       const backup = typeof r?.backup_path === 'string' ? ` (previous file kept as ${r.backup_path})` : '';
       setDone(
         `Installed into ${typeof r?.config_path === 'string' ? r.config_path : where}${backup}. Restart ${client.name} to pick it up.`,

@@ -37,7 +37,7 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
 
   useEffect(() => {
     let live = true;
-    api.browse(at).then(
+    api.browse({ path: at }).then(
       (r) => live && (setListing(r), setError(null)),
       (err) => live && setError(describeError(err)),
     );

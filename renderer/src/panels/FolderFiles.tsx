@@ -39,7 +39,7 @@ export function FolderFiles({
   }
   useEffect(() => {
     const ctl = new AbortController();
-    api.folderFiles({ path: folder, show, q, offset, limit: PAGE }, ctl.signal).then(
+    api.folderFiles({ path: folder, show, q, offset, limit: PAGE }, { signal: ctl.signal }).then(
       (r) => (setRes(r), setError(null)),
       (err) => (err as Error).name !== 'AbortError' && setError(describeError(err)),
     );

@@ -138,7 +138,7 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
           type="button"
           className="btn small"
           disabled={action.busy || active}
-          onClick={() => act(() => api.indexFolder(folder.path, 'update'))}
+          onClick={() => act(() => api.indexFolder({ path: folder.path, kind: 'update' }))}
           data-testid="folder-update"
           title="Pick up files added, changed or deleted since the last run"
         >
@@ -154,7 +154,7 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
                 `Re-index ${folder.path} from scratch? Every file is read and embedded again, which can take a long time; search keeps working meanwhile. (Update only picks up what changed.)`,
               )
             )
-              void act(() => api.indexFolder(folder.path, 'rebuild'));
+              void act(() => api.indexFolder({ path: folder.path, kind: 'rebuild' }));
           }}
           data-testid="folder-rebuild"
           title="Read and embed every file again, from scratch"
@@ -168,7 +168,7 @@ export function FolderRow({ folder, jobs }: { folder: FolderStatus; jobs: JobInf
           data-testid="folder-remove"
           onClick={() => {
             if (window.confirm(`Stop indexing ${folder.path} and delete its index? Your files are not touched.`))
-              void act(() => api.removeFolder(folder.path));
+              void act(() => api.removeFolder({ path: folder.path }));
           }}
         >
           Remove

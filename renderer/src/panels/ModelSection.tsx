@@ -27,7 +27,7 @@ export function ModelSection({ engine }: { engine: EngineStatus }) {
     if (!id || id === m.id) return;
     // Nothing changes until the model is downloaded and checked, so no confirmation is needed here.
     void action.run(async () => {
-      await api.switchModel(id);
+      await api.switchModel({ model: id });
       setNext('');
       await refresh();
     });
@@ -45,7 +45,7 @@ export function ModelSection({ engine }: { engine: EngineStatus }) {
     );
     if (!ok) return;
     void action.run(async () => {
-      for (const f of engine.folders) await api.indexFolder(f.path, 'rebuild');
+      for (const f of engine.folders) await api.indexFolder({ path: f.path, kind: 'rebuild' });
       await refresh();
     });
   };

@@ -13,7 +13,7 @@ export function PauseAllButton({ paused }: { paused: boolean }) {
   const action = useAction();
   const toggle = () =>
     action.run(async () => {
-      await api.setPaused(!paused);
+      await api.setPaused({ paused: !paused });
       await refresh();
     });
   return (

@@ -44,8 +44,7 @@ export function SecurityPanel() {
     const id = setTimeout(async () => {
       try {
         const r = await api.validateSettings({
-          'mcp.allowed_hosts': lines(hosts),
-          'mcp.allowed_origins': lines(origins),
+          values: { 'mcp.allowed_hosts': lines(hosts), 'mcp.allowed_origins': lines(origins) },
         });
         setIssues(r.issues);
       } catch {

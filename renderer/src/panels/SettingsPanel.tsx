@@ -95,7 +95,7 @@ function SettingRow({ spec, value, onSaved }: { spec: SettingSpec; value: unknow
   useEffect(() => {
     if (!dirty) return;
     const timer = setTimeout(() => {
-      api.validateSettings({ [spec.key]: draft }).then(
+      api.validateSettings({ values: { [spec.key]: draft } }).then(
         (r) => setIssues(r.issues),
         () => undefined,
       );
@@ -109,12 +109,12 @@ function SettingRow({ spec, value, onSaved }: { spec: SettingSpec; value: unknow
     setSaved(false);
     try {
       try {
-        await api.updateSettings({ [spec.key]: v });
+        await api.updateSettings({ values: { [spec.key]: v } });
       } catch (err) {
         const needs =
           err instanceof ApiError && err.body.code === 'conflict' && err.body.details?.needs_confirmation === true;
         if (!needs || !window.confirm(`${err instanceof ApiError ? err.body.message : ''}\n\nSave anyway?`)) throw err;
-        await api.updateSettings({ [spec.key]: v }, true);
+        await api.updateSettings({ values: { [spec.key]: v }, confirm: true });
       }
       setSaved(true);
       await onSaved();
@@ -276,7 +276,7 @@ export function SettingsPanel() {
 
   useEffect(() => {
     api.settingsSpec().then(
-      (s) => (setSpecs(s), setSpecError(null)),
+      (s) => (setSpecs([...s.settings]), setSpecError(null)),
       (err) => setSpecError(loadErrorOf(err)),
     );
   }, [epoch]);

@@ -139,8 +139,8 @@ export function StatusCard() {
             onClick={() =>
               requireKey.run(async () => {
                 // A key first, so that requiring it never locks every client out with no key to give them.
-                if (!s.api_key_set) await api.newApiKey('generate');
-                await api.updateSettings({ 'mcp.require_api_key': true });
+                if (!s.api_key_set) await api.rotateApiKey({ action: 'generate' });
+                await api.updateSettings({ values: { 'mcp.require_api_key': true } });
                 await refresh();
               })
             }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { validateSearch } from '../../../../main/engine/search/validate.js';
 import { CairnError } from '../../../../main/engine/errors.js';
 import { DEFAULTS, LIMITS } from '../../../../main/common/requests.js';
-import type { SearchRequest } from '../../../../main/common/search.js';
+import type { SearchRequest } from '../../../../main/common/requests.js';
 
 const defaults = { mode: 'tribrid', topK: 7 } as const;
 

@@ -1,4 +1,4 @@
-import type { GrepRequest } from '../../common/search.js';
+import type { GrepRequest } from '../../common/requests.js';
 import { LIMITS } from '../../common/requests.js';
 import { CairnError } from '../errors.js';
 import { decodeText } from '../parse/decode.js';

@@ -1,5 +1,6 @@
 import type { FolderSpec } from '../../common/settings.js';
-import type { GrepRequest, GrepResult } from '../../common/search.js';
+import type { GrepResult } from '../../common/search.js';
+import type { GrepRequest } from '../../common/requests.js';
 import { parseGrepRequest } from '../../common/requests.js';
 import { argumentsOf } from '../errors.js';
 import { globMatcher } from '../search/filters.js';

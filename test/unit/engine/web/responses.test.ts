@@ -1,4 +1,4 @@
-// Unit: the web-standard Response builders (main/engine/http/responses.ts).
+// Unit: the web-standard Response builders (main/engine/web/responses.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -8,7 +8,7 @@ import {
   jsonRpcError,
   readBounded,
   typedError,
-} from '../../../../main/engine/http/responses.js';
+} from '../../../../main/engine/web/responses.js';
 import { CairnError } from '../../../../main/engine/errors.js';
 
 test('every JSON answer is uncacheable, unsniffable and unframeable', async () => {

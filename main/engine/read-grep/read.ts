@@ -1,4 +1,5 @@
-import type { ReadRequest, ReadResult } from '../../common/search.js';
+import type { ReadResult } from '../../common/search.js';
+import type { ReadRequest } from '../../common/requests.js';
 import type { FolderSpec } from '../../common/settings.js';
 import { LIMITS, parseReadRequest, type ResolvedReadRequest } from '../../common/requests.js';
 import { argumentsOf, CairnError } from '../errors.js';
