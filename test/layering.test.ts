@@ -81,6 +81,14 @@ test('engine code never imports electron, the app shell or the renderer', () => 
   assert.deepEqual(v, []);
 });
 
+test('LanceDB is imported only by the index store (main/engine/index/), type imports counted', () => {
+  const lance = (i: Import) => i.spec === '@lancedb/lancedb' || i.spec.startsWith('@lancedb/');
+  const outside = violations('main', (i, f) => lance(i) && !f.startsWith(join(root, 'main/engine/index/')));
+  assert.deepEqual(outside, []);
+  // Control: the same reader finds the store's own imports, so an empty list above means something.
+  assert.ok(violations('main/engine/index', lance).length > 0);
+});
+
 test('main/common imports nothing but itself', () => {
   const v = violations('main/common', (i) => !i.spec.startsWith('./'));
   assert.deepEqual(v, []);

@@ -5,6 +5,7 @@
  */
 import * as lancedb from '@lancedb/lancedb';
 import { vectorLeg } from '../../main/engine/search/legs.js';
+import { VectorReads } from '../../main/engine/index/search-reads.js';
 import { maintain } from '../../main/engine/index/maintenance.js';
 import { numberOption } from '../lib/args.js';
 import type { BenchContext, Benchmark } from '../lib/benchmark.js';
@@ -50,7 +51,7 @@ export const vectorRecallBenchmark: Benchmark = {
         }[];
         const v = Float32Array.from(row.vector);
         let t0 = performance.now();
-        const approx = await vectorLeg(table, v, undefined, 10, 1);
+        const approx = await vectorLeg(new VectorReads(table), v, undefined, 10, 1);
         annMs.push(performance.now() - t0);
         t0 = performance.now();
         const exact = (await table

@@ -186,9 +186,14 @@ export class Engine implements EngineApi {
         const embedder = await (embeddings.state === 'ready'
           ? embeddings.get()
           : searchGate.outside(() => embeddings.get()));
-        const table = await embeddings.table(true);
-        if (!table) throw new CairnError('dependency_unavailable', 'the model reports no dimensions');
-        return { embedder, table, weight: embeddings.fusionWeight, codeWeight: embeddings.codeFusionWeight };
+        const vectors = await embeddings.vectorReads(true);
+        if (!vectors) throw new CairnError('dependency_unavailable', 'the model reports no dimensions');
+        return {
+          embedder,
+          vectors,
+          weight: embeddings.fusionWeight,
+          codeWeight: embeddings.codeFusionWeight,
+        };
       },
       settings: () => {
         const s = this.settings.snapshot();

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { IndexStore } from '../../main/engine/index/store.js';
 import { maintain } from '../../main/engine/index/maintenance.js';
 import { vectorLeg } from '../../main/engine/search/legs.js';
+import { VectorReads } from '../../main/engine/index/search-reads.js';
 import { tempDir } from '../helpers/engine.js';
 
 /** Deterministic clustered unit vectors: nearest neighbours are close, like text embeddings. */
@@ -50,7 +51,7 @@ test('HNSW index recall@10 against exact search is at least 0.95', async () => {
     const queries = vectors(50, dim, 99);
     let found = 0;
     for (const q of queries) {
-      const ann = await vectorLeg(table, q, undefined, 10, 1);
+      const ann = await vectorLeg(new VectorReads(table), q, undefined, 10, 1);
       const exact = (await table
         .query()
         .nearestTo(q)

@@ -297,8 +297,20 @@ async function fts(
   return rowsOf(q);
 }
 
-/** Cosine nearest neighbours in a model's vectors table (one per model, see IndexStore.vectors). */
-export async function nearestVectors(
+/**
+ * A model's vectors table (one per model, see IndexStore.vectors) as the vector leg reads it: the
+ * search side holds this, never the raw table.
+ */
+export class VectorReads {
+  constructor(private readonly table: Table) {}
+
+  /** Cosine nearest neighbours; similarity is 1 - cosine distance. */
+  nearest(vector: Float32Array, where: string | undefined, limit: number): Promise<VectorMatch[]> {
+    return nearestVectors(this.table, vector, where, limit);
+  }
+}
+
+async function nearestVectors(
   vectors: Table,
   vector: Float32Array,
   where: string | undefined,

@@ -1,4 +1,4 @@
-import type { Table } from '@lancedb/lancedb';
+import { VectorReads } from '../index/search-reads.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelDownload, ModelState } from '../../common/status.js';
@@ -155,14 +155,15 @@ export class Embeddings {
 
   /** The name of the model's vectors table, opened in the store (created with `create`); null when there is none. */
   async vectorsName(create: boolean): Promise<string | null> {
-    return (await this.table(create)) ? this.tableName : null;
+    return (await this.vectorReads(create)) ? this.tableName : null;
   }
 
-  /** The raw table, for the search legs only (the ingest side goes through the store by name). */
-  async table(create: boolean): Promise<Table | null> {
+  /** The model's vectors as the vector leg reads them (the ingest side goes through the store by name). */
+  async vectorReads(create: boolean): Promise<VectorReads | null> {
     const name = this.tableName;
     const d = this.dimensions;
-    return name === null || d === null ? null : this.store.vectors(name, d, create);
+    const table = name === null || d === null ? null : await this.store.vectors(name, d, create);
+    return table ? new VectorReads(table) : null;
   }
 
   async close(): Promise<void> {

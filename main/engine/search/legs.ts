@@ -1,6 +1,5 @@
-import type { Table } from '@lancedb/lancedb';
 import { and, sqlIn } from '../index/sql.js';
-import { nearestVectors, type ChunkPlace, type HitRow, type SearchReads } from '../index/search-reads.js';
+import { type ChunkPlace, type VectorReads, type HitRow, type SearchReads } from '../index/search-reads.js';
 import type { FileEntrySearch, LegResult } from './fusion.js';
 import { analyzeQuery } from '../index/analyzer.js';
 
@@ -228,14 +227,14 @@ export async function resolveFileEntries(
 
 /** Cosine nearest neighbours in the model's vectors table; scores are similarities (1 - distance). */
 export async function vectorLeg(
-  vectors: Table,
+  vectors: VectorReads,
   vector: Float32Array,
   where: string | undefined,
   limit: number,
   weight: number,
   weightByKind?: Readonly<Record<string, number>>,
 ): Promise<LegResult> {
-  const rows = await nearestVectors(vectors, vector, where, limit);
+  const rows = await vectors.nearest(vector, where, limit);
   return {
     leg: 'vector',
     weight,

@@ -1,4 +1,3 @@
-import type { Table } from '@lancedb/lancedb';
 import {
   TOP_K_MAX,
   type Freshness,
@@ -12,7 +11,7 @@ import type { SearchDefaults, SearchRequest } from '../../common/requests.js';
 import { CairnError } from '../errors.js';
 import type { Embedder } from '../types.js';
 import type { GraphIndex } from '../graph/graph.js';
-import type { ChunkPlace, HitRow, SearchReads } from '../index/search-reads.js';
+import type { ChunkPlace, HitRow, SearchReads, VectorReads } from '../index/search-reads.js';
 import { dateClause, globMatcher, inFolders, whereClause } from './filters.js';
 import {
   convexMix,
@@ -42,7 +41,7 @@ export interface SearchDeps {
    * `weight` is the model's measured fusion weight, `codeWeight` its weight on source files where
    * measured apart (a model that cannot represent code).
    */
-  vectors(): Promise<{ embedder: Embedder; table: Table; weight: number; codeWeight?: number }>;
+  vectors(): Promise<{ embedder: Embedder; vectors: VectorReads; weight: number; codeWeight?: number }>;
   /** Read once per search, from one settings snapshot. */
   settings(): SearchSettings;
   waitForFresh(folders: string[], timeoutMs: number): Promise<void>;
@@ -238,7 +237,7 @@ export class Searcher {
             this.datesOnChunks(
               s,
               await vectorLeg(
-                v.table,
+                v.vectors,
                 await v.embedder.embedQuery(q),
                 vectorWhere,
                 depth,
