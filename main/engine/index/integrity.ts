@@ -67,7 +67,8 @@ export async function verifyTables(dir: string, tables: CheckedTable[]): Promise
         await t.table
           .query()
           .fullTextSearch(new MatchQuery('cairn integrity probe', t.fts))
-          .select([t.column])
+          // With _score named, LanceDB prints no deprecation warning to the terminal of every open.
+          .select([t.column, '_score'])
           .limit(1)
           .toArray();
     } catch (err) {
