@@ -17,7 +17,7 @@ import { SETTINGS } from '../../main/common/settings.js';
 import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
 import { indexFolderAndWait, openBenchEngine } from '../lib/engine.js';
 import { emptyOutput, target } from '../lib/results.js';
-import { round } from '../lib/stats.js';
+import { evenly, round } from '../lib/stats.js';
 import { buildCodeSet, splitOf, type CodeQuery } from '../quality/code-set.js';
 import { pairedBootstrap } from '../quality/bootstrap.js';
 import type { QueryScores } from '../quality/metrics.js';
@@ -26,11 +26,6 @@ interface Cell {
   n: number;
   rr: number;
   r10: number;
-}
-
-function evenly<T>(items: T[], n: number): T[] {
-  if (items.length <= n) return items;
-  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]);
 }
 
 export const codeSearchBenchmark: Benchmark = {

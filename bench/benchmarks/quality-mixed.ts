@@ -16,7 +16,7 @@ import { listOption, numberOption, settingsPatch, sweepVariants } from '../lib/a
 import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
 import { indexFolderAndWait, openBenchEngine } from '../lib/engine.js';
 import { emptyOutput, target } from '../lib/results.js';
-import { round } from '../lib/stats.js';
+import { evenly, round } from '../lib/stats.js';
 import { buildCodeSet, type CodeQuery } from '../quality/code-set.js';
 import { loadSet, missingSetFiles } from '../quality/datasets.js';
 import { docFileName, docFileText } from '../quality/docfiles.js';
@@ -24,11 +24,6 @@ import { evalQuery, type QueryScores } from '../quality/metrics.js';
 import { pairedBootstrap } from '../quality/bootstrap.js';
 import { subsetOf } from '../quality/subset.js';
 import { hitsToEntries } from '../quality/search-run.js';
-
-function evenly<T>(items: T[], n: number): T[] {
-  if (items.length <= n) return items;
-  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]);
-}
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 

@@ -63,3 +63,9 @@ export function formatSpread(s: Spread, unit = 'ms', digits = 1): string {
   const f = (v: number): string => v.toFixed(digits);
   return `${f(s.median)} ${unit} (p95 ${f(s.p95)}, ${f(s.min)}–${f(s.max)})`;
 }
+
+/** n items spread evenly over the list (all of it when it is shorter), in its order. */
+export function evenly<T>(items: T[], n: number): T[] {
+  if (items.length <= n) return items;
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]);
+}
