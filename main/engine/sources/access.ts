@@ -22,8 +22,8 @@
  * A hard link inside the folder is the same file as its other names: it is served as in-folder
  * content (the kernel's protected_hardlinks stops other users linking files they cannot write).
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, statSync, type Stats } from 'node:fs';
-import { lstat, open, stat, type FileHandle } from 'node:fs/promises';
+import { closeSync, fstatSync, type Stats } from 'node:fs';
+import { lstat, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, normalize, resolve } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { ErrorCode } from '../../common/errors.js';
@@ -31,18 +31,15 @@ import { CairnError } from '../errors.js';
 import { DOCUMENT_EXTENSIONS, SNIFF_BYTES, extensionOf, looksBinary } from './defaults.js';
 import { FolderFilter, type FilterOptions, type RejectReason } from './filter.js';
 import { pathTrick, relativeInside } from '../kernel/scope.js';
-import { fsPath, readlinkText, readlinkTextSync, realpathText, realpathTextSync } from '../kernel/path-bytes.js';
+import { fsPath, realpathText, realpathTextSync } from '../kernel/path-bytes.js';
+import { Raced, descriptorPath, descriptorPathSync, openNoFollow, openNoFollowSync } from './descriptor.js';
 
 export interface AccessOptions extends FilterOptions {
   maxFileBytes: number;
 }
 
-const FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 /** Retries when the file changed under us between the open and the check (an editor's atomic save). */
 const ATTEMPTS = 3;
-
-class Raced extends Error {}
 
 function refusal(code: ErrorCode, path: string, why: string, details: Record<string, unknown> = {}): CairnError {
   const remedy =
@@ -227,64 +224,6 @@ export class FolderAccess {
     if (!DOCUMENT_EXTENSIONS.has(extensionOf(abs)) && looksBinary(r.bytes.subarray(0, SNIFF_BYTES)))
       throw refusal('invalid_argument', abs, 'a binary file; only text and documents are served', { reason: 'binary' });
     return r;
-  }
-}
-
-function openNoFollowSync(abs: string, resolveLink: () => string): number {
-  try {
-    return openSync(fsPath(abs), FLAGS);
-  } catch (err) {
-    // ELOOP: the last component is a symlink. Its target is opened the same way, and checked below
-    // like any file; a link to a link to ... is resolved by realpath, the open still refuses to follow.
-    if ((err as NodeJS.ErrnoException).code !== 'ELOOP') throw err;
-    return openSync(fsPath(resolveLink()), FLAGS);
-  }
-}
-
-async function openNoFollow(abs: string): Promise<FileHandle> {
-  try {
-    return await open(fsPath(abs), FLAGS);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ELOOP') throw err;
-    return open(fsPath(await realpathText(abs)), FLAGS);
-  }
-}
-
-function sameFile(a: Stats, b: Stats): boolean {
-  return a.dev === b.dev && a.ino === b.ino;
-}
-
-function descriptorPathSync(fd: number, abs: string, st: Stats): string {
-  if (PROC_FD) {
-    // As bytes, then Cairn's text: a lossy string would put a name that is not UTF-8 outside every folder.
-    const p = readlinkTextSync(`/proc/self/fd/${fd}`);
-    // An unlinked file reads "… (deleted)": it is in no folder any more.
-    if (!p.startsWith('/') || p.endsWith(' (deleted)')) throw new Raced();
-    return p;
-  }
-  let real: string;
-  try {
-    real = realpathTextSync(abs);
-    if (!sameFile(statSync(fsPath(real)), st)) throw new Raced();
-  } catch (err) {
-    if (err instanceof Raced) throw err;
-    throw new Raced();
-  }
-  return real;
-}
-
-async function descriptorPath(fd: number, abs: string, st: Stats): Promise<string> {
-  if (PROC_FD) {
-    const p = await readlinkText(`/proc/self/fd/${fd}`);
-    if (!p.startsWith('/') || p.endsWith(' (deleted)')) throw new Raced();
-    return p;
-  }
-  try {
-    const real = await realpathText(abs);
-    if (!sameFile(await stat(fsPath(real)), st)) throw new Raced();
-    return real;
-  } catch {
-    throw new Raced();
   }
 }
 
