@@ -24,7 +24,7 @@ export const ENGINE_LAYERS = [
   {
     name: 'engine',
     why: 'the composition root and the services it wires',
-    folders: ['folders', 'model'],
+    folders: ['folders', 'model', 'serve'],
     files: ['engine.ts', 'starting-engine.ts', 'data-folder.ts', 'lock.ts'],
   },
   {

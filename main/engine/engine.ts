@@ -1,19 +1,12 @@
-import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GrepResult, ReadResult, SearchResponse } from '../common/search.js';
-import {
-  parseGrepRequest,
-  type GrepRequest,
-  type ReadRequest,
-  type SearchDefaults,
-  type SearchRequest,
-} from '../common/requests.js';
+import { parseGrepRequest } from '../common/requests.js';
+import type { GrepRequest, ReadRequest, SearchDefaults, SearchRequest } from '../common/requests.js';
 import type { FolderSpec } from '../common/settings.js';
-import type { EngineStatus, FolderStatus, IndexContract, JobInfo, ModelSwitchStatus } from '../common/status.js';
+import type { EngineStatus, FolderStatus, JobInfo, ModelSwitchStatus } from '../common/status.js';
 import type { EngineApi } from './api.js';
 import type { FolderFilesRequest, FolderFilesResponse } from '../common/files.js';
 import type { UpdateFolderRequest } from '../common/admin.js';
-import { listFolderFiles, parseFileListQuery } from './folders/file-list.js';
 import { SkipLog, skipLogDir } from './ingest/skip-log.js';
 import type { DataPaths } from './config/paths.js';
 import type { SettingsStore } from './config/settings-store.js';
@@ -24,28 +17,29 @@ import { readLines } from './read-grep/read.js';
 import { FolderRegistry } from './folders/registry.js';
 import { FolderStates } from './folders/states.js';
 import { FolderSync } from './folders/sync.js';
-import { FTS_SETTINGS, readContract } from './index/contract.js';
 import { ContractGuard } from './index/contract-guard.js';
 import { DamageWatch } from './index/damage.js';
-import { IndexStore } from './index/store.js';
+import type { IndexStore } from './index/store.js';
 import { DEFAULT_MAINTENANCE, type MaintenanceOptions } from './index/maintenance.js';
-import { Indexer, type IndexerOptions } from './ingest/indexer.js';
+import { Indexer } from './ingest/indexer.js';
 import { MaintenanceScheduler } from './jobs/maintenance-scheduler.js';
 import { RepairInPlace } from './folders/repair.js';
+import { FolderAdmin } from './folders/folder-admin.js';
+import { openIndex } from './folders/open-index.js';
 import { JobQueue } from './jobs/queue.js';
 import type { EngineLock } from './lock.js';
 import { ModelService } from './model/service.js';
-import { CHUNKER_VERSION } from './parse/index.js';
 import { Searcher } from './search/searcher.js';
 import { FilterCache } from './sources/index.js';
-import { secretExcludePatterns } from './sources/defaults.js';
 import type { Embedder } from './types.js';
-import { ENGINE_VERSION } from './version.js';
 import { FolderChanges } from './watch/changes.js';
 import { waitForFresh } from './watch/fresh-wait.js';
 import { LiveUpdates } from './watch/live.js';
 import { availableParallelism } from 'node:os';
 import { Gate } from './kernel/gate.js';
+import { GatedSearch, searchSettings } from './serve/gated-search.js';
+import { engineStatus } from './serve/status-report.js';
+import { shutDown } from './serve/shutdown.js';
 
 export { normalizeFolder } from './folders/registry.js';
 
@@ -67,12 +61,9 @@ export interface EngineOptions {
   serving?: boolean;
 }
 
-/** How long close() waits for the running job to reach a checkpoint. */
-const CLOSE_WAIT_MS = 3000;
-
 /**
  * The composition root: it builds every part once and wires them together; the rules live in the
- * parts (folders/, watch/, index/, model/, jobs/). Everything outside (MCP tools, admin API, CLI,
+ * parts (folders/, watch/, index/, model/, jobs/, serve/). Everything outside (MCP tools, admin API, CLI,
  * desktop shell) talks to this class through `EngineApi`.
  */
 export class Engine implements EngineApi {
@@ -87,11 +78,13 @@ export class Engine implements EngineApi {
   private readonly damage: DamageWatch;
   private readonly maintenance: MaintenanceScheduler;
   private readonly repair: RepairInPlace;
+  private readonly folderAdmin: FolderAdmin;
   private readonly changes: FolderChanges;
   private readonly filters: FilterCache;
   private readonly sync: FolderSync;
   private readonly indexer: Indexer;
   private readonly searcher: Searcher;
+  private readonly searching: GatedSearch;
   /** Searches run at once, two per core (kernel/gate.ts): each holds its scans' buffers; the rest queue. */
   private readonly searchGate = new Gate(Math.max(2, 2 * availableParallelism()));
   /** What each folder's walk left out and why (status, the file list); persisted beside the index. */
@@ -113,20 +106,21 @@ export class Engine implements EngineApi {
   ) {
     this.dataDir = paths.root;
     const queue = this.jobsQueue;
+    const debounceMs = () => settings.get<number>('watch.debounce_ms');
     this.registry = new FolderRegistry(settings, paths.root);
     this.models = new ModelService({ store, settings, dataDir: paths.root, bundledModelsDir });
-    this.filters = new FilterCache(() => this.indexerOptions());
+    this.filters = new FilterCache(() => this.registry.rules());
     this.skipLog = new SkipLog(skipLogDir(paths.index));
     this.indexer = new Indexer(
       store,
       () => this.models.embeddings,
-      () => this.indexerOptions(),
+      () => this.registry.rules(),
       this.filters,
       this.skipLog,
     );
     this.changes = new FolderChanges({
       indexDir: paths.index,
-      debounceMs: () => settings.get<number>('watch.debounce_ms'),
+      debounceMs,
       apply: (f) => this.sync.applyChanges(f),
     });
     this.states = new FolderStates(
@@ -139,7 +133,7 @@ export class Engine implements EngineApi {
     this.contract = new ContractGuard({
       store,
       indexDir: paths.index,
-      wanted: () => this.wantedContract(),
+      wanted: () => this.models.wantedContract(),
       folders: () => this.registry.specs().map((f) => f.path),
       keepVectors: () => this.models.embeddings.tableName,
     });
@@ -174,51 +168,32 @@ export class Engine implements EngineApi {
       folders: () => this.registry.specs().map((f) => f.path),
       index: (folder) => this.sync.index(folder, 'create'),
     });
+    this.folderAdmin = new FolderAdmin({
+      registry: this.registry,
+      store,
+      sync: this.sync,
+      states: this.states,
+      changes: this.changes,
+      skipLog: this.skipLog,
+      live: () => this.live,
+    });
     const searchGate = this.searchGate;
+    const fresh = { live: () => this.live, queue, changes: this.changes, debounceMs };
     this.searcher = new Searcher({
       reads: store.reads,
       graph: store.graph,
       freshness: (f) => this.states.freshness(f),
       contract: () => this.contract.check,
-      vectors: async () => {
-        const embeddings = this.models.embeddings;
-        // A model still loading holds nothing of the index: other searches go on meanwhile.
-        const embedder = await (embeddings.state === 'ready'
-          ? embeddings.get()
-          : searchGate.outside(() => embeddings.get()));
-        const vectors = await embeddings.vectorReads(true);
-        if (!vectors) throw new CairnError('dependency_unavailable', 'the model reports no dimensions');
-        return {
-          embedder,
-          vectors,
-          weight: embeddings.fusionWeight,
-          codeWeight: embeddings.codeFusionWeight,
-        };
-      },
-      settings: () => {
-        const s = this.settings.snapshot();
-        return {
-          folders: s.get<FolderSpec[]>('folders').map((f) => f.path),
-          fusion: s.get('search.fusion'),
-          rrfK: s.get('search.rrf_k'),
-          vectorWeight: s.get('search.vector_weight'),
-          vectorWeightCode: s.get('search.vector_weight_code'),
-          graphWeight: s.get('search.graph_weight'),
-        };
-      },
-      waitForFresh: (folders, ms) =>
-        searchGate.outside(() =>
-          waitForFresh(
-            {
-              live: () => this.live,
-              queue,
-              changes: this.changes,
-              debounceMs: () => settings.get<number>('watch.debounce_ms'),
-            },
-            folders,
-            ms,
-          ),
-        ),
+      vectors: () => this.models.searchVectors((work) => searchGate.outside(work)),
+      settings: () => searchSettings(settings.snapshot()),
+      waitForFresh: (folders, ms) => searchGate.outside(() => waitForFresh(fresh, folders, ms)),
+    });
+    this.searching = new GatedSearch({
+      searcher: this.searcher,
+      gate: searchGate,
+      damage: this.damage,
+      snapshot: () => settings.snapshot(),
+      assertOpen: () => this.assertOpen(),
     });
     settings.onChange((keys) => {
       // A query right after the change already sees the new model and any mismatch.
@@ -236,7 +211,7 @@ export class Engine implements EngineApi {
   static async openIn(folder: DataFolder, opts: EngineOptions): Promise<Engine> {
     const { paths, settings, lock } = folder;
     try {
-      const make = (store: IndexStore) => {
+      const { opened, repairedFrom } = await openIndex(paths.index, opts.repair === true, async (store) => {
         const engine = new Engine(
           paths,
           settings,
@@ -249,55 +224,15 @@ export class Engine implements EngineApi {
         );
         if (opts.serving && settings.get<boolean>('watch.enabled'))
           engine.states.requireReconcile(engine.folderSpecs().map((f) => f.path));
-        return engine;
-      };
-      let store: IndexStore | null = null;
-      try {
-        // Every table read-checked and the contract parsed before anything is served or written.
-        store = await IndexStore.open(paths.index);
-        await store.verify();
-        await readContract(paths.index);
-        const engine = make(store);
         await engine.load();
         return engine;
-      } catch (err) {
-        if (!(err instanceof CairnError && err.code === 'index_corrupt' && opts.repair)) {
-          await store?.close();
-          throw err;
-        }
-        // A rebuild never merges into damage: the whole index is moved aside (kept for a post
-        // mortem) and a new one is built, whatever was broken (a table, the contract file).
-        await store?.close();
-        await rename(paths.index, `${paths.index}.corrupt-${Date.now()}`);
-        const engine = make(await IndexStore.open(paths.index));
-        await engine.load();
-        engine.repairedFrom = err;
-        return engine;
-      }
+      });
+      opened.repairedFrom = repairedFrom;
+      return opened;
     } catch (err) {
       await lock?.release();
       throw err;
     }
-  }
-
-  private indexerOptions(): IndexerOptions {
-    return {
-      maxFileBytes: this.settings.get('index.max_file_bytes'),
-      respectGitignore: this.settings.get('index.respect_gitignore'),
-      extraExcludes: this.settings.get('index.extra_excludes'),
-      // Never part of any folder (sources/filter.ts): the index, the API key, the lock's admin token.
-      dataDir: this.dataDir,
-    };
-  }
-
-  private wantedContract(): IndexContract {
-    const embeddings = this.models.embeddings;
-    return {
-      embedding_model: embeddings.spec.id,
-      embedding_dimensions: embeddings.dimensions ?? 0,
-      chunker_version: CHUNKER_VERSION,
-      fts: { ...FTS_SETTINGS },
-    };
   }
 
   /** Loads the graph into memory, checks the contract and counts every folder. */
@@ -343,124 +278,61 @@ export class Engine implements EngineApi {
     return this.maintenance.runNow();
   }
 
-  private searchDefaults(): SearchDefaults {
-    const s = this.settings.snapshot();
-    return { mode: s.get('mcp.default_mode'), topK: s.get('mcp.default_top_k') };
-  }
-
   // --- EngineApi -----------------------------------------------------------------------------
 
-  async search(req: SearchRequest, defaults?: SearchDefaults): Promise<SearchResponse> {
-    this.assertOpen();
-    if (this.damage.current) throw this.damage.current;
-    try {
-      return await this.searchGate.run(() => this.searcher.search(req, defaults ?? this.searchDefaults()));
-    } catch (err) {
-      throw await this.damage.name(err);
-    }
+  search(req: SearchRequest, defaults?: SearchDefaults): Promise<SearchResponse> {
+    return this.searching.search(req, defaults);
   }
 
   async read(req: ReadRequest): Promise<ReadResult> {
-    return readLines(req, this.folderSpecs(), this.indexerOptions());
+    return readLines(req, this.folderSpecs(), this.registry.rules());
   }
 
   async grep(req: GrepRequest): Promise<GrepResult> {
     const r = argumentsOf(parseGrepRequest(req));
     const folders = r.folders ? r.folders.map((f) => this.registry.spec(f)) : this.folderSpecs();
-    return grepFolders(
-      r,
-      folders,
-      this.indexerOptions(),
-      undefined,
-      this.settings.get<number>('search.grep_timeout_ms'),
-    );
+    const timeoutMs = this.settings.get<number>('search.grep_timeout_ms');
+    return grepFolders(r, folders, this.registry.rules(), undefined, timeoutMs);
   }
 
   async folders(): Promise<FolderStatus[]> {
-    return this.folderSpecs().map((f) => this.states.status(f));
+    return this.folderAdmin.statuses();
   }
 
   async status(): Promise<EngineStatus> {
-    const folders = await this.folders();
-    const mismatch = this.contract.mismatch;
-    return {
-      version: ENGINE_VERSION,
-      data_dir: this.dataDir,
-      folders,
-      jobs: this.jobs(),
-      model: this.models.status(),
-      contract: this.contract.stored,
-      contract_mismatch: mismatch ? mismatch.toBody() : null,
-      index_damage: this.damage.current ? this.damage.current.toBody() : null,
-      index_repair: this.repair.status,
-      secret_excludes: secretExcludePatterns(),
-      paused: this.jobsQueue.paused,
-      model_switch: this.models.switchStatus(),
-      totals: folders.reduce(
-        (t, f) => ({
-          files: t.files + f.files,
-          chunks: t.chunks + f.chunks,
-          embedded_chunks: t.embedded_chunks + f.embedded_chunks,
-        }),
-        { files: 0, chunks: 0, embedded_chunks: 0 },
-      ),
-    };
+    return engineStatus({
+      dataDir: this.dataDir,
+      folders: this.folderAdmin,
+      queue: this.jobsQueue,
+      models: this.models,
+      contract: this.contract,
+      damage: this.damage,
+      repair: this.repair,
+    });
   }
 
-  async addFolder(input: FolderSpec): Promise<FolderStatus> {
-    const spec = await this.registry.checkNew(input);
-    this.registry.add(spec);
-    await this.store.recount(spec.path);
-    if (this.live) await this.live.add(spec);
-    return this.states.status(spec);
+  addFolder(input: FolderSpec): Promise<FolderStatus> {
+    return this.folderAdmin.add(input);
   }
 
-  async removeFolder(path: string): Promise<void> {
-    const spec = this.registry.spec(path);
-    this.sync.cancel(spec.path);
-    await this.live?.remove(spec.path);
-    this.registry.remove(spec.path);
-    await this.sync.drop(spec.path);
-    await this.skipLog.forget(spec.path);
-    this.changes.forget(spec.path);
+  removeFolder(path: string): Promise<void> {
+    return this.folderAdmin.remove(path);
   }
 
-  async dropIndex(path: string): Promise<void> {
-    const folder = this.registry.spec(path).path;
-    await this.sync.drop(folder);
-    await this.skipLog.forget(folder);
+  dropIndex(path: string): Promise<void> {
+    return this.folderAdmin.dropIndex(path);
   }
 
-  /** Options that change in place; turning text_only off computes the folder's vectors. */
   async updateFolder(req: UpdateFolderRequest): Promise<FolderStatus> {
-    const spec = this.registry.spec(req.path);
-    if (req.text_only !== undefined && typeof req.text_only !== 'boolean')
-      throw new CairnError('invalid_argument', 'text_only must be true or false', { details: { key: 'text_only' } });
-    const next: FolderSpec = { ...spec };
-    if (req.text_only === true) next.text_only = true;
-    else if (req.text_only === false) delete next.text_only;
-    this.registry.replace(next);
-    if (spec.text_only === true && next.text_only !== true) this.sync.index(spec.path, 'update');
-    return this.states.status(next);
+    return this.folderAdmin.update(req);
   }
 
-  async folderFiles(req: FolderFilesRequest): Promise<FolderFilesResponse> {
-    const query = parseFileListQuery(req);
-    const spec = this.registry.spec(query.path);
-    const rows = await this.store.listedFiles(spec.path);
-    const summary = this.skipLog.summary(spec.path);
-    const { entries, complete } = this.skipLog.list(spec.path);
-    return listFolderFiles(
-      spec.path,
-      query,
-      rows,
-      { entries, complete, byReason: summary?.by_reason ?? {}, total: summary?.total ?? 0 },
-      spec.text_only === true,
-    );
+  folderFiles(req: FolderFilesRequest): Promise<FolderFilesResponse> {
+    return this.folderAdmin.files(req);
   }
 
   async indexFolder(path: string, kind: 'create' | 'update' | 'rebuild'): Promise<JobInfo> {
-    return this.sync.index(this.registry.spec(path).path, kind).info();
+    return this.folderAdmin.index(path, kind);
   }
 
   jobs(): JobInfo[] {
@@ -504,27 +376,17 @@ export class Engine implements EngineApi {
 
   private async shutdown(): Promise<void> {
     this.closed = true;
-    this.sync.close();
-    await this.models.settle();
-    this.maintenance.close();
-    this.changes.close();
-    await this.live?.close();
-    this.jobsQueue.cancelAll();
-    // The running job stops at its next checkpoint. The timer also keeps the process alive
-    // meanwhile (parse and embedding workers are unref'd: awaiting only them, a stopping process
-    // would exit with its lock still taken); a job that does not reach a checkpoint in time is
-    // left as a kill would leave it, which every write is safe against.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.jobsQueue.idle(), new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
-    clearTimeout(timer);
-    // Changes seen and not applied are remembered for the next start (it begins stale, then rescans).
-    await this.changes.saveMarker();
-    await this.skipLog.flushed();
-    // A model still loading (a hub download) must not hold the stop either.
-    await Promise.race([this.models.close(), new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
-    clearTimeout(timer);
-    await this.store.close();
-    await this.lock?.release();
+    await shutDown({
+      sync: this.sync,
+      models: this.models,
+      maintenance: this.maintenance,
+      changes: this.changes,
+      live: this.live,
+      queue: this.jobsQueue,
+      skipLog: this.skipLog,
+      store: this.store,
+      lock: this.lock,
+    });
   }
 }
 

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { SettingsStore } from '../config/settings-store.js';
 import { CairnError } from '../errors.js';
+import type { IndexerOptions } from '../ingest/indexer.js';
 import { relativeInside } from '../kernel/scope.js';
 import { checkNewFolder } from './check.js';
 import { realpathText } from '../kernel/path-bytes.js';
@@ -56,6 +57,18 @@ export class FolderRegistry {
   /** Replaces a folder's stored spec (options that change in place: text_only). */
   replace(spec: FolderSpec): void {
     this.settings.set({ folders: this.specs().map((f) => (f.path === spec.path ? spec : f)) });
+  }
+
+  /** The rules every folder's files are taken by (walk, file door, read, grep), from one settings read. */
+  rules(): IndexerOptions {
+    const s = this.settings.snapshot();
+    return {
+      maxFileBytes: s.get('index.max_file_bytes'),
+      respectGitignore: s.get('index.respect_gitignore'),
+      extraExcludes: [...s.get<string[]>('index.extra_excludes')],
+      // Never part of any folder (sources/filter.ts): the index, the API key, the lock's admin token.
+      dataDir: this.dataDir,
+    };
   }
 
   add(spec: FolderSpec): void {

@@ -1,7 +1,11 @@
-import type { EngineStatus, ModelSwitchStatus } from '../../common/status.js';
+import type { EngineStatus, IndexContract, ModelSwitchStatus } from '../../common/status.js';
 import type { SettingsStore } from '../config/settings-store.js';
+import { CairnError } from '../errors.js';
+import { FTS_SETTINGS } from '../index/contract.js';
 import type { IndexStore } from '../index/store.js';
 import { Embeddings } from '../ingest/embeddings.js';
+import { CHUNKER_VERSION } from '../parse/index.js';
+import type { SearchDeps } from '../search/searcher.js';
 import type { Embedder } from '../types.js';
 import { ModelSwitch } from './switch.js';
 
@@ -64,6 +68,28 @@ export class ModelService {
   /** The configured model, loaded on first use. */
   embedder(): Promise<Embedder> {
     return this.current.get();
+  }
+
+  /**
+   * What a vector search needs of the model. A model still loading holds nothing of the index:
+   * its load runs `outside` the search gate, so other searches go on meanwhile.
+   */
+  async searchVectors(outside: <T>(work: () => Promise<T>) => Promise<T>): ReturnType<SearchDeps['vectors']> {
+    const embeddings = this.current;
+    const embedder = await (embeddings.state === 'ready' ? embeddings.get() : outside(() => embeddings.get()));
+    const vectors = await embeddings.vectorReads(true);
+    if (!vectors) throw new CairnError('dependency_unavailable', 'the model reports no dimensions');
+    return { embedder, vectors, weight: embeddings.fusionWeight, codeWeight: embeddings.codeFusionWeight };
+  }
+
+  /** The contract an index built now with this model would have (index/contract-guard.ts compares). */
+  wantedContract(): IndexContract {
+    return {
+      embedding_model: this.current.spec.id,
+      embedding_dimensions: this.current.dimensions ?? 0,
+      chunker_version: CHUNKER_VERSION,
+      fts: { ...FTS_SETTINGS },
+    };
   }
 
   /** Starts loading (downloading, for a hub model not on disk) the configured model; status follows it. */
