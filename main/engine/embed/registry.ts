@@ -256,14 +256,19 @@ export function findLocalModel(model: ResolvedModel, dataDir: string, opts: Regi
 export function listModels(dataDir: string, opts: RegistryOptions = {}): ModelInfo[] {
   return MODELS.map((m) => {
     const resolved: ResolvedModel = { ...m, source: m.builtin ? 'builtin' : 'hub' };
-    return {
-      id: m.id,
-      dimensions: m.dimensions ?? 0,
-      max_tokens: m.maxTokens,
-      size_mb: m.sizeMb,
-      builtin: m.builtin,
-      available: m.builtin || findLocalModel(resolved, dataDir, opts) !== null,
-      description: m.description,
-    };
+    return modelInfo(m, m.dimensions ?? 0, m.builtin || findLocalModel(resolved, dataDir, opts) !== null);
   });
+}
+
+/** A model as the API shows it: in the registry's list, and as the status's current model. */
+export function modelInfo(m: ModelSpec, dimensions: number, available: boolean): ModelInfo {
+  return {
+    id: m.id,
+    dimensions,
+    max_tokens: m.maxTokens,
+    size_mb: m.sizeMb,
+    builtin: m.builtin,
+    available,
+    description: m.description,
+  };
 }

@@ -1,5 +1,6 @@
 import type { EngineStatus, IndexContract, ModelSwitchStatus } from '../../common/status.js';
 import type { SettingsStore } from '../config/settings-store.js';
+import { modelInfo } from '../embed/registry.js';
 import { CairnError } from '../errors.js';
 import { FTS_SETTINGS } from '../index/contract.js';
 import type { IndexStore } from '../index/store.js';
@@ -108,15 +109,8 @@ export class ModelService {
 
   status(): EngineStatus['model'] {
     const e = this.current;
-    const spec = e.spec;
     return {
-      id: spec.id,
-      dimensions: e.dimensions ?? 0,
-      max_tokens: spec.maxTokens,
-      size_mb: spec.sizeMb,
-      builtin: spec.builtin,
-      available: e.state !== 'error',
-      description: spec.description,
+      ...modelInfo(e.spec, e.dimensions ?? 0, e.state !== 'error'),
       state: e.state,
       ...(e.error ? { error: e.error } : {}),
       ...(e.remedy ? { remedy: e.remedy } : {}),
