@@ -4,7 +4,7 @@ import type { FolderSpec } from '../../common/settings.js';
 import type { SettingsStore } from '../config/settings-store.js';
 import { CairnError } from '../errors.js';
 import type { IndexerOptions } from '../ingest/indexer.js';
-import { relativeInside } from '../kernel/scope.js';
+import { isInside, relativeInside } from '../kernel/scope.js';
 import { checkNewFolder } from './check.js';
 import { realpathText } from '../kernel/path-bytes.js';
 
@@ -36,9 +36,7 @@ export class FolderRegistry {
     // `~` expanded; a relative path, a missing one, a file, an unreadable folder refused in words.
     const path = normalizeFolder(await checkNewFolder(input?.path, { home: homedir() }));
     await this.refuseDataFolder(path);
-    const overlap = this.specs().find(
-      (f) => f.path === path || path.startsWith(f.path + '/') || f.path.startsWith(path + '/'),
-    );
+    const overlap = this.specs().find((f) => isInside(f.path, path) || isInside(path, f.path));
     if (overlap)
       throw new CairnError(
         'conflict',
