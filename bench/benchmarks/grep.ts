@@ -1,6 +1,7 @@
 /**
  * Cairn's grep (engine.grep, what the MCP grep tool calls) against ripgrep on the same folder and
- * patterns. Target: wall time at most 3x ripgrep's, with identical match counts (issue 6 §7).
+ * patterns. Target: wall time at most 1.5x ripgrep's, also on a loaded machine (issue 17; 3x in issue 6
+ * §7), with identical match counts.
  * ripgrep is timed as the process a person would run, spawn included; both sides count matching lines.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -159,7 +160,7 @@ export const grepBenchmark: Benchmark = {
         patterns,
       };
       out.targets.push(
-        target('grep-ratio', 'grep wall time / ripgrep wall time (median over repeats)', ratio.median, '<=', 3, 'x'),
+        target('grep-ratio', 'grep wall time / ripgrep wall time (median over repeats)', ratio.median, '<=', 1.5, 'x'),
       );
       out.targets.push(
         target('grep-counts', 'patterns whose match count differs from ripgrep', mismatched.length, '<=', 0),

@@ -8,7 +8,7 @@ import { readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FolderSpec } from '../../main/common/settings.js';
 import { FileReader } from '../../main/engine/read-grep/file-reader.js';
-import { accessOptions } from '../../main/engine/sources/access.js';
+import { accessFromSpec, accessOptions } from '../../main/engine/sources/access.js';
 import { walkNames, type WalkOptions } from '../../main/engine/sources/index.js';
 import { collect, writeTree } from '../sources/walk-helpers.js';
 import { tempDir } from '../helpers/engine.js';
@@ -72,7 +72,7 @@ async function walkAndRead(
   want: ((rel: string) => boolean) | null,
 ): Promise<{ path: string; rel: string; bytes: Buffer }[]> {
   const reader = new FileReader();
-  const access = { spec, opts: accessOptions(opts), epoch: 0 };
+  const access = accessFromSpec({ spec, opts: accessOptions(opts), epoch: 0 });
   const out: { path: string; rel: string; bytes: Buffer }[] = [];
   for await (const f of walkNames(spec, opts, want)) {
     const bytes = reader.read(access, f.path);

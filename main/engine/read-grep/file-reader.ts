@@ -5,7 +5,7 @@
  */
 import { closeSync, readSync } from 'node:fs';
 import { DOCUMENT_EXTENSIONS, SNIFF_BYTES, extensionOf, looksBinary } from '../sources/defaults.js';
-import { accessFromSpec, type AccessSpec } from '../sources/access.js';
+import type { FolderAccess } from '../sources/access.js';
 
 /** One file the walk accepts by name and type, with the index of the call's folder it belongs to. */
 export interface WalkedFile {
@@ -24,8 +24,7 @@ export class FileReader {
   private scratch = Buffer.allocUnsafe(1 << 16);
 
   /** The file's bytes (valid until the next read), or null when the walk would leave it out (not a regular file, too large, binary, refused) or it cannot be read. */
-  read(folder: AccessSpec, abs: string): Buffer | null {
-    const access = accessFromSpec(folder);
+  read(access: FolderAccess, abs: string): Buffer | null {
     const maxFileBytes = access.opts.maxFileBytes;
     let opened;
     try {

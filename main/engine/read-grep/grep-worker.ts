@@ -4,10 +4,11 @@
  * opened through their folder's door (sources/access.ts). Stateless apart from a cached matcher:
  * every message carries what it needs.
  */
+import { readlinkSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { ErrorCode } from '../../common/errors.js';
 import { CairnError } from '../errors.js';
-import type { AccessSpec } from '../sources/access.js';
+import { accessFromSpec, type AccessSpec } from '../sources/access.js';
 import { FileMatcher, type LineHit, type MatchSpec } from './grep-match.js';
 import { FileReader, type WalkedFile } from './file-reader.js';
 
@@ -23,7 +24,10 @@ export interface ToGrepWorker {
 
 /** Per file: its matching lines, or null when it was not searched (unreadable, too large, binary, refused). */
 export type FromGrepWorker =
-  { ready: true } | { id: number; results: (LineHit[] | null)[] } | { id: number; error: string; code?: ErrorCode };
+  /** `tid`: this thread's kernel id (Linux), so the pool can lower its priority while it spins. */
+  | { ready: true; tid: number | null }
+  | { id: number; results: (LineHit[] | null)[] }
+  | { id: number; error: string; code?: ErrorCode };
 
 const port = parentPort as NonNullable<typeof parentPort>;
 let cached: { key: string; matcher: FileMatcher } | null = null;
@@ -34,8 +38,10 @@ port.on('message', (m: ToGrepWorker) => {
     const key = JSON.stringify(m.spec);
     if (cached?.key !== key) cached = { key, matcher: new FileMatcher(m.spec) };
     const matcher = cached.matcher;
+    // One door per folder per batch: keying the cache per file (a JSON string of the spec) cost more than the match.
+    const doors = m.folders.map(accessFromSpec);
     const results = m.files.map((f) => {
-      const bytes = reader.read(m.folders[f.folder], f.path);
+      const bytes = reader.read(doors[f.folder], f.path);
       return bytes ? matcher.match(bytes, m.limit) : null;
     });
     port.postMessage({ id: m.id, results } satisfies FromGrepWorker);
@@ -47,4 +53,13 @@ port.on('message', (m: ToGrepWorker) => {
     } satisfies FromGrepWorker);
   }
 });
-port.postMessage({ ready: true } satisfies FromGrepWorker);
+/** The kernel's id of this thread, where /proc names it. */
+function threadTid(): number | null {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) && tid > 0 ? tid : null;
+  } catch {
+    return null;
+  }
+}
+port.postMessage({ ready: true, tid: threadTid() } satisfies FromGrepWorker);
