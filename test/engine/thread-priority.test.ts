@@ -1,4 +1,5 @@
-// Workers that run a request's hostile input (grep's regex, a document's extraction) start at a
+// Workers that run a request's hostile input (a document's extraction; grep's are lowered once a
+// batch runs long, test/engine/grep-priority.test.ts) start at a
 // lower CPU priority from their first statement, so the main thread is scheduled first even while
 // they load or spin until their deadline. Linux only (elsewhere the preamble does nothing).
 import { test } from 'node:test';
