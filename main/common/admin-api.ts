@@ -1,40 +1,39 @@
 /**
  * The admin API (under `/api`) declared once: per route its method and path, where its request
  * travels (none, a JSON body, URL query parameters), the request's schema where the router
- * checks one, the success status, and the request and answer types. The engine's router
- * (engine/admin/router.ts) dispatches, checks and answers from this table, its handlers are typed
- * by it, and the one admin client (admin-client.ts) is generated from it: a route added here is
- * a typed client call and a compile error until it has a handler.
+ * checks one, the answer's schema, and the success status. The request and answer types are read
+ * from the schemas (a route whose handler is handed more than its schema checks names its request
+ * type). The engine's router (engine/admin/router.ts) dispatches, reads and checks from this table,
+ * its handlers are typed by it, the contract tests judge every real answer by its schema, and the
+ * one admin client (admin-client.ts) is generated from it: a route added here is a typed client
+ * call and a compile error until it has a handler.
  */
 import type { FromSchema, Schema } from './json-schema.js';
 import { LIMITS, type ReadRequest, type SearchRequest } from './requests.js';
-import { READ_RESPONSE_SCHEMA, SEARCH_RESPONSE_SCHEMA, type ReadResult, type SearchResponse } from './search.js';
-import type { FolderSpec, SettingSpec } from './settings.js';
-import type { FolderFilesRequest, FolderFilesResponse } from './files.js';
-import type { BrowseResponse } from './browse.js';
+import { READ_RESPONSE_SCHEMA, SEARCH_RESPONSE_SCHEMA } from './search.js';
+import { SETTING_SPEC_SCHEMA, type FolderSpec } from './settings.js';
+import { FOLDER_FILES_REQUEST_SCHEMA, FOLDER_FILES_RESPONSE_SCHEMA } from './files.js';
+import { BROWSE_REQUEST_SCHEMA, BROWSE_RESPONSE_SCHEMA } from './browse.js';
 import {
+  ENGINE_STATUS_SCHEMA,
+  FOLDER_STATUS_SCHEMA,
+  JOB_INFO_SCHEMA,
+  MCP_STATUS_SCHEMA,
+  MODEL_INFO_SCHEMA,
+  MODEL_STATUS_SCHEMA,
+  MODEL_SWITCH_SCHEMA,
   PROBE_ERAS,
-  type EngineStatus,
-  type FolderStatus,
-  type JobInfo,
-  type McpStatus,
-  type ModelInfo,
-  type ModelSwitchStatus,
-  type ProbeResult,
+  PROBE_RESULT_SCHEMA,
 } from './status.js';
 import {
   API_KEY_RESPONSE_SCHEMA,
+  CLIENT_CONFIG_SCHEMA,
   INSTALL_RESULT_SCHEMA,
+  REMOVE_FOLDER_RESPONSE_SCHEMA,
   SET_PAUSED_RESPONSE_SCHEMA,
   SETTINGS_RESPONSE_SCHEMA,
+  UPDATE_FOLDER_REQUEST_SCHEMA,
   VALIDATE_RESPONSE_SCHEMA,
-  type ApiKeyResponse,
-  type ClientConfig,
-  type InstallResult,
-  type SettingsResponse,
-  type SetPausedResponse,
-  type UpdateFolderRequest,
-  type ValidateResponse,
 } from './admin.js';
 
 export type AdminMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -42,12 +41,15 @@ export type AdminMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export interface AdminRoute {
   method: AdminMethod;
   path: string;
-  /** `body`: a JSON object; `query`: URL query parameters (string values); `none`: nothing is read. */
+  /**
+   * `body`: a JSON object; `query`: URL query parameters, read as the request schema's types
+   * (json-schema.ts fromQuery: "5" is 5, `1`/`true` a boolean); `none`: nothing is read.
+   */
   input: 'none' | 'body' | 'query';
   /** Checked by the router before the handler runs (one validator and message, json-schema.ts). */
   request?: Schema;
-  /** The declared schema of a success, where the answer has one (contract tests judge by it). */
-  response?: Schema;
+  /** The schema of a success's answer (its type is read from it; contract tests judge by it). */
+  response: Schema;
   /** Status of a success. */
   status: 200 | 201 | 202;
   /** A failed answer that is not an error envelope is the result (the probe reports failures so). */
@@ -55,19 +57,28 @@ export interface AdminRoute {
 }
 
 /** The route's request and answer types ride on the declaration (a phantom: never a value). */
-interface Typed<Req, Res> {
-  readonly types?: { req: Req; res: Res };
+type Declared<R extends AdminRoute, Req> = R & { readonly types?: { req: Req; res: FromSchema<R['response']> } };
+
+/** A route whose request is what its schema says, or nothing without one. */
+function route<const R extends AdminRoute>(r: R): Declared<R, R extends { request: infer S } ? FromSchema<S> : void> {
+  return r;
 }
 
-function route<Req = void, Res = unknown>() {
-  return <const R extends AdminRoute>(r: R): R & Typed<Req, Res> => r;
+/** A route whose handler is handed a request its contract checks itself (search, read) or in part (a folder spec). */
+function routeOf<Req>() {
+  return <const R extends AdminRoute>(r: R): Declared<R, Req> => r;
 }
 
 const nonEmpty = { type: 'string', minLength: 1 } as const;
 const path = { ...nonEmpty, maxLength: LIMITS.pathChars } as const;
 /** Loose objects: a body may carry more than the fields the route checks (the folder spec's options). */
 const pathBody = { type: 'object', properties: { path }, required: ['path'] } as const satisfies Schema;
-const reveal = { type: 'object', properties: { reveal: { type: 'string' } } } as const satisfies Schema;
+/** A query route's parameters are exact: an unknown one is refused, not ignored. */
+const reveal = {
+  type: 'object',
+  properties: { reveal: { type: 'boolean', description: '`1` or `true`: the real key rather than a placeholder.' } },
+  additionalProperties: false,
+} as const satisfies Schema;
 const settingsPatch = {
   type: 'object',
   properties: {
@@ -76,13 +87,9 @@ const settingsPatch = {
   },
   required: ['values'],
 } as const satisfies Schema;
+const listOf = <const S extends Schema>(items: S) => ({ type: 'array', items }) as const;
 
 const REQUESTS = {
-  updateFolder: {
-    type: 'object',
-    properties: { path, text_only: { type: 'boolean' } },
-    required: ['path'],
-  },
   indexFolder: {
     type: 'object',
     properties: { path, kind: { enum: ['update', 'rebuild', 'create'] } },
@@ -107,28 +114,36 @@ const REQUESTS = {
     properties: { id: nonEmpty, confirm: { type: 'boolean' } },
     required: ['id'],
   },
-  browse: { type: 'object', properties: { path: { type: 'string' } } },
-  folderFiles: {
-    type: 'object',
-    properties: { path: { type: 'string' }, show: { type: 'string' }, q: { type: 'string' } },
-  },
 } as const satisfies Record<string, Schema>;
 
 export const ADMIN_API = {
-  engineStatus: route<void, EngineStatus>()({ method: 'GET', path: '/api/status', input: 'none', status: 200 }),
-  mcpStatus: route<void, McpStatus>()({ method: 'GET', path: '/api/mcp/status', input: 'none', status: 200 }),
+  engineStatus: route({
+    method: 'GET',
+    path: '/api/status',
+    input: 'none',
+    response: ENGINE_STATUS_SCHEMA,
+    status: 200,
+  }),
+  mcpStatus: route({ method: 'GET', path: '/api/mcp/status', input: 'none', response: MCP_STATUS_SCHEMA, status: 200 }),
   /** A failed probe is a result (typed error + remedy), whatever HTTP status carries it. */
-  probe: route<FromSchema<typeof REQUESTS.probe>, ProbeResult>()({
+  probe: route({
     method: 'POST',
     path: '/api/mcp/probe',
     input: 'body',
     request: REQUESTS.probe,
+    response: PROBE_RESULT_SCHEMA,
     status: 200,
     failureIsResult: true,
   }),
   /** Remounts MCP with the current settings; answers the new MCP status. */
-  restartMcp: route<void, McpStatus>()({ method: 'POST', path: '/api/mcp/restart', input: 'none', status: 200 }),
-  settings: route<void, SettingsResponse>()({
+  restartMcp: route({
+    method: 'POST',
+    path: '/api/mcp/restart',
+    input: 'none',
+    response: MCP_STATUS_SCHEMA,
+    status: 200,
+  }),
+  settings: route({
     method: 'GET',
     path: '/api/settings',
     input: 'none',
@@ -136,7 +151,7 @@ export const ADMIN_API = {
     status: 200,
   }),
   /** `confirm` is the lockout guard's answer for a new address or port (the person agreed). */
-  updateSettings: route<FromSchema<typeof settingsPatch>, SettingsResponse>()({
+  updateSettings: route({
     method: 'PATCH',
     path: '/api/settings',
     input: 'body',
@@ -144,7 +159,7 @@ export const ADMIN_API = {
     response: SETTINGS_RESPONSE_SCHEMA,
     status: 200,
   }),
-  validateSettings: route<FromSchema<typeof settingsPatch>, ValidateResponse>()({
+  validateSettings: route({
     method: 'POST',
     path: '/api/settings/validate',
     input: 'body',
@@ -153,14 +168,20 @@ export const ADMIN_API = {
     status: 200,
   }),
   /** The settings table (key, default, rule, meaning, when it applies) the settings editor is built from. */
-  settingsSpec: route<void, { settings: readonly SettingSpec[] }>()({
+  settingsSpec: route({
     method: 'GET',
     path: '/api/settings/spec',
     input: 'none',
+    response: {
+      type: 'object',
+      properties: { settings: listOf(SETTING_SPEC_SCHEMA) },
+      required: ['settings'],
+      additionalProperties: false,
+    },
     status: 200,
   }),
-  /** The key itself only with `reveal: '1'`. */
-  apiKey: route<FromSchema<typeof reveal>, ApiKeyResponse>()({
+  /** The key itself only with `reveal=1`. */
+  apiKey: route({
     method: 'GET',
     path: '/api/mcp/api-key',
     input: 'query',
@@ -172,7 +193,7 @@ export const ADMIN_API = {
    * `generate` (none set yet) and `rotate` make a new random key and return it once; `set` stores a
    * key of the caller's (at least API_KEY_MIN_LENGTH URL-safe characters, see api-key.ts).
    */
-  rotateApiKey: route<FromSchema<typeof REQUESTS.apiKeyAction>, ApiKeyResponse>()({
+  rotateApiKey: route({
     method: 'POST',
     path: '/api/mcp/api-key',
     input: 'body',
@@ -180,63 +201,76 @@ export const ADMIN_API = {
     response: API_KEY_RESPONSE_SCHEMA,
     status: 200,
   }),
-  folders: route<void, FolderStatus[]>()({ method: 'GET', path: '/api/folders', input: 'none', status: 200 }),
-  addFolder: route<FolderSpec, FolderStatus>()({
+  folders: route({
+    method: 'GET',
+    path: '/api/folders',
+    input: 'none',
+    response: listOf(FOLDER_STATUS_SCHEMA),
+    status: 200,
+  }),
+  addFolder: routeOf<FolderSpec>()({
     method: 'POST',
     path: '/api/folders',
     input: 'body',
     request: pathBody,
+    response: FOLDER_STATUS_SCHEMA,
     status: 201,
   }),
-  removeFolder: route<{ path: string }, { removed: string }>()({
+  removeFolder: route({
     method: 'DELETE',
     path: '/api/folders',
     input: 'body',
     request: pathBody,
+    response: REMOVE_FOLDER_RESPONSE_SCHEMA,
     status: 200,
   }),
   /** A folder's options that need no re-add (text_only). */
-  updateFolder: route<UpdateFolderRequest, FolderStatus>()({
+  updateFolder: route({
     method: 'PATCH',
     path: '/api/folders',
     input: 'body',
-    request: REQUESTS.updateFolder,
+    request: UPDATE_FOLDER_REQUEST_SCHEMA,
+    response: FOLDER_STATUS_SCHEMA,
     status: 200,
   }),
-  /** One folder's files, paged: indexed, waiting for vectors, errors, skipped and why (the engine checks the values). */
-  folderFiles: route<FolderFilesRequest, FolderFilesResponse>()({
+  /** One folder's files, paged: indexed, waiting for vectors, errors, skipped and why. */
+  folderFiles: route({
     method: 'GET',
     path: '/api/folders/files',
     input: 'query',
-    request: REQUESTS.folderFiles,
+    request: FOLDER_FILES_REQUEST_SCHEMA,
+    response: FOLDER_FILES_RESPONSE_SCHEMA,
     status: 200,
   }),
   /** Directories below the home folder, for the headless workbench's folder browser (no path: the home folder). */
-  browse: route<FromSchema<typeof REQUESTS.browse>, BrowseResponse>()({
+  browse: route({
     method: 'GET',
     path: '/api/browse',
     input: 'query',
-    request: REQUESTS.browse,
+    request: BROWSE_REQUEST_SCHEMA,
+    response: BROWSE_RESPONSE_SCHEMA,
     status: 200,
   }),
   /** `create`: the first index of a folder just added (the CLI's `cairn index` of a new folder). */
-  indexFolder: route<FromSchema<typeof REQUESTS.indexFolder>, JobInfo>()({
+  indexFolder: route({
     method: 'POST',
     path: '/api/folders/index',
     input: 'body',
     request: REQUESTS.indexFolder,
+    response: JOB_INFO_SCHEMA,
     status: 202,
   }),
-  jobs: route<void, JobInfo[]>()({ method: 'GET', path: '/api/jobs', input: 'none', status: 200 }),
-  jobAction: route<FromSchema<typeof REQUESTS.jobAction>, JobInfo>()({
+  jobs: route({ method: 'GET', path: '/api/jobs', input: 'none', response: listOf(JOB_INFO_SCHEMA), status: 200 }),
+  jobAction: route({
     method: 'POST',
     path: '/api/jobs/action',
     input: 'body',
     request: REQUESTS.jobAction,
+    response: JOB_INFO_SCHEMA,
     status: 200,
   }),
   /** Engine-wide pause/resume of indexing (the tray's and the index panel's switch): pausing holds every job at its next checkpoint and every job queued later, until resumed. */
-  setPaused: route<FromSchema<typeof REQUESTS.setPaused>, SetPausedResponse>()({
+  setPaused: route({
     method: 'POST',
     path: '/api/jobs/paused',
     input: 'body',
@@ -245,24 +279,32 @@ export const ADMIN_API = {
     status: 200,
   }),
   /** The models Cairn knows, and whether each is on this computer. */
-  models: route<void, ModelInfo[]>()({ method: 'GET', path: '/api/models', input: 'none', status: 200 }),
+  models: route({
+    method: 'GET',
+    path: '/api/models',
+    input: 'none',
+    response: listOf(MODEL_INFO_SCHEMA),
+    status: 200,
+  }),
   /** Loads the configured embedding model now (a hub model downloads; status shows the bytes). */
-  loadModel: route<void, EngineStatus['model']>()({
+  loadModel: route({
     method: 'POST',
     path: '/api/model/load',
     input: 'none',
+    response: MODEL_STATUS_SCHEMA,
     status: 202,
   }),
   /** Downloads and checks a model, then makes it the configured one (status: model_switch). */
-  switchModel: route<FromSchema<typeof REQUESTS.switchModel>, ModelSwitchStatus>()({
+  switchModel: route({
     method: 'POST',
     path: '/api/model/switch',
     input: 'body',
     request: REQUESTS.switchModel,
+    response: MODEL_SWITCH_SCHEMA,
     status: 202,
   }),
   /** Checked by the search contract itself (SEARCH_REQUEST_SCHEMA, with the mounted server's defaults). */
-  search: route<SearchRequest, SearchResponse>()({
+  search: routeOf<SearchRequest>()({
     method: 'POST',
     path: '/api/search',
     input: 'body',
@@ -270,23 +312,24 @@ export const ADMIN_API = {
     status: 200,
   }),
   /** Lines of an indexed file, by the MCP read tool's contract (the browser workbench's viewer). */
-  read: route<ReadRequest, ReadResult>()({
+  read: routeOf<ReadRequest>()({
     method: 'POST',
     path: '/api/read',
     input: 'body',
     response: READ_RESPONSE_SCHEMA,
     status: 200,
   }),
-  /** Snippets carry a key placeholder unless `reveal: '1'` (then the real key, for copying). */
-  clients: route<FromSchema<typeof reveal>, ClientConfig[]>()({
+  /** Snippets carry a key placeholder unless `reveal=1` (then the real key, for copying). */
+  clients: route({
     method: 'GET',
     path: '/api/clients',
     input: 'query',
     request: reveal,
+    response: listOf(CLIENT_CONFIG_SCHEMA),
     status: 200,
   }),
   /** `confirm: true` is the engine's guard that a person agreed to have a config file rewritten. */
-  installClient: route<FromSchema<typeof REQUESTS.installClient>, InstallResult>()({
+  installClient: route({
     method: 'POST',
     path: '/api/clients/install',
     input: 'body',
@@ -300,5 +343,5 @@ export type AdminRouteName = keyof typeof ADMIN_API;
 type TypesOf<K extends AdminRouteName> = NonNullable<(typeof ADMIN_API)[K]['types']>;
 /** What a route is sent (`void`: nothing). */
 export type AdminRequest<K extends AdminRouteName> = TypesOf<K>['req'];
-/** What a route answers on success. */
+/** What a route answers on success (read from its response schema). */
 export type AdminResponse<K extends AdminRouteName> = TypesOf<K>['res'];

@@ -4,12 +4,18 @@
  * engine's answers by the same declaration.
  */
 import type { FromSchema, Schema } from './json-schema.js';
+import { LIMITS } from './requests.js';
 
-export interface UpdateFolderRequest {
-  path: string;
-  /** Index text only (no vectors); turning it off computes the folder's vectors. */
-  text_only?: boolean;
-}
+/** PATCH /api/folders: a folder's options that need no re-add. */
+export const UPDATE_FOLDER_REQUEST_SCHEMA = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', minLength: 1, maxLength: LIMITS.pathChars },
+    text_only: { type: 'boolean', description: 'Index text only (no vectors); turning it off computes the vectors.' },
+  },
+  required: ['path'],
+} as const satisfies Schema;
+export type UpdateFolderRequest = FromSchema<typeof UPDATE_FOLDER_REQUEST_SCHEMA>;
 
 export const SET_PAUSED_RESPONSE_SCHEMA = {
   type: 'object',
@@ -77,14 +83,27 @@ export const INSTALL_RESULT_SCHEMA = {
 } as const satisfies Schema;
 export type InstallResult = FromSchema<typeof INSTALL_RESULT_SCHEMA>;
 
-export interface ClientConfig {
-  id: 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'codex' | 'windsurf' | 'gemini';
-  name: string;
-  /** Where the config lives on this OS. */
-  config_path: string | null;
-  format: 'json' | 'toml' | 'command';
-  /** The text to paste (or the command to run). */
-  snippet: string;
-  uses: 'http' | 'stdio';
-  installable: boolean;
-}
+export const CLIENT_IDS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'codex', 'windsurf', 'gemini'] as const;
+
+export const CLIENT_CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    id: { enum: CLIENT_IDS },
+    name: { type: 'string' },
+    config_path: { type: ['string', 'null'], description: 'Where the config lives on this OS.' },
+    format: { enum: ['json', 'toml', 'command'] },
+    snippet: { type: 'string', description: 'The text to paste (or the command to run).' },
+    uses: { enum: ['http', 'stdio'] },
+    installable: { type: 'boolean' },
+  },
+  required: ['id', 'name', 'config_path', 'format', 'snippet', 'uses', 'installable'],
+  additionalProperties: false,
+} as const satisfies Schema;
+export type ClientConfig = FromSchema<typeof CLIENT_CONFIG_SCHEMA>;
+
+export const REMOVE_FOLDER_RESPONSE_SCHEMA = {
+  type: 'object',
+  properties: { removed: { type: 'string', description: 'The folder as it was named in the request.' } },
+  required: ['removed'],
+  additionalProperties: false,
+} as const satisfies Schema;

@@ -34,7 +34,8 @@ export function apiKeyProblem(key: string): string | null {
  * key: anyone who can read the file can decode it); `memory` not kept (lost at restart); `file`
  * the headless 0600 key file; `env` CAIRN_MCP_API_KEY.
  */
-export type KeyStorage = 'os' | 'obfuscated' | 'memory' | 'file' | 'env';
+export const KEY_STORAGES = ['os', 'obfuscated', 'memory', 'file', 'env'] as const;
+export type KeyStorage = (typeof KEY_STORAGES)[number];
 
 /** What the user should be told about where the key is kept, or null when nothing needs saying. */
 export function keyStorageNotice(storage: KeyStorage | undefined): string | null {

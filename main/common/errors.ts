@@ -3,6 +3,8 @@
  * Every failure that crosses a boundary carries one of these codes, so callers can react
  * (re-index, fix an argument, start a dependency) without parsing messages.
  */
+import type { FromSchema, Schema } from './json-schema.js';
+
 export const ERROR_CODES = [
   'invalid_argument',
   'dependency_unavailable',
@@ -29,15 +31,25 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** The wire shape of an error: `{ "error": { code, message, ... } }`. */
-export interface ErrorBody {
-  code: ErrorCode;
-  message: string;
-  /** What a person or an agent can do about it, e.g. "re-index the folder". */
-  remedy?: string;
-  /** Extra machine-readable detail (the offending key, the expected contract...). */
-  details?: Record<string, unknown>;
-}
+/**
+ * The wire shape of an error: `{ "error": { code, message, ... } }`; its type is read from it. The
+ * MCP tools list it in their output schemas unchanged, so it carries no descriptions.
+ */
+export const ERROR_BODY_SCHEMA = {
+  type: 'object',
+  properties: {
+    code: { enum: ERROR_CODES },
+    message: { type: 'string' },
+    /** What a person or an agent can do about it, e.g. "re-index the folder". */
+    remedy: { type: 'string' },
+    /** Extra machine-readable detail (the offending key, the expected contract...). */
+    details: { type: 'object' },
+  },
+  required: ['code', 'message'],
+  additionalProperties: false,
+} as const satisfies Schema;
+
+export type ErrorBody = FromSchema<typeof ERROR_BODY_SCHEMA>;
 
 export interface ErrorEnvelope {
   error: ErrorBody;

@@ -8,7 +8,7 @@ export type SchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'array' |
 
 export interface Schema {
   type?: SchemaType | readonly SchemaType[];
-  enum?: readonly (string | number | boolean)[];
+  enum?: readonly (string | number | boolean | null)[];
   description?: string;
   /** Informative only (clients show it); defaults are applied by the contract's parse functions. */
   default?: unknown;
@@ -24,6 +24,11 @@ export interface Schema {
   additionalProperties?: boolean | Schema;
   /** `date-time`: checked as an ISO 8601 date-time (Date.parse must accept it). */
   format?: 'date-time';
+  /**
+   * One of these shapes (a union: the probe's success or failure). Answers only: the MCP tools'
+   * requests stay flat, so every client can read them.
+   */
+  anyOf?: readonly Schema[];
 }
 
 /** One thing wrong with an argument: the key it is under (one name for it everywhere) and why. */
@@ -61,9 +66,11 @@ type ObjectOf<P, R, S> = Simplify<
 >;
 
 /** The TypeScript type a schema (declared `as const`) denotes. `type: [T, 'null']` is `T | null`. */
-export type FromSchema<S> = S extends { type: readonly [infer T, 'null'] }
-  ? Scalar<Omit<S, 'type'> & { type: T }> | null
-  : Scalar<S>;
+export type FromSchema<S> = S extends { anyOf: readonly (infer B)[] }
+  ? FromSchema<B>
+  : S extends { type: readonly [infer T, 'null'] }
+    ? Scalar<Omit<S, 'type'> & { type: T }> | null
+    : Scalar<S>;
 
 function typeName(t: SchemaType): string {
   return t === 'integer'
@@ -111,10 +118,11 @@ function range(min: number | undefined, max: number | undefined): string {
 
 /** The rule a schema states, in words, for messages ("an integer from 1 to 100"). */
 export function describeRule(s: Schema): string {
+  if (s.anyOf) return s.anyOf.map(describeRule).join(', or ');
   if (s.enum)
     return s.enum.length > 12
-      ? `one of ${s.enum.slice(0, 10).join(', ')}… (${s.enum.length} values, listed in the schema)`
-      : `one of ${s.enum.join(', ')}`;
+      ? `one of ${s.enum.slice(0, 10).map(String).join(', ')}… (${s.enum.length} values, listed in the schema)`
+      : `one of ${s.enum.map(String).join(', ')}`;
   const types = s.type === undefined ? [] : Array.isArray(s.type) ? s.type : [s.type as SchemaType];
   let rule = types.map(typeName).join(' or ') || 'a value';
   if (s.format === 'date-time') rule = 'an ISO 8601 date-time';
@@ -135,6 +143,10 @@ export function describeRule(s: Schema): string {
 
 /** The first way `value` breaks `schema`, or null. `key` names where it sits (`queries[2]`). */
 export function checkSchema(schema: Schema, value: unknown, key: string): ArgumentIssue | null {
+  if (schema.anyOf) {
+    const issues = schema.anyOf.map((s) => checkSchema(s, value, key));
+    return issues.includes(null) ? null : (issues[0] ?? null);
+  }
   const fail = (): ArgumentIssue => ({ key, message: `${key} must be ${describeRule(schema)}, got ${shown(value)}` });
   if (schema.enum && !schema.enum.includes(value as never)) return fail();
   if (schema.type !== undefined) {
@@ -220,4 +232,36 @@ export function fromText(
   }
   const issue = checkSchema(schema, value, key);
   return issue ? { ok: false, issue } : { ok: true, value };
+}
+
+/**
+ * URL query parameters read as a query route's schema declares them, then checked like a JSON
+ * body, so that a bad parameter gets the same typed issue as a bad body field: "5" is 5 where a
+ * number is declared, `true`/`1` and `false`/`0` are booleans (`?reveal=1` is the documented
+ * form), an empty value is not given (the admin client leaves absent values out, so "" never
+ * means anything else), and a parameter given twice is refused rather than one copy guessed at.
+ */
+export function fromQuery<const S extends Schema>(
+  schema: S,
+  params: Iterable<[string, string]>,
+): { ok: true; value: FromSchema<S> } | { ok: false; issue: ArgumentIssue } {
+  const value: Record<string, unknown> = {};
+  const seen = new Set<string>();
+  for (const [key, raw] of params) {
+    if (seen.has(key)) return { ok: false, issue: { key, message: `${key} is given more than once` } };
+    seen.add(key);
+    if (raw === '') continue;
+    const prop = schema.properties?.[key];
+    if (!prop) {
+      value[key] = raw;
+      continue;
+    }
+    const bool = prop.type === 'boolean' && (raw === '1' || raw === '0') ? String(raw === '1') : raw;
+    const read = fromText(prop, bool, key);
+    if (!read.ok) return read;
+    value[key] = read.value;
+  }
+  const issue = checkSchema(schema, value, '');
+  // Checked against the schema just above: the value is what the schema's type says.
+  return issue ? { ok: false, issue } : { ok: true, value: value as FromSchema<S> };
 }

@@ -4,6 +4,7 @@
  * checked against it, and the workbench reads defaults and rules from it.
  */
 
+import type { FromSchema, Schema } from './json-schema.js';
 import { SEARCH_MODES, TOP_K_MAX, TOP_K_MIN } from './search.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -13,17 +14,24 @@ export type JsonSchema = Record<string, unknown>;
  * (the workbench offers the button; agents keep a stable contract until then); `restart` at the
  * next start of Cairn (the address it binds).
  */
-export type SettingApplies = 'live' | 'remount' | 'restart';
+export const SETTING_APPLIES = ['live', 'remount', 'restart'] as const;
+export type SettingApplies = (typeof SETTING_APPLIES)[number];
 
-export interface SettingSpec {
-  key: string;
-  default: unknown;
-  schema: JsonSchema;
-  description: string;
-  applies: SettingApplies;
-  /** The accepted form in words, for messages (never the raw pattern). */
-  hint?: string;
-}
+/** One row of the settings table, as GET /api/settings/spec serves it (the type is read from it). */
+export const SETTING_SPEC_SCHEMA = {
+  type: 'object',
+  properties: {
+    key: { type: 'string' },
+    default: {},
+    schema: { type: 'object', description: "The value's JSON Schema rule." },
+    description: { type: 'string' },
+    applies: { enum: SETTING_APPLIES },
+    hint: { type: 'string', description: 'The accepted form in words, for messages (never the raw pattern).' },
+  },
+  required: ['key', 'default', 'schema', 'description', 'applies'],
+  additionalProperties: false,
+} as const satisfies Schema;
+export type SettingSpec = FromSchema<typeof SETTING_SPEC_SCHEMA>;
 
 const hostPattern = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[^\\s/]+$' };
 const originPattern = { type: 'string', minLength: 1, maxLength: 300, pattern: '^(\\*|[a-z][a-z0-9+.-]*://[^\\s/]+)$' };

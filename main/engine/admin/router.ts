@@ -5,7 +5,7 @@
  * handed to its handler, and the answer sent with the route's status.
  */
 import { ADMIN_API, type AdminRoute, type AdminRouteName } from '../../common/admin-api.js';
-import { checkSchema } from '../../common/json-schema.js';
+import { checkSchema, fromQuery, type ArgumentIssue } from '../../common/json-schema.js';
 import { CairnError } from '../errors.js';
 import { bearerToken, credentialInQuery, secretEquals } from '../web/security.js';
 import { errorResponse, json, typedError } from '../web/responses.js';
@@ -25,17 +25,20 @@ const BY_METHOD_PATH = new Map<string, AdminRouteName>(
   (Object.entries(ADMIN_API) as [AdminRouteName, AdminRoute][]).map(([name, r]) => [`${r.method} ${r.path}`, name]),
 );
 
-/** The request as the route declares it travels, checked against its schema. */
+function refuse(issue: ArgumentIssue): never {
+  throw new CairnError('invalid_argument', issue.message, { details: { key: issue.key } });
+}
+
+/** The request as the route declares it travels, read as its schema's types and checked against it. */
 async function inputOf(req: Request, url: URL, route: AdminRoute): Promise<unknown> {
-  const input =
-    route.input === 'body'
-      ? await jsonBody<Record<string, unknown>>(req)
-      : route.input === 'query'
-        ? Object.fromEntries(url.searchParams)
-        : undefined;
-  const issue = route.request ? checkSchema(route.request, input, '') : null;
-  if (issue) throw new CairnError('invalid_argument', issue.message, { details: { key: issue.key } });
-  return input;
+  if (route.input === 'query') {
+    const read = fromQuery(route.request ?? { type: 'object', additionalProperties: false }, url.searchParams);
+    return read.ok ? read.value : refuse(read.issue);
+  }
+  if (route.input === 'none') return undefined;
+  const body = await jsonBody<Record<string, unknown>>(req);
+  const issue = route.request ? checkSchema(route.request, body, '') : null;
+  return issue ? refuse(issue) : body;
 }
 
 export async function handleAdmin(req: Request, ctx: AdminContext): Promise<Response> {

@@ -31,7 +31,7 @@ async function setup(ctx: AdminContext, withKey: boolean): Promise<ClientSetup> 
 }
 
 export const clientRoutes = {
-  clients: async (q, ctx) => clientConfigs(await setup(ctx, q.reveal === '1')),
+  clients: async (q, ctx) => clientConfigs(await setup(ctx, q.reveal === true)),
 
   installClient: async (body, ctx) => {
     if (body.confirm !== true) {

@@ -11,15 +11,8 @@ export const folderRoutes = {
     return browseDirectory(q.path ?? null, { home: ctx.browseHome ?? homedir(), dataDir: ctx.engine.dataDir, folders });
   },
 
-  // Query values are strings; the engine's file-list contract reads and checks them.
-  folderFiles: async (q, ctx) =>
-    ctx.engine.folderFiles({
-      path: q.path ?? '',
-      show: q.show,
-      q: q.q,
-      offset: q.offset as never,
-      limit: q.limit as never,
-    }),
+  // Read and checked by the route's schema; the engine's file-list contract applies the defaults.
+  folderFiles: async (q, ctx) => ctx.engine.folderFiles(q),
 
   updateFolder: async (body, ctx) => {
     if (!body.path)
@@ -34,5 +27,5 @@ export const folderRoutes = {
   read: async (body, ctx) => ctx.engine.read(body),
 
   // The one settings table, so the workbench's editor is generated from it and cannot drift.
-  settingsSpec: async () => ({ settings: SETTINGS }),
+  settingsSpec: async () => ({ settings: [...SETTINGS] }),
 } satisfies Partial<AdminHandlers>;

@@ -23,7 +23,7 @@ export const mcpRoutes = {
 
   apiKey: async (q, ctx) => {
     const key = await ctx.apiKeyStore.get();
-    return q.reveal === '1' && key ? { set: true, key } : { set: key !== null };
+    return q.reveal === true && key ? { set: true, key } : { set: key !== null };
   },
 
   rotateApiKey: async ({ action, key }, ctx) => {

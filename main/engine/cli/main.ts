@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { isErrorEnvelope } from '../../common/errors.js';
+import { FOLDER_FILES_REQUEST_SCHEMA } from '../../common/files.js';
+import { fromQuery } from '../../common/json-schema.js';
 import { defaultDataDir, dataPaths } from '../config/paths.js';
 import { CairnError, toErrorBody } from '../errors.js';
 import { readAdminToken } from '../http/launch.js';
@@ -183,15 +185,18 @@ async function run(argv: string[]): Promise<number> {
           'invalid_argument',
           'usage: cairn files <folder> [--show all|indexed|embedding|errors|skipped] [--offset N] [--limit N] [--json]',
         );
+      // The flags are read by the admin route's own query schema: the same rule and message either way.
+      const { resolve } = await import('node:path');
+      const read = fromQuery(
+        FOLDER_FILES_REQUEST_SCHEMA,
+        Object.entries({ path: resolve(folder), show: flags.show, offset: flags.offset, limit: flags.limit }).filter(
+          (e): e is [string, string] => typeof e[1] === 'string',
+        ),
+      );
+      if (!read.ok) throw new CairnError('invalid_argument', read.issue.message, { details: { key: read.issue.key } });
       const client = await connect(home);
       try {
-        const { resolve } = await import('node:path');
-        const res = await client.folderFiles({
-          path: resolve(folder),
-          show: flags.show as never,
-          offset: flags.offset as never,
-          limit: flags.limit as never,
-        });
+        const res = await client.folderFiles(read.value);
         print(json, res, () => formatFiles(res));
       } finally {
         await client.close();

@@ -34,7 +34,7 @@ export function ApiKeySection({ requireKey }: { requireKey: boolean }) {
 
   const reveal = () =>
     action.run(async () => {
-      const r = await api.apiKey({ reveal: '1' });
+      const r = await api.apiKey({ reveal: true });
       setShown(r.key ?? null);
     });
 

@@ -51,7 +51,7 @@ export function ClientsPanel() {
 
 /** The snippet with the real key in it, fetched when copied (the page does not keep the key). */
 async function keyedSnippet(id: ClientConfig['id']): Promise<string> {
-  const snippet = (await api.clients({ reveal: '1' })).find((c) => c.id === id)?.snippet;
+  const snippet = (await api.clients({ reveal: true })).find((c) => c.id === id)?.snippet;
   if (!snippet) throw new Error('the engine offered no snippet with the key');
   return snippet;
 }
