@@ -1,7 +1,7 @@
 /**
- * The admin API's request and answer types (the route table that uses them: admin-api.ts); the
- * small answers are declared as schemas, their types read from them, so that tests judge the
- * engine's answers by the same declaration.
+ * The admin API's settings, key, folder-option and client answers and requests (the route table
+ * that uses them: admin-api.ts; status answers are in status.ts), declared as schemas with their
+ * types read from them, so that tests judge the engine's answers by the same declaration.
  */
 import type { FromSchema, Schema } from './json-schema.js';
 import { LIMITS } from './requests.js';
