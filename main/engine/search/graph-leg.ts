@@ -56,8 +56,10 @@ export async function graphLeg(
     seeds.forEach((id, rank) => {
       const r = byId.get(id);
       if (!r) return;
+      // A hop inside the seed's own file adds no file the text legs did not rank, and it outvoted
+      // their order within that file (CoSQA, held-out docstrings): the graph's say is on other files.
       for (const t of deps.graph.neighbours(r.folder, r.path, r.start_line, r.end_line, PER_SEED))
-        add(t, VIA_WEIGHT[t.via] / (1 + rank));
+        if (t.path !== r.path) add(t, VIA_WEIGHT[t.via] / (1 + rank));
     });
   }
   const ranked = [...scored.values()].sort((a, b) => b.score - a.score).slice(0, 60);

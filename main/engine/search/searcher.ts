@@ -26,6 +26,8 @@ import { isFileEntry, resolveFileEntries, resolveMetEntries, sparseLeg, vectorLe
 import { numberLines } from './snippet.js';
 import { validateSearch, type ValidSearch } from './validate.js';
 import { definitionChunks, graphLeg, seedIds } from './graph-leg.js';
+import { keep, pick, promote } from './list-ops.js';
+import { perFile, type Grouped } from './per-file.js';
 import { identifiers } from '../graph/graph.js';
 
 /** What the searcher needs from the engine; injected so the searcher holds no engine state. */
@@ -356,85 +358,6 @@ export class Searcher {
     }
     return hits;
   }
-}
-
-interface Grouped extends Fused {
-  /** With per_file: the ids of the file's other chunks in the ranking, best first. */
-  others: string[];
-}
-
-const OTHER_RANGES_MAX = 10;
-
-/**
- * One entry per file, at the rank of its best chunk. Grouping the whole ranking before top_k is
- * applied keeps the top_k prefix property (the first k files are the same whatever k).
- */
-function perFile(ranked: Fused[], lists: LegResult[]): Grouped[] {
-  const pathOf = new Map<string, string>();
-  for (const l of lists) l.ids.forEach((id, i) => l.paths?.[i] !== undefined && pathOf.set(id, l.paths[i]));
-  const byPath = new Map<string, Grouped>();
-  const out: Grouped[] = [];
-  for (const f of ranked) {
-    const path = pathOf.get(f.id) ?? f.id;
-    const g = byPath.get(path);
-    if (g) {
-      if (g.others.length < OTHER_RANGES_MAX) g.others.push(f.id);
-      continue;
-    }
-    const entry = { ...f, others: [] };
-    byPath.set(path, entry);
-    out.push(entry);
-  }
-  return out;
-}
-
-/**
- * Puts the given chunks (definitions) first in a leg's list, in their order, above every other
- * entry's score; the rest keeps its order.
- */
-function promote(list: LegResult, first: { id: string; path: string; rel: string }[]): LegResult {
-  if (first.length === 0) return list;
-  const top = list.scores[0] ?? 1;
-  const ids = new Set(first.map((f) => f.id));
-  const rest = list.ids.map((_, i) => i).filter((i) => !ids.has(list.ids[i]));
-  const head = first.map((f, i) => ({
-    id: f.id,
-    path: f.path,
-    rel: f.rel,
-    score: top + 1 + (first.length - i) / first.length,
-  }));
-  const tail = pick(list, rest);
-  return {
-    ...list,
-    ids: [...head.map((h) => h.id), ...tail.ids],
-    scores: [...head.map((h) => h.score), ...tail.scores],
-    rels: [...head.map((h) => h.rel), ...(tail.rels ?? [])],
-    paths: [...head.map((h) => h.path), ...(tail.paths ?? [])],
-    kinds: list.kinds
-      ? [
-          ...head.map((h) => String((list.rows?.get(h.id) as { kind?: string } | undefined)?.kind ?? '')),
-          ...(tail.kinds ?? []),
-        ]
-      : undefined,
-  };
-}
-
-/** The entries of a list that pass a test (by position). */
-function keep(list: LegResult, ok: (i: number) => boolean): LegResult {
-  return pick(list, list.ids.map((_, i) => i).filter(ok));
-}
-
-/** The entries of a leg's list at the given positions, every parallel array kept in step. */
-function pick(list: LegResult, idx: number[]): LegResult {
-  const at = <T>(xs: T[] | undefined) => (xs ? idx.map((i) => xs[i]) : undefined);
-  return {
-    ...list,
-    ids: idx.map((i) => list.ids[i]),
-    scores: idx.map((i) => list.scores[i]),
-    rels: at(list.rels),
-    paths: at(list.paths),
-    kinds: at(list.kinds),
-  };
 }
 
 function looksLikeIdentifiers(q: string): boolean {
