@@ -161,7 +161,6 @@ export class Engine implements EngineApi {
     this.repair = new RepairInPlace({
       queue,
       store,
-      graph: store.graph,
       damage: this.damage,
       contract: this.contract,
       states: this.states,

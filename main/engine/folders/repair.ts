@@ -3,7 +3,6 @@ import { CairnError } from '../errors.js';
 import type { ContractGuard } from '../index/contract-guard.js';
 import type { DamageWatch } from '../index/damage.js';
 import type { IndexStore } from '../index/store.js';
-import type { GraphIndex } from '../graph/graph.js';
 import type { Job } from '../jobs/job.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { FolderStates } from './states.js';
@@ -11,7 +10,6 @@ import type { FolderStates } from './states.js';
 export interface RepairDeps {
   queue: JobQueue;
   store: IndexStore;
-  graph: GraphIndex;
   damage: DamageWatch;
   contract: ContractGuard;
   states: FolderStates;
@@ -73,7 +71,6 @@ export class RepairInPlace {
       await this.d.queue.runExclusive('rebuild', REPAIR, async () => {
         status.moved_to = await this.d.store.moveAside();
         for (const f of this.d.folders()) {
-          this.d.graph.removeFolder(f);
           await this.d.store.recount(f);
           this.d.states.setFailure(f, null);
         }

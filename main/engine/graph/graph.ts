@@ -82,6 +82,12 @@ export class GraphIndex {
     this.folders.delete(folder);
   }
 
+  /** The index was replaced by an empty one (IndexStore.moveAside). */
+  clear(): void {
+    this.folders.clear();
+    this.byName.clear();
+  }
+
   /**
    * Definitions whose name the query spells out (an identifier, a heading). A code definition
    * outranks a heading of the same name: asking for `reconcileAccounts` is asking for the code,

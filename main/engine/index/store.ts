@@ -9,6 +9,7 @@ import { storedRows, type StoredRow } from './stored-rows.js';
 import { folderFileRows, type ListedFileRow } from './file-list.js';
 import { sqlIn } from './sql.js';
 import { retryOnConflict } from './retry.js';
+import { addIntents, restat, setEmbedded } from './file-marks.js';
 import { REBUILD_REMEDY, verifyTables } from './integrity.js';
 import { TableHandles } from './handles.js';
 import { GraphIndex } from '../graph/graph.js';
@@ -243,14 +244,8 @@ export class IndexStore {
   }
 
   /** Records new change times / inodes of files whose content was found unchanged. */
-  async restatFiles(rows: FileRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await retryOnConflict(() =>
-      this.files
-        .mergeInsert('path')
-        .whenMatchedUpdateAll()
-        .execute(rows as unknown as Record<string, unknown>[]),
-    );
+  restatFiles(rows: FileRow[]): Promise<void> {
+    return restat(this.files, rows);
   }
 
   /**
@@ -259,14 +254,13 @@ export class IndexStore {
    */
   async markEmbedded(folder: string, files: UnembeddedFile[]): Promise<void> {
     if (files.length === 0) return;
-    await retryOnConflict(() =>
-      this.files.update({
-        where: sqlIn(
-          'path',
-          files.map((f) => f.path),
-        ),
-        values: { embedded: true },
-      }),
+    await setEmbedded(
+      this.files,
+      sqlIn(
+        'path',
+        files.map((f) => f.path),
+      ),
+      true,
     );
     const c = this.counts.get(folder);
     if (c) c.embedded = Math.min(c.chunks, c.embedded + files.reduce((s, f) => s + f.chunks, 0));
@@ -275,20 +269,18 @@ export class IndexStore {
   /** A rebuild for a new model: every file of the folder needs vectors again. */
   async unmarkEmbedded(folder: string): Promise<void> {
     try {
-      await retryOnConflict(() => this.files.update({ where: sqlIn('folder', [folder]), values: { embedded: false } }));
+      await setEmbedded(this.files, sqlIn('folder', [folder]), false);
     } finally {
       await this.recountAll([folder]);
     }
   }
 
   /**
-   * Paths about to get their first chunks, recorded as rows that always count as changed (mtime -1,
-   * no hash) so that a crash before their `files` rows leaves nothing a later prune cannot find.
-   * Fresh paths have no row to update: an append, not a merge over the whole table.
+   * Paths about to get their first chunks, recorded as rows that always count as changed, so that
+   * a crash before their `files` rows leaves nothing a later prune cannot find.
    */
-  async recordIntents(rows: FileRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await retryOnConflict(() => this.files.add(rows as unknown as Record<string, unknown>[]));
+  recordIntents(rows: FileRow[]): Promise<void> {
+    return addIntents(this.files, rows);
   }
 
   // --- Ingest side: typed reads for the indexer, folder state and the engine (file-table.ts) ----
@@ -393,6 +385,7 @@ export class IndexStore {
     this.vectorTables.clear();
     this.indexes.clear();
     this.counts.clear();
+    this.graph.clear();
     this.reads.forgetAll();
     await rename(this.dir, aside);
     await mkdir(this.dir, { recursive: true });
