@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { adminClient, bearerCall } from '../../common/admin-client.js';
 import { dataPaths } from '../config/paths.js';
 import { SettingsStore } from '../config/settings-store.js';
 import { CairnError } from '../errors.js';
@@ -156,10 +157,14 @@ export async function ensureEngineStarting(home: string): Promise<void> {
 /** The MCP key, when the engine requires one: CAIRN_MCP_API_KEY, else asked of the engine with its admin token. */
 export async function mcpKeyFor(engine: RunningEngine, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
   if (env.CAIRN_MCP_API_KEY) return env.CAIRN_MCP_API_KEY;
-  const res = await fetch(`${engine.url}/api/mcp/api-key?reveal=1`, {
-    headers: { authorization: `Bearer ${engine.token}`, accept: 'application/json' },
-  });
-  if (!res.ok) return null;
-  const body = (await res.json()) as { key?: string };
-  return body.key ?? null;
+  const refused = new Error('refused');
+  const api = adminClient(
+    bearerCall(engine.url, engine.token, { fail: () => refused, unreachable: (err) => err as Error }),
+  );
+  try {
+    return (await api.apiKey({ reveal: true })).key ?? null;
+  } catch (err) {
+    if (err === refused) return null;
+    throw err;
+  }
 }
