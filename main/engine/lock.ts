@@ -87,6 +87,10 @@ export async function readLock(file: string): Promise<LockInfo | null> {
  * the user only.
  */
 export class EngineLock {
+  /** The last update's write: a release waits for it, or that write would bring the file back. */
+  private writing: Promise<void> = Promise.resolve();
+  private released = false;
+
   private constructor(
     private readonly file: string,
     private info: LockInfo,
@@ -122,11 +126,18 @@ export class EngineLock {
   }
 
   async update(extra: Partial<LockInfo>): Promise<void> {
+    if (this.released) return;
     this.info = { ...this.info, ...extra };
-    await writeFile(this.file, JSON.stringify(this.info), { mode: 0o600 });
+    const text = JSON.stringify(this.info);
+    this.writing = this.writing
+      .catch(() => undefined)
+      .then(() => (this.released ? undefined : writeFile(this.file, text, { mode: 0o600 })));
+    await this.writing;
   }
 
   async release(): Promise<void> {
+    this.released = true;
+    await this.writing.catch(() => undefined);
     const owner = await readFile(this.file, 'utf8')
       .then((t) => JSON.parse(t) as LockInfo)
       .catch(() => null);

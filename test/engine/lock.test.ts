@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineLock, selfIdentity } from '../../main/engine/lock.js';
@@ -74,6 +75,29 @@ test('control: a lock held by a live engine process is kept (engine_locked)', as
     await assert.rejects(EngineLock.acquire(file), (err: { code?: string }) => err.code === 'engine_locked');
   } finally {
     holder.kill('SIGKILL');
+    await dir.cleanup();
+  }
+});
+
+test('a release during an update (the serve address being written) leaves no lock behind', async () => {
+  const dir = await tempDir('lock-update');
+  try {
+    const file = join(dir.dir, 'engine.lock');
+    for (let i = 0; i < 20; i++) {
+      const lock = await EngineLock.acquire(file);
+      // Not awaited: the stop comes while the address is still being written.
+      const writing = lock.update({ url: 'http://127.0.0.1:1', mcp: 'http://127.0.0.1:1/mcp' });
+      await lock.release();
+      await writing;
+      assert.equal(existsSync(file), false, `round ${i}: the update brought the lock back after the release`);
+    }
+    // Control: an update that is not raced by a release is written.
+    const lock = await EngineLock.acquire(file);
+    await lock.update({ url: 'http://127.0.0.1:2' });
+    assert.equal((JSON.parse(await readFile(file, 'utf8')) as { url: string }).url, 'http://127.0.0.1:2');
+    await lock.release();
+    assert.equal(existsSync(file), false);
+  } finally {
     await dir.cleanup();
   }
 });

@@ -3,7 +3,7 @@
 // each time the process must exit (bounded wait) and leave the data folder unlocked.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, watch } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/engine.js';
@@ -67,6 +67,38 @@ test(
         assert.ok(ended, `stop ${i} (after ${delay} ms) did not exit; stderr: ${server.stderr().slice(-2000)}`);
         assert.ok(!existsSync(join(home.dir, 'engine.lock')), `stop ${i}: the lock was left behind`);
       } finally {
+        if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+        await server.exit;
+        await home.cleanup();
+      }
+    }
+  },
+);
+
+test(
+  'SIGTERM the moment serve takes engine.lock: the process exits and the lock is released',
+  { timeout: 300_000 },
+  async () => {
+    for (let i = 0; i < 4; i++) {
+      const home = await homeWithFolder();
+      let signalled = false;
+      // The lock file appearing is the earliest moment a stop can leave it behind.
+      const watcher = watch(home.dir, (_event, name) => {
+        if (name !== 'engine.lock' || signalled || !existsSync(join(home.dir, 'engine.lock'))) return;
+        signalled = true;
+        server.child.kill('SIGTERM');
+      });
+      const server = cairn(['serve', '--port', '0'], home.dir);
+      try {
+        const ended = await exitWithin(server, 60_000);
+        assert.ok(ended, `round ${i} did not exit; stderr: ${server.stderr().slice(-2000)}`);
+        assert.ok(signalled, `round ${i}: the lock never appeared; stderr: ${server.stderr().slice(-2000)}`);
+        assert.ok(
+          !existsSync(join(home.dir, 'engine.lock')),
+          `round ${i}: the lock was left behind (${JSON.stringify(ended)})`,
+        );
+      } finally {
+        watcher.close();
         if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
         await server.exit;
         await home.cleanup();

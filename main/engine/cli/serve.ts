@@ -37,10 +37,13 @@ function parsePort(value: string | undefined): number | undefined {
  * tools meanwhile, and anything that needs the index waits for it (see StartingEngine). An index
  * that then fails to open stops the server with that error, as it would have before listening.
  */
-async function serveEngine(home: string, folder: DataFolder, opts: { port?: number; host?: string }): Promise<number> {
+async function serveEngine(
+  home: string,
+  folder: DataFolder,
+  signals: StopSignals,
+  opts: { port?: number; host?: string },
+): Promise<number> {
   const { port } = opts;
-  // Handlers first: a stop at any moment of start-up is honoured at the next step, never ignored.
-  const signals = stopSignals();
   const engine = new StartingEngine(folder, { home, serving: true });
   const layout = currentLayout();
   let server;
@@ -116,46 +119,48 @@ export async function serve(
   const port = parsePort(opts.port);
   // Refused before anything opens: a short CAIRN_ADMIN_TOKEN would be guessable.
   adminTokenFromEnv(process.env);
-  let detached = false;
+  // Handlers before the lock is taken: without them a SIGTERM between writing engine.lock and
+  // serving kills the process outright and leaves the lock behind. A stop at any moment of
+  // start-up is remembered and honoured at the next step, never ignored.
+  const signals = stopSignals();
   let wake: () => void = () => undefined;
-  const detach = () => {
-    detached = true;
-    wake();
-  };
+  // While attached, a stop only detaches (the other engine keeps serving).
+  signals.onStop(() => wake());
   for (;;) {
     let folder: DataFolder;
     try {
       folder = await takeDataFolder(home);
     } catch (err) {
-      if (opts.exclusive || !(err instanceof CairnError) || err.code !== 'engine_locked') throw err;
-      process.once('SIGINT', detach);
-      process.once('SIGTERM', detach);
-      try {
-        await attach(
-          home,
-          () => detached,
-          (w) => (wake = w),
-        );
-      } finally {
-        process.off('SIGINT', detach);
-        process.off('SIGTERM', detach);
+      if (opts.exclusive || !(err instanceof CairnError) || err.code !== 'engine_locked') {
+        signals.dispose();
+        throw err;
       }
-      if (detached) return EXIT.ok;
+      await attach(
+        home,
+        () => signals.signal !== null,
+        (w) => (wake = w),
+      );
+      if (signals.signal !== null) {
+        signals.dispose();
+        return EXIT.ok;
+      }
       continue;
     }
-    return serveEngine(home, folder, { port, host: opts.host });
+    return serveEngine(home, folder, signals, { port, host: opts.host });
   }
+}
+
+export interface StopSignals {
+  readonly signal: string | null;
+  onStop(fn: (signal: string) => void): void;
+  dispose(): void;
 }
 
 /**
  * SIGINT/SIGTERM handlers installed at once; a signal before anyone listens is remembered, so a
  * stop during start-up is acted on by the next step of it.
  */
-export function stopSignals(): {
-  readonly signal: string | null;
-  onStop(fn: (signal: string) => void): void;
-  dispose(): void;
-} {
+export function stopSignals(): StopSignals {
   let got: string | null = null;
   let listener: ((signal: string) => void) | null = null;
   const on = (signal: string) => {
