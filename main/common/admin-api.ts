@@ -1,17 +1,19 @@
 /**
  * The admin API (under `/api`) declared once: per route its method and path, where its request
- * travels (none, a JSON body, URL query parameters), the request's schema where the router
- * checks one, the answer's schema, and the success status. The request and answer types are read
- * from the schemas (a route whose handler is handed more than its schema checks names its request
- * type). The engine's router (engine/admin/router.ts) dispatches, reads and checks from this table,
- * its handlers are typed by it, the contract tests judge every real answer by its schema, and the
- * one admin client (admin-client.ts) is generated from it: a route added here is a typed client
- * call and a compile error until it has a handler.
+ * travels (none, a JSON body, URL query parameters), the request's schema, the answer's schema,
+ * and the success status; a failure is an ERROR_ENVELOPE_SCHEMA answer (errors.ts) with its code's
+ * status. Requests are exact: a field or parameter a schema does not declare is refused
+ * (`invalid_argument`, `details.key` naming it), and a route sent nothing refuses anything sent.
+ * The request and answer types are read from the schemas. The engine's router
+ * (engine/admin/router.ts) dispatches, reads and checks from this table, its handlers are typed by
+ * it, the contract tests judge every real answer and refusal by it, and the one admin client
+ * (admin-client.ts) is generated from it: a route added here is a typed client call and a
+ * compile error until it has a handler.
  */
 import type { FromSchema, Schema } from './json-schema.js';
-import { LIMITS, type ReadRequest, type SearchRequest } from './requests.js';
+import { checkSearchRequest, READ_REQUEST_SCHEMA, SEARCH_REQUEST_SCHEMA, type Parsed } from './requests.js';
 import { READ_RESPONSE_SCHEMA, SEARCH_RESPONSE_SCHEMA } from './search.js';
-import { SETTING_SPEC_SCHEMA, type FolderSpec } from './settings.js';
+import { FOLDER_SPEC_SCHEMA, SETTING_SPEC_SCHEMA } from './settings.js';
 import { FOLDER_FILES_REQUEST_SCHEMA, FOLDER_FILES_RESPONSE_SCHEMA } from './files.js';
 import { BROWSE_REQUEST_SCHEMA, BROWSE_RESPONSE_SCHEMA } from './browse.js';
 import {
@@ -38,16 +40,9 @@ import {
 
 export type AdminMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-export interface AdminRoute {
+interface RouteBase {
   method: AdminMethod;
   path: string;
-  /**
-   * `body`: a JSON object; `query`: URL query parameters, read as the request schema's types
-   * (json-schema.ts fromQuery: "5" is 5, `1`/`true` a boolean); `none`: nothing is read.
-   */
-  input: 'none' | 'body' | 'query';
-  /** Checked by the router before the handler runs (one validator and message, json-schema.ts). */
-  request?: Schema;
   /** The schema of a success's answer (its type is read from it; contract tests judge by it). */
   response: Schema;
   /** Status of a success. */
@@ -55,6 +50,30 @@ export interface AdminRoute {
   /** A failed answer that is not an error envelope is the result (the probe reports failures so). */
   failureIsResult?: true;
 }
+
+/** A route sent nothing: any query parameter or body field is refused. */
+interface NoInputRoute extends RouteBase {
+  input: 'none';
+  request?: never;
+  check?: never;
+}
+
+interface InputRoute extends RouteBase {
+  /**
+   * `body`: a JSON object; `query`: URL query parameters, read as the request schema's types
+   * (json-schema.ts fromQuery: "5" is 5, `1`/`true` a boolean).
+   */
+  input: 'body' | 'query';
+  /** Checked by the router before the handler runs (one validator and message, json-schema.ts). */
+  request: Schema;
+  /**
+   * A contract whose own check does more than its schema says (search: `.MD` is `md`, a query or
+   * queries) checks the request instead; the handler is handed what it answers.
+   */
+  check?: (input: unknown) => Parsed<unknown>;
+}
+
+export type AdminRoute = NoInputRoute | InputRoute;
 
 /** The route's request and answer types ride on the declaration (a phantom: never a value). */
 type Declared<R extends AdminRoute, Req> = R & { readonly types?: { req: Req; res: FromSchema<R['response']> } };
@@ -64,16 +83,15 @@ function route<const R extends AdminRoute>(r: R): Declared<R, R extends { reques
   return r;
 }
 
-/** A route whose handler is handed a request its contract checks itself (search, read) or in part (a folder spec). */
-function routeOf<Req>() {
-  return <const R extends AdminRoute>(r: R): Declared<R, Req> => r;
-}
-
 const nonEmpty = { type: 'string', minLength: 1 } as const;
-const path = { ...nonEmpty, maxLength: LIMITS.pathChars } as const;
-/** Loose objects: a body may carry more than the fields the route checks (the folder spec's options). */
-const pathBody = { type: 'object', properties: { path }, required: ['path'] } as const satisfies Schema;
-/** A query route's parameters are exact: an unknown one is refused, not ignored. */
+const path = FOLDER_SPEC_SCHEMA.properties.path;
+/** Every request is exact: an unknown field or parameter is refused, not ignored. */
+const pathBody = {
+  type: 'object',
+  properties: { path },
+  required: ['path'],
+  additionalProperties: false,
+} as const satisfies Schema;
 const reveal = {
   type: 'object',
   properties: { reveal: { type: 'boolean', description: '`1` or `true`: the real key rather than a placeholder.' } },
@@ -86,6 +104,7 @@ const settingsPatch = {
     confirm: { type: 'boolean', description: 'The person agreed to the issues that need a confirmation.' },
   },
   required: ['values'],
+  additionalProperties: false,
 } as const satisfies Schema;
 const listOf = <const S extends Schema>(items: S) => ({ type: 'array', items }) as const;
 
@@ -94,25 +113,39 @@ const REQUESTS = {
     type: 'object',
     properties: { path, kind: { enum: ['update', 'rebuild', 'create'] } },
     required: ['path'],
+    additionalProperties: false,
   },
   jobAction: {
     type: 'object',
     properties: { id: nonEmpty, action: { enum: ['pause', 'resume', 'cancel'] } },
     required: ['id', 'action'],
+    additionalProperties: false,
   },
-  setPaused: { type: 'object', properties: { paused: { type: 'boolean' } }, required: ['paused'] },
-  switchModel: { type: 'object', properties: { model: nonEmpty }, required: ['model'] },
-  probe: { type: 'object', properties: { query: nonEmpty, era: { enum: PROBE_ERAS } }, required: ['query'] },
+  setPaused: {
+    type: 'object',
+    properties: { paused: { type: 'boolean' } },
+    required: ['paused'],
+    additionalProperties: false,
+  },
+  switchModel: { type: 'object', properties: { model: nonEmpty }, required: ['model'], additionalProperties: false },
+  probe: {
+    type: 'object',
+    properties: { query: nonEmpty, era: { enum: PROBE_ERAS } },
+    required: ['query'],
+    additionalProperties: false,
+  },
   apiKeyAction: {
     type: 'object',
     properties: { action: { enum: ['generate', 'rotate', 'set'] }, key: { type: 'string' } },
     required: ['action'],
+    additionalProperties: false,
   },
   installClient: {
     type: 'object',
     // `confirm` is checked by its handler, whose refusal says why it is needed.
     properties: { id: nonEmpty, confirm: { type: 'boolean' } },
     required: ['id'],
+    additionalProperties: false,
   },
 } as const satisfies Record<string, Schema>;
 
@@ -208,11 +241,11 @@ export const ADMIN_API = {
     response: listOf(FOLDER_STATUS_SCHEMA),
     status: 200,
   }),
-  addFolder: routeOf<FolderSpec>()({
+  addFolder: route({
     method: 'POST',
     path: '/api/folders',
     input: 'body',
-    request: pathBody,
+    request: FOLDER_SPEC_SCHEMA,
     response: FOLDER_STATUS_SCHEMA,
     status: 201,
   }),
@@ -303,19 +336,22 @@ export const ADMIN_API = {
     response: MODEL_SWITCH_SCHEMA,
     status: 202,
   }),
-  /** Checked by the search contract itself (SEARCH_REQUEST_SCHEMA, with the mounted server's defaults). */
-  search: routeOf<SearchRequest>()({
+  /** The MCP search tool's contract (its defaults: the mounted server's, applied by the handler). */
+  search: route({
     method: 'POST',
     path: '/api/search',
     input: 'body',
+    request: SEARCH_REQUEST_SCHEMA,
+    check: checkSearchRequest,
     response: SEARCH_RESPONSE_SCHEMA,
     status: 200,
   }),
   /** Lines of an indexed file, by the MCP read tool's contract (the browser workbench's viewer). */
-  read: routeOf<ReadRequest>()({
+  read: route({
     method: 'POST',
     path: '/api/read',
     input: 'body',
+    request: READ_REQUEST_SCHEMA,
     response: READ_RESPONSE_SCHEMA,
     status: 200,
   }),

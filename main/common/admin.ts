@@ -4,16 +4,20 @@
  * types read from them, so that tests judge the engine's answers by the same declaration.
  */
 import type { FromSchema, Schema } from './json-schema.js';
-import { LIMITS } from './requests.js';
+import { FOLDER_SPEC_SCHEMA } from './settings.js';
 
-/** PATCH /api/folders: a folder's options that need no re-add. */
+/** PATCH /api/folders: a folder's options that need no re-add (as the folder spec declares them). */
 export const UPDATE_FOLDER_REQUEST_SCHEMA = {
   type: 'object',
   properties: {
-    path: { type: 'string', minLength: 1, maxLength: LIMITS.pathChars },
-    text_only: { type: 'boolean', description: 'Index text only (no vectors); turning it off computes the vectors.' },
+    path: FOLDER_SPEC_SCHEMA.properties.path,
+    text_only: {
+      ...FOLDER_SPEC_SCHEMA.properties.text_only,
+      description: 'Index text only (no vectors); turning it off computes the vectors.',
+    },
   },
   required: ['path'],
+  additionalProperties: false,
 } as const satisfies Schema;
 export type UpdateFolderRequest = FromSchema<typeof UPDATE_FOLDER_REQUEST_SCHEMA>;
 

@@ -51,9 +51,18 @@ export const ERROR_BODY_SCHEMA = {
 
 export type ErrorBody = FromSchema<typeof ERROR_BODY_SCHEMA>;
 
-export interface ErrorEnvelope {
-  error: ErrorBody;
-}
+/**
+ * Every failed admin answer: one typed error, with the
+ * HTTP status `httpStatusFor` gives its code. The admin contract tests judge refusals by it.
+ */
+export const ERROR_ENVELOPE_SCHEMA = {
+  type: 'object',
+  properties: { error: ERROR_BODY_SCHEMA },
+  required: ['error'],
+  additionalProperties: false,
+} as const satisfies Schema;
+
+export type ErrorEnvelope = FromSchema<typeof ERROR_ENVELOPE_SCHEMA>;
 
 /** HTTP status an error code maps to on the admin API. */
 export function httpStatusFor(code: ErrorCode): number {

@@ -6,6 +6,7 @@
 
 import type { FromSchema, Schema } from './json-schema.js';
 import { SEARCH_MODES, TOP_K_MAX, TOP_K_MIN } from './search.js';
+import { LIMITS } from './requests.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -35,7 +36,31 @@ export type SettingSpec = FromSchema<typeof SETTING_SPEC_SCHEMA>;
 
 const hostPattern = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[^\\s/]+$' };
 const originPattern = { type: 'string', minLength: 1, maxLength: 300, pattern: '^(\\*|[a-z][a-z0-9+.-]*://[^\\s/]+)$' };
-const globList = { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 200 };
+const globList = { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 200 } as const;
+
+/**
+ * A folder to index (POST /api/folders; one entry of the `folders` setting): its path, its
+ * include/exclude globs, and the options that change what is indexed.
+ */
+export const FOLDER_SPEC_SCHEMA = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', minLength: 1, maxLength: LIMITS.pathChars },
+    include: globList,
+    exclude: globList,
+    include_secrets: {
+      type: 'boolean',
+      description: 'Index the credential files (`.env`, keys, `.ssh/`…) the built-in excludes leave out.',
+    },
+    text_only: {
+      type: 'boolean',
+      description: 'Full-text and graph search only: no vectors are computed for this folder.',
+    },
+  },
+  required: ['path'],
+  additionalProperties: false,
+} as const satisfies Schema;
+const folderProps = FOLDER_SPEC_SCHEMA.properties;
 
 export const SETTINGS: readonly SettingSpec[] = [
   {
@@ -178,17 +203,10 @@ export const SETTINGS: readonly SettingSpec[] = [
     default: [],
     schema: {
       type: 'array',
+      // The folder spec POST /api/folders accepts, and an absolute path once stored (`~` is expanded on adding).
       items: {
-        type: 'object',
-        required: ['path'],
-        additionalProperties: false,
-        properties: {
-          path: { type: 'string', pattern: '^(/|[A-Za-z]:[\\\\/])' },
-          include: globList,
-          exclude: globList,
-          include_secrets: { type: 'boolean' },
-          text_only: { type: 'boolean' },
-        },
+        ...FOLDER_SPEC_SCHEMA,
+        properties: { ...folderProps, path: { ...folderProps.path, pattern: '^(/|[A-Za-z]:[\\\\/])' } },
       },
     },
     description:
@@ -340,12 +358,4 @@ export function defaultSettings(): Record<string, unknown> {
   return Object.fromEntries(SETTINGS.map((s) => [s.key, structuredClone(s.default)]));
 }
 
-export interface FolderSpec {
-  path: string;
-  include?: string[];
-  exclude?: string[];
-  /** Index the credential files (`.env`, keys, `.ssh/`…) the built-in excludes leave out. */
-  include_secrets?: boolean;
-  /** Full-text and graph search only: no vectors are computed for this folder. */
-  text_only?: boolean;
-}
+export type FolderSpec = FromSchema<typeof FOLDER_SPEC_SCHEMA>;

@@ -5,7 +5,7 @@
  * handed to its handler, and the answer sent with the route's status.
  */
 import { ADMIN_API, type AdminRoute, type AdminRouteName } from '../../common/admin-api.js';
-import { checkSchema, fromQuery, type ArgumentIssue } from '../../common/json-schema.js';
+import { checkSchema, fromQuery, type ArgumentIssue, type Schema } from '../../common/json-schema.js';
 import { CairnError } from '../errors.js';
 import { bearerToken, credentialInQuery, secretEquals } from '../web/security.js';
 import { errorResponse, json, typedError } from '../web/responses.js';
@@ -29,16 +29,33 @@ function refuse(issue: ArgumentIssue): never {
   throw new CairnError('invalid_argument', issue.message, { details: { key: issue.key } });
 }
 
+/** What a route that is sent nothing accepts: nothing (a parameter or field is refused by name). */
+const NO_INPUT = { type: 'object', properties: {}, additionalProperties: false } as const satisfies Schema;
+
 /** The request as the route declares it travels, read as its schema's types and checked against it. */
 async function inputOf(req: Request, url: URL, route: AdminRoute): Promise<unknown> {
   if (route.input === 'query') {
-    const read = fromQuery(route.request ?? { type: 'object', additionalProperties: false }, url.searchParams);
+    const read = fromQuery(route.request, url.searchParams);
     return read.ok ? read.value : refuse(read.issue);
   }
-  if (route.input === 'none') return undefined;
+  const params = fromQuery(NO_INPUT, url.searchParams);
+  if (!params.ok) refuse(params.issue);
+  if (route.input === 'none') {
+    // A GET has no body to read; a POST sent nothing is checked like an empty object.
+    if (req.body !== null) refuseIssue(checkSchema(NO_INPUT, await jsonBody(req), ''));
+    return undefined;
+  }
   const body = await jsonBody<Record<string, unknown>>(req);
-  const issue = route.request ? checkSchema(route.request, body, '') : null;
-  return issue ? refuse(issue) : body;
+  if (route.check) {
+    const checked = route.check(body);
+    return checked.ok ? checked.value : refuse(checked.issue);
+  }
+  refuseIssue(checkSchema(route.request, body, ''));
+  return body;
+}
+
+function refuseIssue(issue: ArgumentIssue | null): void {
+  if (issue) refuse(issue);
 }
 
 export async function handleAdmin(req: Request, ctx: AdminContext): Promise<Response> {

@@ -68,3 +68,32 @@ test('every route has a distinct method and path, under /api', () => {
   assert.equal(new Set(keys).size, keys.length, 'two routes share a method and path');
   for (const k of keys) assert.match(k, /^(GET|POST|PATCH|DELETE) \/api\//);
 });
+
+test("the client's request types are the route schemas: an undeclared field or a wrong type does not compile", async () => {
+  const { call, sent } = recorder();
+  const client = adminClient(call);
+  // Each line below is a compile error (npm run typecheck fails on an unused @ts-expect-error).
+  // @ts-expect-error -- `surprise` is no field of the folder spec
+  await client.addFolder({ path: '/f', surprise: 1 });
+  // @ts-expect-error -- a folder's options: `include` needs a re-add
+  await client.updateFolder({ path: '/f', include: ['*.md'] });
+  // @ts-expect-error -- the settings patch is `values` and `confirm`
+  await client.updateSettings({ values: {}, force: true });
+  // @ts-expect-error -- `top_k` is an integer
+  await client.search({ query: 'q', top_k: '5' });
+  // @ts-expect-error -- `path` is required
+  await client.read({ start_line: 1 });
+  // @ts-expect-error -- a route sent nothing takes no request
+  await client.loadModel({ model: 'x' });
+  // Control: what the schemas declare compiles, and is sent as given.
+  await client.addFolder({ path: '/f', include: ['*.md'], exclude: [], include_secrets: true, text_only: true });
+  await client.updateSettings({ values: { 'mcp.default_top_k': 5 }, confirm: true });
+  assert.equal(sent.length, 8);
+  assert.deepEqual(sent[6].body, {
+    path: '/f',
+    include: ['*.md'],
+    exclude: [],
+    include_secrets: true,
+    text_only: true,
+  });
+});
