@@ -3,7 +3,8 @@
  * admin client, is what the route's declared response schema says (Ajv judges the very schema
  * object the types are read from); a control shows each schema catches an answer that differs.
  * Query routes read their parameters by their declared schema: a malformed one is the typed
- * `invalid_argument` naming the parameter, beside the same request well formed.
+ * `invalid_argument` naming the parameter, beside the same request well formed. Every route's
+ * refusals (bodies too) are judged by the error envelope schema in admin-refusals.test.ts.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

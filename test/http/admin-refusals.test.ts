@@ -62,7 +62,7 @@ function badRequests(): Record<AdminRouteName, Bad[]> {
     ],
     updateSettings: [
       field({ values: {} }),
-      { kind: 'unknown', body: { value: { 'mcp.default_top_k': 5 } }, key: 'values' },
+      { kind: 'unknown', body: { values: {}, value: { 'mcp.default_top_k': 5 } }, key: 'value' },
       { kind: 'type', body: { values: 5 }, key: 'values' },
       { kind: 'type', body: { values: {}, confirm: 'yes' }, key: 'confirm' },
       { kind: 'missing', body: {}, key: 'values' },
@@ -155,10 +155,11 @@ async function send(r: AdminRoute, bad: Pick<Bad, 'query' | 'body'>): Promise<An
 /** Null when the answer is the declared refusal naming `key`, else what is wrong with it. */
 function refusalProblem(a: Answer, key: string): string | null {
   if (!judgeEnvelope(a.body)) return `not the error envelope: ${JSON.stringify(judgeEnvelope.errors)}`;
-  const { error } = a.body as { error: { code: 'invalid_argument'; details?: { key?: unknown } } };
+  const { error } = a.body as { error: { code: 'invalid_argument'; message: string; details?: { key?: unknown } } };
   if (error.code !== 'invalid_argument') return `code ${error.code}`;
   if (a.status !== httpStatusFor(error.code)) return `status ${a.status} for ${error.code}`;
   if (error.details?.key !== key) return `details.key ${JSON.stringify(error.details?.key)}, not ${key}`;
+  if (!error.message.includes(key)) return `the message does not name ${key}: ${error.message}`;
   return null;
 }
 
@@ -219,6 +220,11 @@ test('control: the same requests well formed are not refused', async () => {
     assert.equal(a.status, r.status, `${name} ${JSON.stringify(req)}: ${JSON.stringify(a.body)}`);
     assert.notEqual(refusalProblem(a, 'surprise'), null, `${name}: the refusal check fails on a success`);
   }
+  // The settings table still owns the values: an unknown setting key is its config_invalid, in the same envelope.
+  const setting = await send(ADMIN_API.updateSettings, { body: { values: { 'mcp.surprise': 1 } } });
+  assert.equal(judgeEnvelope(setting.body), true, JSON.stringify(setting.body));
+  assert.equal((setting.body as { error: { code: string } }).error.code, 'config_invalid');
+  assert.equal(setting.status, httpStatusFor('config_invalid'));
   // A refusal of another kind does not pass for this one: a real conflict is judged valid but named wrong.
   const conflict = await send(ADMIN_API.addFolder, { body: { path: fx.data } });
   assert.equal(conflict.status, 409);

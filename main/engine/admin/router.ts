@@ -5,7 +5,7 @@
  * handed to its handler, and the answer sent with the route's status.
  */
 import { ADMIN_API, type AdminRoute, type AdminRouteName } from '../../common/admin-api.js';
-import { checkSchema, fromQuery, type ArgumentIssue, type Schema } from '../../common/json-schema.js';
+import { checkSchema, fromQuery, type ArgumentIssue } from '../../common/json-schema.js';
 import { CairnError } from '../errors.js';
 import { bearerToken, credentialInQuery, secretEquals } from '../web/security.js';
 import { errorResponse, json, typedError } from '../web/responses.js';
@@ -29,8 +29,13 @@ function refuse(issue: ArgumentIssue): never {
   throw new CairnError('invalid_argument', issue.message, { details: { key: issue.key } });
 }
 
-/** What a route that is sent nothing accepts: nothing (a parameter or field is refused by name). */
-const NO_INPUT = { type: 'object', properties: {}, additionalProperties: false } as const satisfies Schema;
+/** Refuses the first of `keys`: the route takes nothing there (no URL parameters; for `none`, no body either). */
+function refuseAny(keys: Iterable<string>, route: AdminRoute, where: string): void {
+  for (const key of keys) {
+    const body = route.input === 'body' ? ' (its arguments go in the JSON body)' : '';
+    refuse({ key, message: `unknown argument ${key}: ${route.method} ${route.path} takes no ${where}${body}` });
+  }
+}
 
 /** The request as the route declares it travels, read as its schema's types and checked against it. */
 async function inputOf(req: Request, url: URL, route: AdminRoute): Promise<unknown> {
@@ -38,11 +43,10 @@ async function inputOf(req: Request, url: URL, route: AdminRoute): Promise<unkno
     const read = fromQuery(route.request, url.searchParams);
     return read.ok ? read.value : refuse(read.issue);
   }
-  const params = fromQuery(NO_INPUT, url.searchParams);
-  if (!params.ok) refuse(params.issue);
+  refuseAny(url.searchParams.keys(), route, 'URL parameters');
   if (route.input === 'none') {
-    // A GET has no body to read; a POST sent nothing is checked like an empty object.
-    if (req.body !== null) refuseIssue(checkSchema(NO_INPUT, await jsonBody(req), ''));
+    // A GET has no body to read; a POST sent nothing may still carry an empty one (`{}` or nothing).
+    if (req.body !== null) refuseAny(Object.keys(await jsonBody<object>(req)), route, 'arguments');
     return undefined;
   }
   const body = await jsonBody<Record<string, unknown>>(req);
@@ -50,12 +54,8 @@ async function inputOf(req: Request, url: URL, route: AdminRoute): Promise<unkno
     const checked = route.check(body);
     return checked.ok ? checked.value : refuse(checked.issue);
   }
-  refuseIssue(checkSchema(route.request, body, ''));
-  return body;
-}
-
-function refuseIssue(issue: ArgumentIssue | null): void {
-  if (issue) refuse(issue);
+  const issue = checkSchema(route.request, body, '');
+  return issue ? refuse(issue) : body;
 }
 
 export async function handleAdmin(req: Request, ctx: AdminContext): Promise<Response> {
