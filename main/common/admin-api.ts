@@ -16,6 +16,7 @@ import { READ_RESPONSE_SCHEMA, SEARCH_RESPONSE_SCHEMA } from './search.js';
 import { FOLDER_SPEC_SCHEMA, SETTING_SPEC_SCHEMA } from './settings.js';
 import { FOLDER_FILES_REQUEST_SCHEMA, FOLDER_FILES_RESPONSE_SCHEMA } from './files.js';
 import { BROWSE_REQUEST_SCHEMA, BROWSE_RESPONSE_SCHEMA } from './browse.js';
+import { INDEX_UPDATE_REQUEST_SCHEMA } from './tool-requests.js';
 import {
   ENGINE_STATUS_SCHEMA,
   FOLDER_STATUS_SCHEMA,
@@ -109,12 +110,6 @@ const settingsPatch = {
 const listOf = <const S extends Schema>(items: S) => ({ type: 'array', items }) as const;
 
 const REQUESTS = {
-  indexFolder: {
-    type: 'object',
-    properties: { path, kind: { enum: ['update', 'rebuild', 'create'] } },
-    required: ['path'],
-    additionalProperties: false,
-  },
   jobAction: {
     type: 'object',
     properties: { id: nonEmpty, action: { enum: ['pause', 'resume', 'cancel'] } },
@@ -289,7 +284,8 @@ export const ADMIN_API = {
     method: 'POST',
     path: '/api/folders/index',
     input: 'body',
-    request: REQUESTS.indexFolder,
+    // The MCP index_update tool's request: one declaration of what indexing a folder is asked.
+    request: INDEX_UPDATE_REQUEST_SCHEMA,
     response: JOB_INFO_SCHEMA,
     status: 202,
   }),

@@ -1,5 +1,6 @@
 /** Admin routes over the engine: settings, folders, jobs, status and the search playground. */
 import type { ValidationIssue } from '../../common/admin.js';
+import { TOOL_DEFAULTS } from '../../common/tool-requests.js';
 import { CairnError } from '../errors.js';
 import { mountSearchDefaults } from '../mcp/search-call.js';
 import type { AdminContext } from './context.js';
@@ -72,7 +73,8 @@ export const engineRoutes = {
     return { removed: path };
   },
 
-  indexFolder: async (body, ctx) => ctx.engine.indexFolder(needString(body.path, 'path'), body.kind ?? 'update'),
+  indexFolder: async (body, ctx) =>
+    ctx.engine.indexFolder(needString(body.path, 'path'), body.kind ?? TOOL_DEFAULTS.indexKind),
 
   jobs: async (_in, ctx) => ctx.engine.jobs(),
 
