@@ -93,5 +93,11 @@ if (el.ok && disp.ok) {
     process.exit(1);
   }
   console.log('[start] Starting the engine; open the "Workbench:" address it prints (it carries the admin token).');
-  supervise(process.execPath, args, { ...process.env, LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error' });
+  // Two malloc arenas, as every spawn of the engine gets (main/engine/kernel/malloc-arenas.ts owns the
+  // why and the value; this script is plain JavaScript and cannot import it).
+  supervise(process.execPath, args, {
+    ...process.env,
+    LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error',
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX || '2',
+  });
 }
