@@ -93,11 +93,12 @@ if (el.ok && disp.ok) {
     process.exit(1);
   }
   console.log('[start] Starting the engine; open the "Workbench:" address it prints (it carries the admin token).');
-  // Two malloc arenas, as every spawn of the engine gets (main/engine/kernel/malloc-arenas.ts owns the
-  // why and the value; this script is plain JavaScript and cannot import it).
+  // The malloc settings every spawn of the engine gets (main/engine/kernel/malloc-env.ts owns the why
+  // and the values; this script is plain JavaScript and cannot import it).
   supervise(process.execPath, args, {
     ...process.env,
     LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error',
-    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX || '2',
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ || '131072',
+    MALLOC_TRIM_THRESHOLD_: process.env.MALLOC_TRIM_THRESHOLD_ || '131072',
   });
 }

@@ -142,21 +142,24 @@ async function engineEnviron(env: Record<string, string>): Promise<Map<string, s
 }
 
 test(
-  'the engine starts with MALLOC_ARENA_MAX=2 (read from the real child); a value the shell was given is kept',
+  'the engine starts with fixed malloc thresholds (read from the real child); a value the shell was given is kept',
   { skip: process.platform !== 'linux' },
   async () => {
-    assert.equal(process.env.MALLOC_ARENA_MAX, undefined, 'precondition: the test runs without MALLOC_ARENA_MAX');
+    assert.equal(process.env.MALLOC_MMAP_THRESHOLD_, undefined, 'precondition: the test runs without it');
     // Control: the same spawn without the supervisor gives a child none.
     spawn(serving, [], {});
     const direct = children[children.length - 1];
     try {
-      assert.equal(environOf(direct.pid!).get('MALLOC_ARENA_MAX'), undefined);
+      assert.equal(environOf(direct.pid!).get('MALLOC_MMAP_THRESHOLD_'), undefined);
     } finally {
       direct.kill('SIGKILL');
     }
     const env = await engineEnviron({ CAIRN_HOME: '/x' });
     assert.equal(env.get('CAIRN_HOME'), '/x', 'control: the environment the supervisor passed');
-    assert.equal(env.get('MALLOC_ARENA_MAX'), '2');
-    assert.equal((await engineEnviron({ MALLOC_ARENA_MAX: '4' })).get('MALLOC_ARENA_MAX'), '4');
+    assert.equal(env.get('MALLOC_MMAP_THRESHOLD_'), '131072');
+    assert.equal(env.get('MALLOC_TRIM_THRESHOLD_'), '131072');
+    const chosen = await engineEnviron({ MALLOC_MMAP_THRESHOLD_: '65536' });
+    assert.equal(chosen.get('MALLOC_MMAP_THRESHOLD_'), '65536');
+    assert.equal(chosen.get('MALLOC_TRIM_THRESHOLD_'), '131072');
   },
 );

@@ -1,5 +1,5 @@
 /**
- * The stdio door's background engine starts with two malloc arenas (kernel/malloc-arenas.ts): read
+ * The stdio door's background engine starts with the engine's malloc settings (kernel/malloc-env.ts): read
  * from the environment of the real engine process it spawned, beside the test process's own, which
  * does not have it (so the value comes from the spawn, not from inheritance).
  */
@@ -43,14 +43,16 @@ after(async () => {
 });
 
 test(
-  'the background engine runs with MALLOC_ARENA_MAX=2; the process that started it has none',
+  'the background engine runs with fixed malloc thresholds; the process that started it has none',
   { skip: !linux },
   async () => {
-    assert.equal(process.env.MALLOC_ARENA_MAX, undefined, 'precondition: the test runs without MALLOC_ARENA_MAX');
-    assert.equal(environ('self').get('MALLOC_ARENA_MAX'), undefined, 'control: not in this process');
+    assert.equal(process.env.MALLOC_MMAP_THRESHOLD_, undefined, 'precondition: the test runs without it');
+    assert.equal(environ('self').get('MALLOC_MMAP_THRESHOLD_'), undefined, 'control: not in this process');
+    assert.equal(environ('self').get('MALLOC_TRIM_THRESHOLD_'), undefined, 'control: not in this process');
     const engine = await findOrStartEngine(home);
     const env = environ(engine.pid);
     assert.equal(env.get('CAIRN_HOME'), home, 'control: this is the environment the door gave its engine');
-    assert.equal(env.get('MALLOC_ARENA_MAX'), '2');
+    assert.equal(env.get('MALLOC_MMAP_THRESHOLD_'), '131072');
+    assert.equal(env.get('MALLOC_TRIM_THRESHOLD_'), '131072');
   },
 );
