@@ -11,7 +11,7 @@
  * large blocks in mmap (returned when freed) and trims the heaps: 32 clients from a cold start, 1000
  * calls, peak 521 and 447 MB against 642 and 604 MB, answered in 31.0 and 25.6 s against 36.1 and
  * 31.6 s (interleaved, load 4-5 on 2 cores). Capping the arenas instead (MALLOC_ARENA_MAX=2) saved
- * as much but answered 15-40 % slower: the threads then wait on each other's arena locks.
+ * as much but answered 11-72 % slower: the threads then wait on each other's arena locks.
  */
 export const ENGINE_MALLOC_ENV = {
   MALLOC_MMAP_THRESHOLD_: '131072',
