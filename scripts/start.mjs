@@ -93,5 +93,12 @@ if (el.ok && disp.ok) {
     process.exit(1);
   }
   console.log('[start] Starting the engine; open the "Workbench:" address it prints (it carries the admin token).');
-  supervise(process.execPath, args, { ...process.env, LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error' });
+  // The malloc settings every spawn of the engine gets (main/engine/kernel/malloc-env.ts owns the why
+  // and the values; this script is plain JavaScript and cannot import it).
+  supervise(process.execPath, args, {
+    ...process.env,
+    LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error',
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ || '131072',
+    MALLOC_TRIM_THRESHOLD_: process.env.MALLOC_TRIM_THRESHOLD_ || '131072',
+  });
 }

@@ -6,55 +6,31 @@
  * from that moment to the end, and again after the load has stopped (memory handed back or kept).
  *
  * The bound is set against what must be resident: the engine as it answers its first call (Node,
- * the engine's code, the opened tables), plus the embedding model's weights once, plus the index
- * structures a search reads (the FTS and vector index files). Peak RSS must stay within 1.5x of it.
+ * the engine's code, the opened tables), plus the embedding model's weights once (the .onnx file),
+ * plus the index working set a search reads (the index files under _indices, and the live vectors,
+ * rows x dimensions x 4 bytes, which a search scans). Not counted, because it is not the model or
+ * the index: the embedding worker's runtime (its V8 isolate, transformers.js, ONNX Runtime's own
+ * buffers), LanceDB's caches and the allocator's slack; the RSS when the first search has answered
+ * (the model loaded) is reported beside it. Peak RSS must stay within 1.5x of the floor.
+ *
+ * The server gets the environment the app gives its engine (kernel/malloc-env.ts);
+ * `--malloc glibc-default` leaves glibc's defaults. `--calls N` ends the load after N calls instead of
+ * after `--duration` seconds, so runs on a machine under different load compare at equal work.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { corpusQueries } from '../corpus/synthetic.js';
 import { numberOption } from '../lib/args.js';
 import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
 import { buildCompiledCli } from '../lib/compiled-cli.js';
 import { fixtureOptions, fixtureSizes, indexedCorpus, vectorsNote } from '../lib/indexed-fixture.js';
 import { MCP_HEADERS, searchCallBody } from '../lib/load.js';
+import { residentParts } from '../lib/resident-floor.js';
 import { emptyOutput, target } from '../lib/results.js';
-import { freePort, processFigures, stop, toolsList } from '../lib/serve-child.js';
+import { engineEnv, mallocNote, freePort, processFigures, stop, toolsList } from '../lib/serve-child.js';
 import { round, spread } from '../lib/stats.js';
 
 const CLIENTS = 32;
-const MB = 2 ** 20;
-
-function filesUnder(dir: string): { path: string; bytes: number }[] {
-  const out: { path: string; bytes: number }[] = [];
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...filesUnder(p));
-    else if (e.isFile()) out.push({ path: p, bytes: statSync(p).size });
-  }
-  return out;
-}
-
-/** The parts that must be resident, from the data folder: the model's weights and the index structures. */
-function residentParts(home: string): { modelMb: number; modelFile: string; indexMb: number } {
-  const onnx = filesUnder(join(home, 'models'))
-    .filter((f) => f.path.endsWith('.onnx'))
-    .sort((a, b) => b.bytes - a.bytes);
-  const indices = filesUnder(join(home, 'index')).filter((f) => f.path.includes('/_indices/'));
-  return {
-    modelMb: (onnx[0]?.bytes ?? 0) / MB,
-    modelFile: onnx[0]?.path.slice(home.length + 1) ?? 'none',
-    indexMb: indices.reduce((s, f) => s + f.bytes, 0) / MB,
-  };
-}
-
 interface Sample {
   t: number;
   rssMb: number;
@@ -69,6 +45,7 @@ export const concurrencyBenchmark: Benchmark = {
     const out = emptyOutput();
     const size = Math.max(...fixtureSizes(ctx.quick, ctx.options));
     const durationS = numberOption(ctx.options, 'duration', ctx.quick ? 15 : 60);
+    const calls = numberOption(ctx.options, 'calls', 0);
     const fx = await indexedCorpus(ctx.root, size, ctx.log, fixtureOptions(ctx.options));
     const note = vectorsNote(fx);
     if (note) out.notes.push(note);
@@ -79,7 +56,7 @@ export const concurrencyBenchmark: Benchmark = {
     let stderr = '';
     const child = spawn(process.execPath, compiled.argv(['serve', '--port', String(port)]), {
       cwd: ctx.root,
-      env: { ...process.env, CAIRN_HOME: fx.home, LANCEDB_LOG: 'error' },
+      env: engineEnv(ctx.options, { CAIRN_HOME: fx.home, LANCEDB_LOG: 'error' }),
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     child.stderr?.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));
@@ -105,11 +82,14 @@ export const concurrencyBenchmark: Benchmark = {
       const latencies: number[] = [];
       const failures: string[] = [];
       let next = 0;
-      const deadline = start + durationS * 1000;
+      let atFirstAnswer = null as { rssMb: number; threads: number } | null;
+      // With --calls the load is a number of calls (the deadline only guards against a hang).
+      const deadline = start + (calls > 0 ? 600 : durationS) * 1000;
+      const more = () => performance.now() < deadline && (calls === 0 || next < calls);
       // Each client sends its next call when its last one answered (as an agent does), every call
       // a different query in the default mode, so caches see a realistic spread, not one hot query.
       const client = async (c: number) => {
-        while (performance.now() < deadline) {
+        while (more()) {
           const q = queries[next++ % queries.length];
           const t = performance.now();
           try {
@@ -121,7 +101,10 @@ export const concurrencyBenchmark: Benchmark = {
             const body = (await res.json()) as { result?: { isError?: boolean }; error?: unknown };
             if (!res.ok || !body.result || body.result.isError)
               failures.push(`${res.status} ${JSON.stringify(body).slice(0, 200)}`);
-            else latencies.push(performance.now() - t);
+            else {
+              latencies.push(performance.now() - t);
+              atFirstAnswer ??= processFigures(pid);
+            }
           } catch (err) {
             failures.push((err as Error).message);
           }
@@ -140,22 +123,29 @@ export const concurrencyBenchmark: Benchmark = {
       const peakThreads = Math.max(...during.map((s) => s.threads));
       const after = samples[samples.length - 1];
       const parts = residentParts(fx.home);
-      const must = cold.rssMb + parts.modelMb + parts.indexMb;
+      const loadS = (performance.now() - start) / 1000;
+      const vectorsMb = parts.vectorsMb(fx.embedded);
+      const must = cold.rssMb + parts.modelMb + parts.indexMb + vectorsMb;
+      const malloc = mallocNote(engineEnv(ctx.options, {}));
       const lat = spread(latencies.length > 0 ? latencies : [Number.NaN]);
       ctx.log(
-        `   cold serve ${cold.rssMb.toFixed(0)} MB / ${cold.threads} threads; ${CLIENTS} clients × ${durationS} s: ${latencies.length} answers, ${failures.length} failures, p50 ${lat.p50.toFixed(0)} ms, p95 ${lat.p95.toFixed(0)} ms; peak ${peakRss.toFixed(0)} MB / ${peakThreads} threads; 5 s after ${after.rssMb.toFixed(0)} MB / ${after.threads} threads; must be resident ${must.toFixed(0)} MB (model ${parts.modelMb.toFixed(0)}, index structures ${parts.indexMb.toFixed(0)})`,
+        `   malloc ${malloc}; cold serve ${cold.rssMb.toFixed(0)} MB / ${cold.threads} threads; first answer ${atFirstAnswer?.rssMb.toFixed(0)} MB; ${CLIENTS} clients × ${loadS.toFixed(1)} s: ${latencies.length} answers, ${failures.length} failures, p50 ${lat.p50.toFixed(0)} ms, p95 ${lat.p95.toFixed(0)} ms; peak ${peakRss.toFixed(0)} MB / ${peakThreads} threads; 5 s after ${after.rssMb.toFixed(0)} MB / ${after.threads} threads; must be resident ${must.toFixed(0)} MB (model ${parts.modelMb.toFixed(0)}, index structures ${parts.indexMb.toFixed(1)}, vectors ${vectorsMb.toFixed(1)})`,
       );
       if (failures.length > 0) out.notes.push(`First failure: ${failures[0]}`);
       out.figures = {
         chunks: fx.chunks,
         vectors: fx.vectors,
         clients: CLIENTS,
-        duration_s: durationS,
+        duration_s: round(loadS, 1),
+        calls: calls > 0 ? calls : null,
+        malloc,
+        answers_per_s: round(latencies.length / loadS, 1),
         default_mode: 'server default (mcp.default_mode)',
         answers: latencies.length,
         failures: failures.length,
         latency_ms: { p50: round(lat.p50, 1), p95: round(lat.p95, 1), max: round(lat.max, 1) },
         cold: { rss_mb: round(cold.rssMb, 1), threads: cold.threads },
+        first_answer: atFirstAnswer ? { rss_mb: round(atFirstAnswer.rssMb, 1), threads: atFirstAnswer.threads } : null,
         peak: { rss_mb: round(peakRss, 1), threads: peakThreads },
         after_5s: { rss_mb: round(after.rssMb, 1), threads: after.threads },
         must_be_resident_mb: {
@@ -164,6 +154,9 @@ export const concurrencyBenchmark: Benchmark = {
           model_weights: round(parts.modelMb, 1),
           model_file: parts.modelFile,
           index_structures: round(parts.indexMb, 1),
+          vectors: round(vectorsMb, 1),
+          counts:
+            'engine RSS at its first answer + the .onnx file + index files under _indices + live vectors (rows x dims x 4); not the embedding worker runtime, LanceDB caches or allocator slack',
         },
         rss_series: during.filter((_, i) => i % 4 === 0).map((s) => [round(s.t, 1), round(s.rssMb, 0), s.threads]),
       };
@@ -181,19 +174,24 @@ export const concurrencyBenchmark: Benchmark = {
         ),
       );
       out.tables.push({
-        title: `${CLIENTS} clients from a cold start, ${durationS} s, ${fx.chunks} chunks`,
+        title: `${CLIENTS} clients from a cold start, ${calls > 0 ? `${calls} calls` : `${durationS} s`}, ${fx.chunks} chunks`,
         columns: ['figure', 'RSS MB', 'threads'],
         rows: [
           ['serve answering its first call', round(cold.rssMb, 0), cold.threads],
+          [
+            'first search answered (model loaded)',
+            round(atFirstAnswer?.rssMb ?? Number.NaN, 0),
+            atFirstAnswer?.threads ?? '',
+          ],
           ['peak under load', round(peakRss, 0), peakThreads],
           ['5 s after the load', round(after.rssMb, 0), after.threads],
           [
-            `must be resident: engine at first answer + model weights (${round(parts.modelMb, 0)}) + index structures (${round(parts.indexMb, 0)})`,
+            `must be resident: engine at first answer + model weights (${round(parts.modelMb, 0)}) + index structures (${round(parts.indexMb, 1)}) + vectors (${round(vectorsMb, 1)})`,
             round(must, 0),
             '',
           ],
         ],
-        note: `${latencies.length} answers, ${failures.length} failures, p50 ${round(lat.p50, 0)} ms, p95 ${round(lat.p95, 0)} ms on ${availableParallelism()} cores (load recorded with the machine)`,
+        note: `malloc ${malloc}; ${latencies.length} answers in ${round(loadS, 1)} s, ${failures.length} failures, p50 ${round(lat.p50, 0)} ms, p95 ${round(lat.p95, 0)} ms on ${availableParallelism()} cores (load recorded with the machine)`,
       });
       out.charts.push({
         id: 'rss',

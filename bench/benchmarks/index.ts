@@ -6,6 +6,7 @@ import { latencyBenchmark } from './latency.js';
 import { vectorRecallBenchmark } from './vector-recall.js';
 import { mcpBenchmark } from './mcp.js';
 import { concurrencyBenchmark } from './concurrency.js';
+import { indexingRssBenchmark } from './indexing-rss.js';
 import { freshnessBenchmark } from './freshness.js';
 import { startupBenchmark } from './startup.js';
 import { qualityBenchmark } from './quality.js';
@@ -22,6 +23,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   vectorRecallBenchmark,
   mcpBenchmark,
   concurrencyBenchmark,
+  indexingRssBenchmark,
   peersBenchmark,
   freshnessBenchmark,
   soakBenchmark,

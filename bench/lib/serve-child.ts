@@ -2,6 +2,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { ENGINE_MALLOC_ENV, withEngineMallocEnv } from '../../main/engine/kernel/malloc-env.js';
 import { MCP_HEADERS } from './load.js';
 
 export function freePort(): Promise<number> {
@@ -46,6 +47,33 @@ export function processFigures(pid: number): { rssMb: number; threads: number } 
     const rss = /VmRSS:\s+(\d+) kB/.exec(status);
     const threads = /Threads:\s+(\d+)/.exec(status);
     return rss && threads ? { rssMb: Number(rss[1]) / 1024, threads: Number(threads[1]) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The environment an engine process gets: the app's (withEngineMallocEnv), or with
+ * `--malloc glibc-default` none of those settings (glibc's defaults, to compare against).
+ */
+export function engineEnv(options: Map<string, string>, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const key of Object.keys(ENGINE_MALLOC_ENV)) delete base[key];
+  if (options.get('malloc') === 'glibc-default') return base;
+  return withEngineMallocEnv(base, {});
+}
+
+/** What `engineEnv` chose, for the results file. */
+export function mallocNote(env: NodeJS.ProcessEnv): string {
+  const set = Object.keys(ENGINE_MALLOC_ENV).filter((k) => env[k] !== undefined);
+  return set.length > 0 ? set.map((k) => `${k}=${env[k]}`).join(' ') : 'glibc defaults';
+}
+
+/** Peak resident MB so far (VmHWM) of a process, null once it is gone. */
+export function peakRssMb(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
   } catch {
     return null;
   }

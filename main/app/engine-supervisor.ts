@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { EngineAddress } from './channels.js';
 import type { EngineAway } from '../common/engine-away.js';
+import { withEngineMallocEnv } from '../engine/kernel/malloc-env.js';
 
 export interface EngineChild {
   readonly stdout: Readable | null;
@@ -126,7 +127,7 @@ export class EngineSupervisor extends EventEmitter {
   private launch(): void {
     this.setState('starting');
     const started = Date.now();
-    const env = { ...this.o.env, CAIRN_ADMIN_TOKEN: this.o.adminToken };
+    const env = withEngineMallocEnv({ ...this.o.env, CAIRN_ADMIN_TOKEN: this.o.adminToken });
     let child: EngineChild;
     try {
       child = this.o.spawn(this.o.entry, this.o.args, env);

@@ -4,7 +4,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -119,3 +119,47 @@ test('a crashing engine is restarted with growing delays, then given up on', asy
   assert.deepEqual(delays, [10, 20, 40]);
   await sup.stop();
 });
+
+function environOf(pid: number): Map<string, string> {
+  return new Map(
+    readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter((kv) => kv.includes('='))
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+}
+
+async function engineEnviron(env: Record<string, string>): Promise<Map<string, string>> {
+  const sup = new EngineSupervisor({ spawn, entry: serving, args: ['serve'], env, adminToken: 't' });
+  const addr = waitFor<{ baseUrl: string } | null>(sup, 'address', (a) => a !== null);
+  sup.start();
+  await addr;
+  try {
+    return environOf(children[children.length - 1].pid!);
+  } finally {
+    await sup.stop();
+  }
+}
+
+test(
+  'the engine starts with fixed malloc thresholds (read from the real child); a value the shell was given is kept',
+  { skip: process.platform !== 'linux' },
+  async () => {
+    assert.equal(process.env.MALLOC_MMAP_THRESHOLD_, undefined, 'precondition: the test runs without it');
+    // Control: the same spawn without the supervisor gives a child none.
+    spawn(serving, [], {});
+    const direct = children[children.length - 1];
+    try {
+      assert.equal(environOf(direct.pid!).get('MALLOC_MMAP_THRESHOLD_'), undefined);
+    } finally {
+      direct.kill('SIGKILL');
+    }
+    const env = await engineEnviron({ CAIRN_HOME: '/x' });
+    assert.equal(env.get('CAIRN_HOME'), '/x', 'control: the environment the supervisor passed');
+    assert.equal(env.get('MALLOC_MMAP_THRESHOLD_'), '131072');
+    assert.equal(env.get('MALLOC_TRIM_THRESHOLD_'), '131072');
+    const chosen = await engineEnviron({ MALLOC_MMAP_THRESHOLD_: '65536' });
+    assert.equal(chosen.get('MALLOC_MMAP_THRESHOLD_'), '65536');
+    assert.equal(chosen.get('MALLOC_TRIM_THRESHOLD_'), '131072');
+  },
+);

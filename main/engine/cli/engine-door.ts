@@ -16,6 +16,7 @@ import { SettingsStore } from '../config/settings-store.js';
 import { CairnError } from '../errors.js';
 import { backgroundEngineCommand, currentLayout } from '../layout.js';
 import { readAdminToken } from '../http/launch.js';
+import { withEngineMallocEnv } from '../kernel/malloc-env.js';
 import { readLock, type LockInfo } from '../lock.js';
 import { EXIT } from './exit-codes.js';
 
@@ -80,7 +81,7 @@ async function spawnBackgroundEngine(home: string): Promise<{ exited: Promise<nu
   const child = spawn(cmd, args, {
     detached: true,
     stdio: ['ignore', fh.fd, fh.fd],
-    env: { ...process.env, CAIRN_HOME: home },
+    env: withEngineMallocEnv({ ...process.env, CAIRN_HOME: home }),
     windowsHide: true,
   });
   const exited = new Promise<number | null>((resolve) => {
