@@ -71,6 +71,9 @@ export const latencyBenchmark: Benchmark = {
         embed.restore();
         // After the queries: the engine holding this index warm (the bench process, one engine open).
         const rssMb = round(process.memoryUsage().rss / 2 ** 20, 0);
+        // The sparse leg's in-memory BM25 (index/sparse-memory.ts): its typed arrays, and the
+        // distinct tokens its dictionary holds beside them.
+        const mirror = engine.store.reads.memory.stats();
         const per: Record<string, Spread> = {};
         for (const mode of SEARCH_MODES) {
           const s = spread(lat.get(mode) ?? []);
@@ -96,6 +99,12 @@ export const latencyBenchmark: Benchmark = {
           query_embedding_excluded: embed.excluded,
           query_embedding_ms: e,
           rss_mb: rssMb,
+          sparse_mirror: mirror && {
+            chunks: mirror.chunks,
+            files: mirror.files,
+            tokens: mirror.tokens,
+            typed_arrays_mb: round(mirror.postingBytes / 2 ** 20, 1),
+          },
           modes: per,
         };
         rows.push([`${size / 1000}k (${fx.chunks})`, 'query embedding alone', e.p50, e.p95, `${e.min}–${e.max}`, '']);
