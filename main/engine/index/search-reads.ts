@@ -168,15 +168,15 @@ export class SearchReads {
   /** BM25 over whole files (one row per file), best first. */
   async matchDocs(match: string, filter: RowFilter | undefined, limit: number): Promise<DocMatch[]> {
     const kept = await this.memory.serve((m) =>
-      top(
-        m.docs.search(match, filter).map(({ entry, score }) => ({
-          path: entry.file.path,
-          rel: entry.file.rel,
-          kind: entry.file.kind,
-          score,
-        })),
-        limit,
-        byScore,
+      top(m.docs.search(match, filter), limit, (hits) =>
+        byScore(
+          hits.map(({ entry, score }) => ({
+            path: entry.file.path,
+            rel: entry.file.rel,
+            kind: entry.file.kind,
+            score,
+          })),
+        ),
       ),
     );
     if (kept) return kept;
@@ -324,20 +324,21 @@ export class SearchReads {
 }
 
 function memoryChunks(m: Mirror, match: string, filter: RowFilter | undefined, limit: number): ChunkMatch[] {
-  return top(
-    m.chunks.search(match, filter).map(({ entry, score }) => ({
-      id: entry.id,
-      folder: entry.file.folder,
-      path: entry.file.path,
-      rel: entry.file.rel,
-      kind: entry.file.kind,
-      start_line: entry.start_line,
-      end_line: entry.end_line,
-      page: entry.page,
-      score,
-    })),
-    limit,
-    chunksByScore,
+  // Rows are built for the candidates at or above the cut only (a common word matches most chunks).
+  return top(m.chunks.search(match, filter), limit, (hits) =>
+    chunksByScore(
+      hits.map(({ entry, score }) => ({
+        id: entry.id,
+        folder: entry.file.folder,
+        path: entry.file.path,
+        rel: entry.file.rel,
+        kind: entry.file.kind,
+        start_line: entry.start_line,
+        end_line: entry.end_line,
+        page: entry.page,
+        score,
+      })),
+    ),
   );
 }
 

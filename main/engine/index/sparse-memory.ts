@@ -236,7 +236,7 @@ export class SparseMemory {
  * The best `limit` of `rows` in `order`: the cut falls at the limit-th best score and equal scores
  * there are ordered as the whole list would be (LanceDB keeps some of a tie at its cut, by row).
  */
-export function top<T extends { score: number }>(rows: T[], limit: number, order: (rows: T[]) => T[]): T[] {
+export function top<T extends { score: number }, U>(rows: T[], limit: number, order: (rows: T[]) => U[]): U[] {
   if (rows.length > limit && limit > 0) {
     const scores = Float32Array.from(rows, (r) => r.score).sort();
     const cut = scores[scores.length - limit];
