@@ -209,8 +209,14 @@ test('in-memory BM25 gives LanceDB full-text answers; a wrong K1 does not', { ti
         [right, 0],
       ] as const) {
         const bad = t
-          .search(analyzeQuery(q), undefined)
-          .filter((h) => want.has(h.entry.id) && Math.abs(h.score - want.get(h.entry.id)!) > 1e-5 * h.score).length;
+          .best(
+            analyzeQuery(q),
+            undefined,
+            1e9,
+            (e, score) => ({ id: e.id, score }),
+            (rows) => rows,
+          )
+          .filter((h) => want.has(h.id) && Math.abs(h.score - want.get(h.id)!) > 1e-5 * h.score).length;
         if (off) differ += bad;
         else assert.equal(bad, 0, `[${q}]: the correct parameters differ from LanceDB`);
       }

@@ -38,11 +38,6 @@ export function bm25Tokens(text: string): string[] {
   return out;
 }
 
-export interface Scored {
-  slot: number;
-  score: number;
-}
-
 export interface Bm25Params {
   k1: number;
   b: number;
@@ -72,6 +67,7 @@ export class Bm25Index {
   // Per-query scratch, reused: the sum per slot and the query that last touched it.
   private sums = new Float32Array(1024);
   private seen = new Uint32Array(1024);
+  private touched = new Uint32Array(1024);
   private epoch = 0;
 
   constructor(private readonly params: Bm25Params = { k1: K1, b: B }) {}
@@ -163,12 +159,23 @@ export class Bm25Index {
   }
 
   /**
-   * Every live document holding a query token that `keep` accepts, with its BM25 score, in slot
-   * order. The statistics are the whole index's, as LanceDB prefilters: a filter narrows the
-   * candidates, not N or n.
+   * Every live document holding a query token, with `mask[slot]` set where a mask is given: the
+   * first `count` entries of `slots`, each scored in `sums[slot]` (both are scratch arrays, valid
+   * until the next search). The statistics are the whole index's, as LanceDB prefilters: a filter
+   * narrows the candidates, not N or n.
    */
-  search(query: string, keep?: (slot: number) => boolean): Scored[] {
-    if (this.live === 0) return [];
+  search(query: string, mask?: Uint8Array): { slots: Uint32Array; count: number; sums: Float32Array } {
+    if (this.sums.length < this.slots) {
+      this.sums = new Float32Array(this.lengths.length);
+      this.seen = new Uint32Array(this.lengths.length);
+      this.touched = new Uint32Array(this.lengths.length);
+      this.epoch = 0;
+    }
+    const sums = this.sums;
+    const seen = this.seen;
+    const touched = this.touched;
+    let count = 0;
+    if (this.live === 0) return { slots: touched, count, sums };
     const { k1, b } = this.params;
     const K = f(k1);
     const Bf = f(b);
@@ -176,44 +183,49 @@ export class Bm25Index {
     const oneMinusB = f(1 - Bf);
     const N = f(this.live);
     const avgdl = f(f(this.totalTokens) / N);
-    if (this.sums.length < this.slots) {
-      this.sums = new Float32Array(this.lengths.length);
-      this.seen = new Uint32Array(this.lengths.length);
-      this.epoch = 0;
-    }
     const epoch = ++this.epoch;
-    const touched: number[] = [];
-    const sums = this.sums;
-    const seen = this.seen;
     const alive = this.alive;
     const lengths = this.lengths;
+    const inBlock = this.offsets.length - 1;
     for (const token of new Set(bm25Tokens(query))) {
       const t = this.tokenIds.get(token);
       if (t === undefined) continue;
-      const start = t + 1 < this.offsets.length ? this.offsets[t] : 0;
-      const end = t + 1 < this.offsets.length ? this.offsets[t + 1] : 0;
-      const list = this.tail.get(t);
+      const start = t < inBlock ? this.offsets[t] : 0;
+      const end = t < inBlock ? this.offsets[t + 1] : 0;
+      const list = this.tail.get(t) ?? [];
+      // Two sources of postings, walked alike: the block, then the tail ([slot, freq] pairs).
+      const docs = this.blockDocs;
+      const freqs = this.blockFreqs;
       let n = 0;
-      for (let i = start; i < end; i++) n += alive[this.blockDocs[i]];
-      if (list) for (let i = 0; i < list.length; i += 2) n += alive[list[i]];
+      if (this.deadSlots === 0) n = end - start + list.length / 2;
+      else {
+        for (let i = start; i < end; i++) n += alive[docs[i]];
+        for (let i = 0; i < list.length; i += 2) n += alive[list[i]];
+      }
       if (n === 0) continue;
       const nf = f(n);
       const idf = f(Math.log(f(f(f(f(N - nf) + 0.5) / f(nf + 0.5)) + 1)));
-      const visit = (slot: number, freq: number) => {
-        if (!alive[slot] || (keep && !keep(slot))) return;
-        const fr = f(freq);
+      const total = end - start + list.length / 2;
+      for (let k = 0; k < total; k++) {
+        const inTail = k >= end - start;
+        const slot = inTail ? list[(k - (end - start)) * 2] : docs[start + k];
+        if (alive[slot] === 0 || (mask !== undefined && mask[slot] === 0)) continue;
+        const fr = f(inTail ? list[(k - (end - start)) * 2 + 1] : freqs[start + k]);
         const norm = f(K * f(oneMinusB + f(f(Bf * f(lengths[slot])) / avgdl)));
         const w = f(idf * f(f(K1p * fr) / f(fr + norm)));
         if (seen[slot] !== epoch) {
           seen[slot] = epoch;
           sums[slot] = w;
-          touched.push(slot);
+          touched[count++] = slot;
         } else sums[slot] = sums[slot] + w;
-      };
-      for (let i = start; i < end; i++) visit(this.blockDocs[i], this.blockFreqs[i]);
-      if (list) for (let i = 0; i < list.length; i += 2) visit(list[i], list[i + 1]);
+      }
     }
-    return touched.map((slot) => ({ slot, score: sums[slot] }));
+    return { slots: touched, count, sums };
+  }
+
+  /** The number of slots ever given (a mask over documents has this length). */
+  get slotCount(): number {
+    return this.slots;
   }
 
   /** Bytes held by the postings and per-document arrays (the token dictionary is counted apart). */
@@ -226,7 +238,8 @@ export class Bm25Index {
       this.lengths.byteLength +
       this.alive.byteLength +
       this.sums.byteLength +
-      this.seen.byteLength
+      this.seen.byteLength +
+      this.touched.byteLength
     );
   }
 

@@ -2,7 +2,7 @@ import { MatchQuery, type Table } from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
 import { and, sqlIn } from './sql.js';
 import { filterSql, type RowFilter } from './row-filter.js';
-import { SparseMemory, top, type Mirror } from './sparse-memory.js';
+import { SparseMemory, type Mirror } from './sparse-memory.js';
 
 /**
  * What the search legs read, as typed rows: the only place their LanceDB queries are written.
@@ -168,15 +168,12 @@ export class SearchReads {
   /** BM25 over whole files (one row per file), best first. */
   async matchDocs(match: string, filter: RowFilter | undefined, limit: number): Promise<DocMatch[]> {
     const kept = await this.memory.serve((m) =>
-      top(m.docs.search(match, filter), limit, (hits) =>
-        byScore(
-          hits.map(({ entry, score }) => ({
-            path: entry.file.path,
-            rel: entry.file.rel,
-            kind: entry.file.kind,
-            score,
-          })),
-        ),
+      m.docs.best(
+        match,
+        filter,
+        limit,
+        (e, score): DocMatch => ({ path: e.file.path, rel: e.file.rel, kind: e.file.kind, score }),
+        byScore,
       ),
     );
     if (kept) return kept;
@@ -324,21 +321,22 @@ export class SearchReads {
 }
 
 function memoryChunks(m: Mirror, match: string, filter: RowFilter | undefined, limit: number): ChunkMatch[] {
-  // Rows are built for the candidates at or above the cut only (a common word matches most chunks).
-  return top(m.chunks.search(match, filter), limit, (hits) =>
-    chunksByScore(
-      hits.map(({ entry, score }) => ({
-        id: entry.id,
-        folder: entry.file.folder,
-        path: entry.file.path,
-        rel: entry.file.rel,
-        kind: entry.file.kind,
-        start_line: entry.start_line,
-        end_line: entry.end_line,
-        page: entry.page,
-        score,
-      })),
-    ),
+  return m.chunks.best(
+    match,
+    filter,
+    limit,
+    (e, score): ChunkMatch => ({
+      id: e.id,
+      folder: e.file.folder,
+      path: e.file.path,
+      rel: e.file.rel,
+      kind: e.file.kind,
+      start_line: e.start_line,
+      end_line: e.end_line,
+      page: e.page,
+      score,
+    }),
+    chunksByScore,
   );
 }
 

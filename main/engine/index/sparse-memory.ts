@@ -42,6 +42,7 @@ export class MemoryTable<E extends { file: FileOrigin }> {
   readonly index: Bm25Index;
   private readonly entries: (E | undefined)[] = [];
   private readonly byPath = new Map<string, number[]>();
+  private mask = new Uint8Array(0);
 
   constructor(params?: Bm25Params) {
     this.index = new Bm25Index(params);
@@ -63,12 +64,51 @@ export class MemoryTable<E extends { file: FileOrigin }> {
     this.byPath.delete(path);
   }
 
-  /** Matches of `match` passing `filter`, with their scores, in no particular order. */
-  search(match: string, filter: RowFilter | undefined): { entry: E; score: number }[] {
-    const test = filter ? filterTest(filter) : undefined;
-    const entries = this.entries;
-    const keep = test ? (slot: number) => test((entries[slot] as E).file) : undefined;
-    return this.index.search(match, keep).map((h) => ({ entry: entries[h.slot] as E, score: h.score }));
+  /**
+   * The best `limit` matches of `match` passing `filter`, made into rows by `make` and put in
+   * `order`. The cut falls at the limit-th best score and equal scores there are ordered as the
+   * whole list would be (LanceDB keeps some of a tie at its cut, by row); rows are made for the
+   * candidates at or above the cut only (a common word matches most chunks).
+   */
+  best<U>(
+    match: string,
+    filter: RowFilter | undefined,
+    limit: number,
+    make: (entry: E, score: number) => U,
+    order: (rows: U[]) => U[],
+  ): U[] {
+    const { slots, count, sums } = this.index.search(match, filter ? this.maskOf(filter) : undefined);
+    let cut = -Infinity;
+    if (count > limit && limit > 0) {
+      const scores = new Float32Array(count);
+      for (let i = 0; i < count; i++) scores[i] = sums[slots[i]];
+      scores.sort();
+      cut = scores[count - limit];
+    }
+    const out: U[] = [];
+    for (let i = 0; i < count; i++) {
+      const slot = slots[i];
+      if (sums[slot] >= cut) out.push(make(this.entries[slot] as E, sums[slot]));
+    }
+    return order(out).slice(0, Math.max(0, limit));
+  }
+
+  /** Which slots pass the filter: from the named files' slots when it names files, else every slot. */
+  private maskOf(filter: RowFilter): Uint8Array {
+    const test = filterTest(filter);
+    if (this.mask.length < this.index.slotCount) this.mask = new Uint8Array(this.index.slotCount * 2);
+    const mask = this.mask;
+    if (filter.paths) {
+      mask.fill(0);
+      for (const p of filter.paths)
+        for (const slot of this.byPath.get(p) ?? []) mask[slot] = test((this.entries[slot] as E).file) ? 1 : 0;
+    } else {
+      for (let slot = 0; slot < this.index.slotCount; slot++) {
+        const e = this.entries[slot];
+        mask[slot] = e !== undefined && test(e.file) ? 1 : 0;
+      }
+    }
+    return mask;
   }
 
   get paths(): number {
@@ -230,19 +270,6 @@ export class SparseMemory {
       postingBytes: m.chunks.index.postingBytes() + m.docs.index.postingBytes(),
     };
   }
-}
-
-/**
- * The best `limit` of `rows` in `order`: the cut falls at the limit-th best score and equal scores
- * there are ordered as the whole list would be (LanceDB keeps some of a tie at its cut, by row).
- */
-export function top<T extends { score: number }, U>(rows: T[], limit: number, order: (rows: T[]) => U[]): U[] {
-  if (rows.length > limit && limit > 0) {
-    const scores = Float32Array.from(rows, (r) => r.score).sort();
-    const cut = scores[scores.length - limit];
-    rows = rows.filter((r) => r.score >= cut);
-  }
-  return order(rows).slice(0, Math.max(0, limit));
 }
 
 function originOf(r: Raw, origins: Map<string, FileOrigin>): FileOrigin {
