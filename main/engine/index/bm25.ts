@@ -159,12 +159,15 @@ export class Bm25Index {
   }
 
   /**
-   * Every live document holding a query token, with `mask[slot]` set where a mask is given: the
+   * Every live document holding a query token, whose file passes where a mask is given: the
    * first `count` entries of `slots`, each scored in `sums[slot]` (both are scratch arrays, valid
    * until the next search). The statistics are the whole index's, as LanceDB prefilters: a filter
    * narrows the candidates, not N or n.
    */
-  search(query: string, mask?: Uint8Array): { slots: Uint32Array; count: number; sums: Float32Array } {
+  search(
+    query: string,
+    mask?: { slotFile: Uint32Array; pass: Uint8Array },
+  ): { slots: Uint32Array; count: number; sums: Float32Array } {
     if (this.sums.length < this.slots) {
       this.sums = new Float32Array(this.lengths.length);
       this.seen = new Uint32Array(this.lengths.length);
@@ -187,6 +190,8 @@ export class Bm25Index {
     const alive = this.alive;
     const lengths = this.lengths;
     const inBlock = this.offsets.length - 1;
+    const slotFile = mask?.slotFile;
+    const pass = mask?.pass;
     for (const token of new Set(bm25Tokens(query))) {
       const t = this.tokenIds.get(token);
       if (t === undefined) continue;
@@ -209,7 +214,7 @@ export class Bm25Index {
       for (let k = 0; k < total; k++) {
         const inTail = k >= end - start;
         const slot = inTail ? list[(k - (end - start)) * 2] : docs[start + k];
-        if (alive[slot] === 0 || (mask !== undefined && mask[slot] === 0)) continue;
+        if (alive[slot] === 0 || (pass !== undefined && pass[(slotFile as Uint32Array)[slot]] === 0)) continue;
         const fr = f(inTail ? list[(k - (end - start)) * 2 + 1] : freqs[start + k]);
         const norm = f(K * f(oneMinusB + f(f(Bf * f(lengths[slot])) / avgdl)));
         const w = f(idf * f(f(K1p * fr) / f(fr + norm)));

@@ -42,7 +42,13 @@ export class MemoryTable<E extends { file: FileOrigin }> {
   readonly index: Bm25Index;
   private readonly entries: (E | undefined)[] = [];
   private readonly byPath = new Map<string, number[]>();
-  private mask = new Uint8Array(0);
+  /** Each slot's file, as an index into `files`: a filter is tested once per file, not per chunk. */
+  private slotFile = new Uint32Array(1024);
+  private readonly files: FileOrigin[] = [];
+  private readonly fileIndex = new Map<string, number>();
+  /** The last filter's files that pass, kept until the table changes (a search asks it 2-4 times). */
+  private passing: { key: string; version: number; pass: Uint8Array } | null = null;
+  private version = 0;
 
   constructor(params?: Bm25Params) {
     this.index = new Bm25Index(params);
@@ -51,12 +57,26 @@ export class MemoryTable<E extends { file: FileOrigin }> {
   add(entry: E, text: string): void {
     const slot = this.index.add(text);
     this.entries[slot] = entry;
+    this.version++;
+    let file = this.fileIndex.get(entry.file.path);
+    if (file === undefined || this.files[file] !== entry.file) {
+      file = this.files.length;
+      this.files.push(entry.file);
+      this.fileIndex.set(entry.file.path, file);
+    }
+    if (slot >= this.slotFile.length) {
+      const grown = new Uint32Array(Math.max(slot + 1, this.slotFile.length * 2));
+      grown.set(this.slotFile);
+      this.slotFile = grown;
+    }
+    this.slotFile[slot] = file;
     const list = this.byPath.get(entry.file.path);
     if (list) list.push(slot);
     else this.byPath.set(entry.file.path, [slot]);
   }
 
   removePath(path: string): void {
+    this.version++;
     for (const slot of this.byPath.get(path) ?? []) {
       this.index.remove(slot);
       this.entries[slot] = undefined;
@@ -93,22 +113,21 @@ export class MemoryTable<E extends { file: FileOrigin }> {
     return order(out).slice(0, Math.max(0, limit));
   }
 
-  /** Which slots pass the filter: from the named files' slots when it names files, else every slot. */
-  private maskOf(filter: RowFilter): Uint8Array {
-    const test = filterTest(filter);
-    if (this.mask.length < this.index.slotCount) this.mask = new Uint8Array(this.index.slotCount * 2);
-    const mask = this.mask;
-    if (filter.paths) {
-      mask.fill(0);
-      for (const p of filter.paths)
-        for (const slot of this.byPath.get(p) ?? []) mask[slot] = test((this.entries[slot] as E).file) ? 1 : 0;
-    } else {
-      for (let slot = 0; slot < this.index.slotCount; slot++) {
-        const e = this.entries[slot];
-        mask[slot] = e !== undefined && test(e.file) ? 1 : 0;
-      }
+  /** Which files pass the filter, by file index (see `slotFile`). */
+  private maskOf(filter: RowFilter): { slotFile: Uint32Array; pass: Uint8Array } {
+    const key = JSON.stringify(filter);
+    if (this.passing?.key !== key || this.passing.version !== this.version) {
+      const test = filterTest(filter);
+      const pass = new Uint8Array(this.files.length);
+      if (filter.paths) {
+        for (const p of filter.paths) {
+          const i = this.fileIndex.get(p);
+          if (i !== undefined && test(this.files[i])) pass[i] = 1;
+        }
+      } else for (let i = 0; i < this.files.length; i++) pass[i] = test(this.files[i]) ? 1 : 0;
+      this.passing = { key, version: this.version, pass };
     }
-    return mask;
+    return { slotFile: this.slotFile, pass: this.passing.pass };
   }
 
   get paths(): number {
