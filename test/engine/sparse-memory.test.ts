@@ -344,8 +344,23 @@ test(
         edges: [],
         fresh: true,
       };
+      // Searches run all through the writes: a refresh that reads a write's rows half done must not
+      // leave the mirror behind once the write has committed.
+      let writing = true;
+      let raced = 0;
+      const racing = (async () => {
+        while (writing) {
+          await mem.reads.matchChunks(analyzeQuery('zephyr harbour'), undefined, 20);
+          raced++;
+          // An answer from memory takes no I/O: let the write's own callbacks run between searches.
+          await new Promise((r) => setImmediate(r));
+        }
+      })();
       await mem.writeFiles([...edited, added], null);
       await mem.removeFiles(fx.folders[1], paths.filter((p) => p.startsWith(fx.folders[1])).slice(0, 4));
+      writing = false;
+      await racing;
+      assert.ok(raced > 2, `only ${raced} searches ran beside the writes`);
 
       let n = 0;
       const check = async (label: string) => {
