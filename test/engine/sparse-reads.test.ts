@@ -72,6 +72,8 @@ test(
       await engine.close();
 
       const store = await IndexStore.open(join(home.dir, 'index'));
+      // Served by the in-memory BM25 (index/sparse-memory.ts), as a running engine's searches are.
+      await store.reads.memory.settled();
       try {
         let entries = 0;
         // A small depth makes most matching files miss the chunk list (the case the entries stand for).
@@ -137,7 +139,8 @@ test(
         }
         // Controls: the deeper search knew chunks the lazy list left as entries, and entries were met.
         assert.ok(known > 0, 'the deeper chunk search knew no file entry');
-        assert.ok(met > 5, `only ${met} entries were met`);
+        // Which of a tie at a list's cut it keeps decides this count (LanceDB by row: 6; in memory by path: 5).
+        assert.ok(met >= 5, `only ${met} entries were met`);
 
         // Places: what LanceDB holds, the same read again by a new process (the cache is memory only).
         const leg = await sparseLeg(store.reads, 'harbour pilot', undefined, 20, 1, 1, false);

@@ -1,10 +1,14 @@
 import { MatchQuery, type Table } from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
 import { and, sqlIn } from './sql.js';
+import { filterSql, type RowFilter } from './row-filter.js';
+import { SparseMemory, type Mirror } from './sparse-memory.js';
 
 /**
  * What the search legs read, as typed rows: the only place their LanceDB queries are written.
- * Filters (`where`) come from search/filters.ts as SQL built with index/sql.ts.
+ * Filters (`where`) come from search/filters.ts as SQL built with index/sql.ts; the full-text
+ * searches take them structured (index/row-filter.ts) and rank in memory (index/sparse-memory.ts)
+ * whenever the mirror is current, else by LanceDB's full-text index over the same rows.
  */
 
 /** Where a chunk lies (no text): enough for globs, file fusion and the graph leg's seeds. */
@@ -131,29 +135,49 @@ export class SearchReads {
   /** Bumped by every forget: a read that began before one may hold rows it replaced and is not kept. */
   private generation = 0;
 
+  /** The full-text tables in memory; LanceDB answers until it is built. */
+  readonly memory: SparseMemory;
+
   constructor(
     private chunks: Table,
     private docs: Table,
-  ) {}
+  ) {
+    this.memory = new SparseMemory(() => ({ chunks: this.chunks, docs: this.docs }));
+  }
 
   /** The store reopened its tables (index/handles.ts); cached places stay valid, rows are the same. */
   rebind(chunks: Table, docs: Table): void {
     this.chunks = chunks;
     this.docs = docs;
+    this.memory.rebound();
   }
 
   /** BM25 over the chunks' analysed text (`match`: analysed tokens), best first. */
-  async matchChunks(match: string, where: string | undefined, limit: number): Promise<ChunkMatch[]> {
+  async matchChunks(match: string, filter: RowFilter | undefined, limit: number): Promise<ChunkMatch[]> {
     const g = this.generation;
-    const rows = await fts(this.chunks, 'search_text', match, where, limit, PLACE_COLUMNS);
-    const out = rows.map((r) => ({ ...place(r), score: r._score as number }));
+    const out =
+      (await this.memory.serve((m) => memoryChunks(m, match, filter, limit))) ??
+      (await fts(this.chunks, 'search_text', match, filterSql(filter), limit, PLACE_COLUMNS)).map((r) => ({
+        ...place(r),
+        score: r._score as number,
+      }));
     this.remember(out, g);
     return chunksByScore(out);
   }
 
   /** BM25 over whole files (one row per file), best first. */
-  async matchDocs(match: string, where: string | undefined, limit: number): Promise<DocMatch[]> {
-    const rows = await fts(this.docs, 'text', match, where, limit, ['path', 'rel', 'kind']);
+  async matchDocs(match: string, filter: RowFilter | undefined, limit: number): Promise<DocMatch[]> {
+    const kept = await this.memory.serve((m) =>
+      m.docs.best(
+        match,
+        filter,
+        limit,
+        (e, score): DocMatch => ({ path: e.file.path, rel: e.file.rel, kind: e.file.kind, score }),
+        byScore,
+      ),
+    );
+    if (kept) return kept;
+    const rows = await fts(this.docs, 'text', match, filterSql(filter), limit, ['path', 'rel', 'kind']);
     return byScore(
       rows.map((r) => ({
         path: r.path as string,
@@ -165,8 +189,23 @@ export class SearchReads {
   }
 
   /** As matchChunks, with what a hit shows (the text): for the few chunks about to be shown. */
-  async matchHits(match: string, where: string | undefined, limit: number): Promise<(HitRow & { score: number })[]> {
-    const rows = await fts(this.chunks, 'search_text', match, where, limit, HIT_COLUMNS);
+  async matchHits(
+    match: string,
+    filter: RowFilter | undefined,
+    limit: number,
+  ): Promise<(HitRow & { score: number })[]> {
+    const ranked = await this.memory.serve((m) => memoryChunks(m, match, filter, limit));
+    if (ranked) {
+      // Ranked in memory, the text read by id; a chunk replaced since the ranking is left out.
+      const rows = await this.hitRows(ranked.map((r) => r.id));
+      return chunksByScore(
+        ranked.flatMap((r) => {
+          const h = rows.get(r.id);
+          return h ? [{ ...h, score: r.score }] : [];
+        }),
+      );
+    }
+    const rows = await fts(this.chunks, 'search_text', match, filterSql(filter), limit, HIT_COLUMNS);
     return chunksByScore(rows.map((r) => ({ ...hitRow(r), score: r._score as number })));
   }
 
@@ -248,12 +287,14 @@ export class SearchReads {
     const gone = new Set(paths);
     if (gone.size === 0) return;
     this.generation++;
+    this.memory.forgetPaths(gone);
     for (const [id, p] of this.places) if (gone.has(p.path)) this.places.delete(id);
     for (const p of gone) this.byPath.delete(p);
   }
 
   forgetAll(): void {
     this.generation++;
+    this.memory.forgetAll();
     this.places.clear();
     this.byPath.clear();
   }
@@ -277,6 +318,26 @@ export class SearchReads {
       });
     }
   }
+}
+
+function memoryChunks(m: Mirror, match: string, filter: RowFilter | undefined, limit: number): ChunkMatch[] {
+  return m.chunks.best(
+    match,
+    filter,
+    limit,
+    (e, score): ChunkMatch => ({
+      id: e.id,
+      folder: e.file.folder,
+      path: e.file.path,
+      rel: e.file.rel,
+      kind: e.file.kind,
+      start_line: e.start_line,
+      end_line: e.end_line,
+      page: e.page,
+      score,
+    }),
+    chunksByScore,
+  );
 }
 
 async function fts(

@@ -96,6 +96,8 @@ export class IndexStore {
       // it unopenable (they are only for speed), so a failure waits for the next write.
       for (const column of ['id', 'path'])
         await store.indexes.ensureKeyIndex(store.chunks, column).catch(() => undefined);
+      // The sparse leg's in-memory BM25, read in the background; LanceDB answers until it is there.
+      store.reads.memory.warm();
       return store;
     } catch (err) {
       handles?.close([]);
@@ -204,7 +206,7 @@ export class IndexStore {
   async removeFiles(folder: string, paths: string[]): Promise<void> {
     if (paths.length === 0) return;
     try {
-      await this.removeWhere(sqlIn('path', paths));
+      await this.removeWhere(sqlIn('path', paths), paths);
     } finally {
       await this.recountAll([folder]);
     }
@@ -221,12 +223,14 @@ export class IndexStore {
     this.graph.removeFolder(folder);
   }
 
-  private async removeWhere(filter: string): Promise<void> {
-    this.reads.forgetAll();
+  /** `paths`: the files `filter` selects, when it names them (else every cache starts over). */
+  private async removeWhere(filter: string, paths?: string[]): Promise<void> {
+    const forget = () => (paths ? this.reads.forgetPaths(paths) : this.reads.forgetAll());
+    forget();
     try {
       await removeRows(this.handles.core, this.indexes, filter, () => this.allVectorTables());
     } finally {
-      this.reads.forgetAll();
+      forget();
     }
   }
 
@@ -391,10 +395,12 @@ export class IndexStore {
     await mkdir(this.dir, { recursive: true });
     this.handles = await TableHandles.open(this.dir);
     this.reads.rebind(this.chunks, this.docs);
+    this.reads.memory.warm();
     return aside;
   }
 
   async close(): Promise<void> {
+    await this.reads.memory.close();
     this.handles.close([...this.vectorTables.values()]);
   }
 }

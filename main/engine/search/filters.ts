@@ -1,30 +1,36 @@
 import picomatch from 'picomatch';
-import { and, sqlIn } from '../index/sql.js';
+import { dateSql, filterSql, type RowFilter } from '../index/row-filter.js';
 import type { ValidSearch } from './validate.js';
 
 const KINDS = new Set(['text', 'markdown', 'code', 'html', 'pdf', 'docx', 'data']);
 
 /**
- * The part of the filters LanceDB can apply before ranking (prefilter). `folders` null: every
+ * The part of the filters LanceDB can apply before ranking (prefilter), structured: the sparse
+ * leg tests it in memory, every other reader gets its SQL (whereClause). `folders` null: every
  * indexed folder, no folder clause (it doubles the cost of both the full-text and the vector
  * search; the searcher still drops any row outside the folders, see inFolders).
  */
+export function rowFilter(s: ValidSearch, folders: string[] | null, dates = true): RowFilter | undefined {
+  const f: RowFilter = {};
+  if (folders !== null) f.folders = folders;
+  if (s.fileTypes.length > 0)
+    f.types = { kinds: s.fileTypes.filter((t) => KINDS.has(t)), exts: s.fileTypes.filter((t) => !KINDS.has(t)) };
+  if (dates && s.modifiedAfter !== null) f.mtimeFrom = s.modifiedAfter;
+  if (dates && s.modifiedBefore !== null) f.mtimeTo = s.modifiedBefore;
+  return Object.keys(f).length > 0 ? f : undefined;
+}
+
+/** rowFilter as SQL, for the legs that ask LanceDB. */
 export function whereClause(s: ValidSearch, folders: string[] | null, dates = true): string | undefined {
-  const kinds = s.fileTypes.filter((t) => KINDS.has(t));
-  const exts = s.fileTypes.filter((t) => !KINDS.has(t));
-  const typeFilter =
-    s.fileTypes.length === 0
-      ? undefined
-      : [kinds.length ? sqlIn('kind', kinds) : '', exts.length ? sqlIn('ext', exts) : ''].filter(Boolean).join(' OR ');
-  return and(folders !== null && sqlIn('folder', folders), typeFilter, dates && dateClause(s));
+  return filterSql(rowFilter(s, folders, dates));
 }
 
 /** Date filters alone; vectors keep the mtime of when they were computed, so dates are checked on chunks. */
 export function dateClause(s: ValidSearch): string | undefined {
-  return and(
-    s.modifiedAfter !== null && `mtime >= ${s.modifiedAfter}`,
-    s.modifiedBefore !== null && `mtime <= ${s.modifiedBefore}`,
-  );
+  return dateSql({
+    mtimeFrom: s.modifiedAfter ?? undefined,
+    mtimeTo: s.modifiedBefore ?? undefined,
+  });
 }
 
 /**

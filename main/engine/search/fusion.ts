@@ -1,10 +1,11 @@
 import type { RetrievalLeg } from '../../common/search.js';
 import type { ChunkPlace } from '../index/search-reads.js';
+import type { RowFilter } from '../index/row-filter.js';
 
 /** The search that chooses the chunk of a file entry: the files' best chunk for the same words. */
 export interface FileEntrySearch {
   match: string;
-  where: string | undefined;
+  where: RowFilter | undefined;
   /** The depth of the per-file chunk search, as the eager leg runs it (4 x the files it searches). */
   depth: number;
 }

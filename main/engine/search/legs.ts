@@ -1,4 +1,4 @@
-import { and, sqlIn } from '../index/sql.js';
+import { withPaths, type RowFilter } from '../index/row-filter.js';
 import { type ChunkPlace, type VectorReads, type HitRow, type SearchReads } from '../index/search-reads.js';
 import type { FileEntrySearch, LegResult } from './fusion.js';
 import { analyzeQuery } from '../index/analyzer.js';
@@ -74,7 +74,7 @@ export const DEEP_FACTOR = 5;
 export async function sparseLeg(
   reads: SearchReads,
   query: string,
-  where: string | undefined,
+  where: RowFilter | undefined,
   limit: number,
   weight: number,
   docScale = 1,
@@ -161,7 +161,7 @@ async function bestChunks(
 ): Promise<ChunkPlace[]> {
   const paths = files.map((f) => f.path);
   const best = new Map<string, ChunkPlace>();
-  for (const h of await reads.matchChunks(search.match, and(search.where, sqlIn('path', paths)), search.depth))
+  for (const h of await reads.matchChunks(search.match, withPaths(search.where, paths), search.depth))
     if (!best.has(h.path)) best.set(h.path, h);
   const rest = paths.filter((p) => !best.has(p));
   if (rest.length > 0) {
@@ -214,7 +214,7 @@ export async function resolveFileEntries(
 ): Promise<Map<string, HitRow>> {
   const paths = entryIds.map((id) => id.slice(FILE_ENTRY.length));
   const best = new Map<string, HitRow>();
-  for (const h of await reads.matchHits(search.match, and(search.where, sqlIn('path', paths)), search.depth))
+  for (const h of await reads.matchHits(search.match, withPaths(search.where, paths), search.depth))
     if (!best.has(h.path)) best.set(h.path, h);
   const rest = paths.filter((p) => !best.has(p));
   if (rest.length > 0) {

@@ -12,7 +12,8 @@ import { CairnError } from '../errors.js';
 import type { Embedder } from '../types.js';
 import type { GraphIndex } from '../graph/graph.js';
 import type { ChunkPlace, HitRow, SearchReads, VectorReads } from '../index/search-reads.js';
-import { dateClause, globMatcher, inFolders, whereClause } from './filters.js';
+import { dateClause, globMatcher, inFolders, rowFilter, whereClause } from './filters.js';
+import type { RowFilter } from '../index/row-filter.js';
 import {
   convexMix,
   legWeight,
@@ -95,6 +96,7 @@ export class Searcher {
     // Searching every folder needs no folder clause: the index holds only indexed folders, and
     // inFolders drops anything else (rows of a folder being removed) before ranking.
     const prefilter = new Set(folders).size === cfg.folders.length ? null : folders;
+    const filter = rowFilter(s, prefilter);
     const where = whereClause(s, prefilter);
     const globs = globMatcher(s.globs);
     // Globs are applied after ranking, so ask each leg for more when they may drop results. The
@@ -104,7 +106,16 @@ export class Searcher {
     const inScope = inFolders(folders);
     const abstained: { leg: RetrievalLeg; reason: string }[] = [];
     const lists = (
-      await this.runLegs(s, needs, folders, where, whereClause(s, prefilter, false), depth, cfg, abstained)
+      await this.runLegs(
+        s,
+        needs,
+        folders,
+        { filter, sql: where },
+        whereClause(s, prefilter, false),
+        depth,
+        cfg,
+        abstained,
+      )
     ).map((l) => keep(l, (i) => inScope(l.paths?.[i] ?? '')));
     const filtered = globs ? lists.map((l) => keep(l, (i) => globs(l.rels?.[i] ?? ''))) : lists;
     if (needs.includes('graph')) {
@@ -170,7 +181,7 @@ export class Searcher {
     s: ValidSearch,
     needs: RetrievalLeg[],
     folders: string[],
-    where: string | undefined,
+    { filter, sql: where }: { filter: RowFilter | undefined; sql: string | undefined },
     vectorWhere: string | undefined,
     depth: number,
     cfg: SearchSettings,
@@ -217,7 +228,7 @@ export class Searcher {
         tasks.push(
           this.leg('sparse', async () => {
             const lazy = (alone || besideDense) && !names;
-            const list = await sparseLeg(this.deps.reads, q, where, depth, 1, docScale, lazy, besideDense && lazy);
+            const list = await sparseLeg(this.deps.reads, q, filter, depth, 1, docScale, lazy, besideDense && lazy);
             // A definition outranks the chunks that mention its name, in every mode with this leg.
             return names ? promote(list, await definitionChunks(this.deps, q, folders, where, list)) : list;
           }),

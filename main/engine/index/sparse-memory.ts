@@ -1,0 +1,355 @@
+import type { Table } from '@lancedb/lancedb';
+import { Bm25Index, type Bm25Params } from './bm25.js';
+import { filterTest, type FilteredRow, type RowFilter } from './row-filter.js';
+import { sqlIn } from './sql.js';
+
+/**
+ * The chunks' and files' analysed text as in-memory BM25 indexes (index/bm25.ts), mirroring the
+ * two LanceDB tables the sparse leg searches. LanceDB stays the store of record: the mirror is
+ * read from it (at open, in the background, and again after the index is replaced), and the
+ * paths the store writes or removes are read again from it before the next search is served
+ * (`forgetPaths`, called before each write and after its commit). Until it is built, or while a
+ * refresh races a write, `serve` answers null and the caller asks LanceDB as before. It relies on
+ * this process being the index's only writer (the data folder's lock, engine/lock.ts).
+ *
+ * Slots of removed or rewritten rows are not reused before the next full read (a reopened store,
+ * a moved-aside index): about 20 bytes per rewritten chunk meanwhile.
+ */
+
+/** A file's origin columns, shared by its chunks' entries. */
+export interface FileOrigin extends FilteredRow {
+  rel: string;
+}
+
+export interface ChunkEntry {
+  id: string;
+  file: FileOrigin;
+  start_line: number;
+  end_line: number;
+  page: number;
+}
+
+/** Past this many changed files, reading the whole tables again is cheaper than an `IN` over them. */
+const REBUILD_FROM = 5_000;
+const ORIGIN = ['folder', 'path', 'rel', 'kind', 'ext', 'mtime'];
+const CHUNK_COLUMNS = ['id', ...ORIGIN, 'start_line', 'end_line', 'page', 'search_text'];
+const DOC_COLUMNS = [...ORIGIN, 'text'];
+
+type Raw = Record<string, unknown>;
+
+/** One table's mirror: the BM25 index and, by slot, what a match returns. */
+export class MemoryTable<E extends { file: FileOrigin }> {
+  readonly index: Bm25Index;
+  private readonly entries: (E | undefined)[] = [];
+  private readonly byPath = new Map<string, number[]>();
+  /** Each slot's file, as an index into `files`: a filter is tested once per file, not per chunk. */
+  private slotFile = new Uint32Array(1024);
+  private readonly files: FileOrigin[] = [];
+  private readonly fileIndex = new Map<string, number>();
+  /** The last filter's files that pass, kept until the table changes (a search asks it 2-4 times). */
+  private passing: { key: string; version: number; pass: Uint8Array } | null = null;
+  private version = 0;
+
+  constructor(params?: Bm25Params) {
+    this.index = new Bm25Index(params);
+  }
+
+  add(entry: E, text: string): void {
+    const slot = this.index.add(text);
+    this.entries[slot] = entry;
+    this.version++;
+    let file = this.fileIndex.get(entry.file.path);
+    if (file === undefined || this.files[file] !== entry.file) {
+      file = this.files.length;
+      this.files.push(entry.file);
+      this.fileIndex.set(entry.file.path, file);
+    }
+    if (slot >= this.slotFile.length) {
+      const grown = new Uint32Array(Math.max(slot + 1, this.slotFile.length * 2));
+      grown.set(this.slotFile);
+      this.slotFile = grown;
+    }
+    this.slotFile[slot] = file;
+    const list = this.byPath.get(entry.file.path);
+    if (list) list.push(slot);
+    else this.byPath.set(entry.file.path, [slot]);
+  }
+
+  removePath(path: string): void {
+    this.version++;
+    for (const slot of this.byPath.get(path) ?? []) {
+      this.index.remove(slot);
+      this.entries[slot] = undefined;
+    }
+    this.byPath.delete(path);
+  }
+
+  /**
+   * The best `limit` matches of `match` passing `filter`, made into rows by `make` and put in
+   * `order`. The cut falls at the limit-th best score and equal scores there are ordered as the
+   * whole list would be (LanceDB keeps some of a tie at its cut, by row); rows are made for the
+   * candidates at or above the cut only (a common word matches most chunks).
+   */
+  best<U>(
+    match: string,
+    filter: RowFilter | undefined,
+    limit: number,
+    make: (entry: E, score: number) => U,
+    order: (rows: U[]) => U[],
+  ): U[] {
+    const { slots, count, sums } = this.index.search(match, filter ? this.maskOf(filter) : undefined);
+    let cut = -Infinity;
+    if (count > limit && limit > 0) {
+      const scores = new Float32Array(count);
+      for (let i = 0; i < count; i++) scores[i] = sums[slots[i]];
+      scores.sort();
+      cut = scores[count - limit];
+    }
+    const out: U[] = [];
+    for (let i = 0; i < count; i++) {
+      const slot = slots[i];
+      if (sums[slot] >= cut) out.push(make(this.entries[slot] as E, sums[slot]));
+    }
+    return order(out).slice(0, Math.max(0, limit));
+  }
+
+  /** Which files pass the filter, by file index (see `slotFile`). */
+  private maskOf(filter: RowFilter): { slotFile: Uint32Array; pass: Uint8Array } {
+    const key = JSON.stringify(filter);
+    if (this.passing?.key !== key || this.passing.version !== this.version) {
+      const test = filterTest(filter);
+      const pass = new Uint8Array(this.files.length);
+      if (filter.paths) {
+        for (const p of filter.paths) {
+          const i = this.fileIndex.get(p);
+          if (i !== undefined && test(this.files[i])) pass[i] = 1;
+        }
+      } else for (let i = 0; i < this.files.length; i++) pass[i] = test(this.files[i]) ? 1 : 0;
+      this.passing = { key, version: this.version, pass };
+    }
+    return { slotFile: this.slotFile, pass: this.passing.pass };
+  }
+
+  get paths(): number {
+    return this.byPath.size;
+  }
+}
+
+export interface Mirror {
+  chunks: MemoryTable<ChunkEntry>;
+  docs: MemoryTable<{ file: FileOrigin }>;
+}
+
+export class SparseMemory {
+  private mirror: Mirror | null = null;
+  /** Bumped by every forget: a refresh read that began before one may hold replaced rows. */
+  private generation = 0;
+  /** Bumped by forgetAll: the mirror is valid only if built after the last one. */
+  private epoch = 0;
+  private builtEpoch = -1;
+  private failedEpoch = -1;
+  private building: Promise<void> | null = null;
+  private refreshing: Promise<void> | null = null;
+  private readonly dirty = new Set<string>();
+  private closed = false;
+  /** Searches answered from memory (tests check that a comparison compared something). */
+  served = 0;
+
+  constructor(
+    private readonly tables: () => { chunks: Table; docs: Table },
+    private readonly params?: Bm25Params,
+  ) {}
+
+  forgetPaths(paths: Iterable<string>): void {
+    this.generation++;
+    for (const p of paths) this.dirty.add(p);
+    if (this.dirty.size > REBUILD_FROM) this.forgetAll();
+  }
+
+  forgetAll(): void {
+    this.generation++;
+    this.epoch++;
+    this.dirty.clear();
+  }
+
+  /** New handles on the same rows (IndexStore.reopen): a build that failed may be tried again. */
+  rebound(): void {
+    this.failedEpoch = -1;
+  }
+
+  /** Starts building the mirror if it is not valid and no build runs. */
+  warm(): void {
+    if (this.closed || this.building || this.builtEpoch === this.epoch || this.failedEpoch === this.epoch) return;
+    const epoch = this.epoch;
+    // The build reads every row as of now: changes noted before it are in what it reads.
+    this.dirty.clear();
+    this.building = this.build()
+      .then((m) => {
+        if (this.closed) return;
+        this.mirror = m;
+        this.builtEpoch = epoch;
+      })
+      .catch(() => {
+        // LanceDB still answers every search (and names damage where it finds it).
+        this.failedEpoch = epoch;
+      })
+      .finally(() => {
+        this.building = null;
+      });
+  }
+
+  /** The build in progress, if any, settled (tests, close). */
+  async settled(): Promise<void> {
+    await this.building;
+  }
+
+  /** Never serves again: every search asks LanceDB (a reference to compare the mirror with). */
+  disable(): void {
+    this.closed = true;
+    this.mirror = null;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.building;
+    await this.refreshing;
+  }
+
+  /**
+   * Runs `use` on the mirror once it holds what LanceDB holds now, synchronously after the check,
+   * so that no forget falls between them; null when it cannot be had yet (the caller reads LanceDB).
+   */
+  async serve<T>(use: (m: Mirror) => T): Promise<T | null> {
+    if (this.closed) return null;
+    if (this.builtEpoch !== this.epoch || !this.mirror) {
+      this.warm();
+      return null;
+    }
+    if (this.dirty.size > 0) {
+      this.refreshing ??= this.refresh().finally(() => {
+        this.refreshing = null;
+      });
+      await this.refreshing.catch(() => undefined);
+    }
+    if (this.builtEpoch !== this.epoch || this.dirty.size > 0 || !this.mirror) return null;
+    this.served++;
+    return use(this.mirror);
+  }
+
+  /** Reads the changed paths' rows again; applied only if no forget came meanwhile. */
+  private async refresh(): Promise<void> {
+    const paths = [...this.dirty];
+    const g = this.generation;
+    const epoch = this.epoch;
+    const { chunks, docs } = this.tables();
+    const where = sqlIn('path', paths);
+    const [crows, drows] = await Promise.all([
+      readAll(chunks.query().where(where).select(CHUNK_COLUMNS)),
+      readAll(docs.query().where(where).select(DOC_COLUMNS)),
+    ]);
+    const m = this.mirror;
+    if (g !== this.generation || epoch !== this.epoch || !m) return;
+    for (const p of paths) {
+      m.chunks.removePath(p);
+      m.docs.removePath(p);
+    }
+    const origins = new Map<string, FileOrigin>();
+    for (const r of crows) addChunk(m, r, origins);
+    for (const r of drows) addDoc(m, r, origins);
+    m.chunks.index.compactIfDue();
+    m.docs.index.compactIfDue();
+    this.dirty.clear();
+  }
+
+  private async build(): Promise<Mirror> {
+    const m: Mirror = { chunks: new MemoryTable(this.params), docs: new MemoryTable(this.params) };
+    const origins = new Map<string, FileOrigin>();
+    const { chunks, docs } = this.tables();
+    await readBatches(chunks.query().select(CHUNK_COLUMNS), (rows) => {
+      for (const r of rows) addChunk(m, r, origins);
+      return !this.closed;
+    });
+    await readBatches(docs.query().select(DOC_COLUMNS), (rows) => {
+      for (const r of rows) addDoc(m, r, origins);
+      return !this.closed;
+    });
+    m.chunks.index.compact();
+    m.docs.index.compact();
+    return m;
+  }
+
+  /** What the mirror holds, for the memory figures of the latency benchmark. */
+  stats(): { chunks: number; files: number; tokens: number; postingBytes: number } | null {
+    const m = this.builtEpoch === this.epoch ? this.mirror : null;
+    if (!m) return null;
+    return {
+      chunks: m.chunks.index.size,
+      files: m.docs.index.size,
+      tokens: m.chunks.index.tokens + m.docs.index.tokens,
+      postingBytes: m.chunks.index.postingBytes() + m.docs.index.postingBytes(),
+    };
+  }
+}
+
+function originOf(r: Raw, origins: Map<string, FileOrigin>): FileOrigin {
+  const path = r.path as string;
+  let o = origins.get(path);
+  if (!o) {
+    o = {
+      folder: r.folder as string,
+      path,
+      rel: r.rel as string,
+      kind: r.kind as string,
+      ext: r.ext as string,
+      mtime: r.mtime as number,
+    };
+    origins.set(path, o);
+  }
+  return o;
+}
+
+function addChunk(m: Mirror, r: Raw, origins: Map<string, FileOrigin>): void {
+  const entry: ChunkEntry = {
+    id: r.id as string,
+    file: originOf(r, origins),
+    start_line: r.start_line as number,
+    end_line: r.end_line as number,
+    page: r.page as number,
+  };
+  m.chunks.add(entry, r.search_text as string);
+}
+
+function addDoc(m: Mirror, r: Raw, origins: Map<string, FileOrigin>): void {
+  m.docs.add({ file: originOf(r, origins) }, r.text as string);
+}
+
+interface Batch {
+  numRows: number;
+  schema: { fields: { name: string }[] };
+  getChild(name: string): { toArray(): ArrayLike<unknown> } | null;
+}
+
+function decode(batch: Batch): Raw[] {
+  const columns = batch.schema.fields.map((f) => [f.name, batch.getChild(f.name)?.toArray() ?? []] as const);
+  const out: Raw[] = new Array<Raw>(batch.numRows);
+  for (let i = 0; i < batch.numRows; i++) {
+    const r: Raw = {};
+    for (const [name, values] of columns) r[name] = values[i];
+    out[i] = r;
+  }
+  return out;
+}
+
+/** Streams a query's rows a batch at a time (the docs' text of a whole index is never held at once). */
+async function readBatches(query: AsyncIterable<Batch>, each: (rows: Raw[]) => boolean): Promise<void> {
+  for await (const batch of query) if (!each(decode(batch))) return;
+}
+
+async function readAll(query: AsyncIterable<Batch>): Promise<Raw[]> {
+  const out: Raw[] = [];
+  await readBatches(query, (rows) => {
+    out.push(...rows);
+    return true;
+  });
+  return out;
+}
