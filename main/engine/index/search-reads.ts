@@ -1,6 +1,7 @@
 import { MatchQuery, type Table } from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
 import { and, sqlIn } from './sql.js';
+import { decodeRows, type Raw } from './arrow-rows.js';
 import { filterSql, type RowFilter } from './row-filter.js';
 import { SparseMemory, type Mirror } from './sparse-memory.js';
 
@@ -61,24 +62,9 @@ const PLACES_KEPT = 50_000;
 /** Files whose chunk lists are kept for the graph leg (a file holds a few to a few hundred chunks). */
 const PATHS_KEPT = 2_000;
 
-type Raw = Record<string, unknown>;
-
-/**
- * The rows of a query's Arrow answer, decoded a column at a time. `toArray()` decodes through a
- * proxy per row and field (apache-arrow's visitor for every cell): about 5 ms of main-thread time
- * per search at 200 candidates, more than the MCP layer costs. The columns here are Utf8, Int32
- * and Float32/64 (index/schema.ts, `_score`, `_distance`): each decodes to the same JS value.
- */
+/** The rows of a query's answer (see decodeRows). */
 async function rowsOf(query: { toArrow(): Promise<ArrowTable> }): Promise<Raw[]> {
-  const table = await query.toArrow();
-  const columns = table.schema.fields.map((f) => [f.name, table.getChild(f.name)?.toArray() ?? []] as const);
-  const out: Raw[] = new Array<Raw>(table.numRows);
-  for (let i = 0; i < table.numRows; i++) {
-    const r: Raw = {};
-    for (const [name, values] of columns) r[name] = (values as ArrayLike<unknown>)[i];
-    out[i] = r;
-  }
-  return out;
+  return decodeRows(await query.toArrow());
 }
 
 function place(r: Raw): ChunkPlace {

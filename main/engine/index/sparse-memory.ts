@@ -2,6 +2,7 @@ import type { Table } from '@lancedb/lancedb';
 import { Bm25Index, type Bm25Params } from './bm25.js';
 import { filterTest, type FilteredRow, type RowFilter } from './row-filter.js';
 import { sqlIn } from './sql.js';
+import { decodeRows, type Columns, type Raw } from './arrow-rows.js';
 
 /**
  * The chunks' and files' analysed text as in-memory BM25 indexes (index/bm25.ts), mirroring the
@@ -34,8 +35,6 @@ const REBUILD_FROM = 5_000;
 const ORIGIN = ['folder', 'path', 'rel', 'kind', 'ext', 'mtime'];
 const CHUNK_COLUMNS = ['id', ...ORIGIN, 'start_line', 'end_line', 'page', 'search_text'];
 const DOC_COLUMNS = [...ORIGIN, 'text'];
-
-type Raw = Record<string, unknown>;
 
 /** One table's mirror: the BM25 index and, by slot, what a match returns. */
 export class MemoryTable<E extends { file: FileOrigin }> {
@@ -323,29 +322,12 @@ function addDoc(m: Mirror, r: Raw, origins: Map<string, FileOrigin>): void {
   m.docs.add({ file: originOf(r, origins) }, r.text as string);
 }
 
-interface Batch {
-  numRows: number;
-  schema: { fields: { name: string }[] };
-  getChild(name: string): { toArray(): ArrayLike<unknown> } | null;
-}
-
-function decode(batch: Batch): Raw[] {
-  const columns = batch.schema.fields.map((f) => [f.name, batch.getChild(f.name)?.toArray() ?? []] as const);
-  const out: Raw[] = new Array<Raw>(batch.numRows);
-  for (let i = 0; i < batch.numRows; i++) {
-    const r: Raw = {};
-    for (const [name, values] of columns) r[name] = values[i];
-    out[i] = r;
-  }
-  return out;
-}
-
 /** Streams a query's rows a batch at a time (the docs' text of a whole index is never held at once). */
-async function readBatches(query: AsyncIterable<Batch>, each: (rows: Raw[]) => boolean): Promise<void> {
-  for await (const batch of query) if (!each(decode(batch))) return;
+async function readBatches(query: AsyncIterable<Columns>, each: (rows: Raw[]) => boolean): Promise<void> {
+  for await (const batch of query) if (!each(decodeRows(batch))) return;
 }
 
-async function readAll(query: AsyncIterable<Batch>): Promise<Raw[]> {
+async function readAll(query: AsyncIterable<Columns>): Promise<Raw[]> {
   const out: Raw[] = [];
   await readBatches(query, (rows) => {
     out.push(...rows);
