@@ -29,13 +29,20 @@ export function SecurityPanel() {
   const action = useAction();
   const toggle = useAction();
 
-  // The fields follow the engine's values whenever they change: adjusted while rendering, as React
-  // advises, not in an effect that renders twice.
-  const [shownValues, setShownValues] = useState<typeof values>(null);
-  if (values && values !== shownValues) {
-    setShownValues(values);
-    setHosts((values['mcp.allowed_hosts'] as string[]).join('\n'));
-    setOrigins((values['mcp.allowed_origins'] as string[]).join('\n'));
+  // Each field follows the engine's value of its own setting when that changes, and only then: a
+  // save of anything else (a switch) must not throw away a list being edited. Adjusted while
+  // rendering, as React advises, not in an effect that renders twice.
+  const engineHosts = values ? (values['mcp.allowed_hosts'] as string[]).join('\n') : null;
+  const engineOrigins = values ? (values['mcp.allowed_origins'] as string[]).join('\n') : null;
+  const [shownHosts, setShownHosts] = useState<string | null>(null);
+  const [shownOrigins, setShownOrigins] = useState<string | null>(null);
+  if (engineHosts !== null && engineHosts !== shownHosts) {
+    setShownHosts(engineHosts);
+    setHosts(engineHosts);
+  }
+  if (engineOrigins !== null && engineOrigins !== shownOrigins) {
+    setShownOrigins(engineOrigins);
+    setOrigins(engineOrigins);
   }
 
   // Validate as the person types (debounced), against the engine's rules.
