@@ -1,6 +1,9 @@
 // The graph leg's one hop on a real engine (real LanceDB, the real built-in model): it reaches
 // other files from the text legs' best chunks, never the seed's own file, whose order the text
 // legs already decided (a same-file hop outvoted it on CoSQA and the held-out docstring queries).
+// A hop follows an edge the seed chunk holds (a call, or from a definition to its callers), not
+// its file's relations; and a name reaches its definition when the query is the name, not a
+// sentence that mentions it (both put other chunks above the answer on code-search docstrings).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -34,7 +37,22 @@ before(async () => {
   );
   await writeFile(
     join(folder, 'ledger.py'),
-    ['def settle_ledger_rows(group):', '    return list(group)', ''].join('\n'),
+    [
+      'def settle_ledger_rows(group):',
+      '    # tidal reconciliation of the harbour ledger',
+      '    return list(group)',
+      '',
+      'def audit_fjord_rows(rows):',
+      '    # fjord sediment audit, called from nowhere',
+      '    return rows',
+      '',
+      'class SedimentCore:',
+      '    pass',
+      '',
+      'def _drift_gauge(rows):',
+      '    return rows',
+      '',
+    ].join('\n'),
   );
   const t = await tempEngine();
   engine = t.engine;
@@ -53,4 +71,33 @@ test("the graph leg hops to the files a seed calls or imports, never within the 
   // Control: the hop happens, to the imported file, so the check below is not vacuous.
   assert.ok(graphPaths.includes(join(folder, 'ledger.py')), JSON.stringify(res.hits.map((h) => [h.path, h.legs])));
   assert.ok(!graphPaths.includes(join(folder, 'tours.py')), JSON.stringify(res.hits.map((h) => [h.path, h.legs])));
+});
+
+const graphHits = (hits: { path: string; start_line: number; legs: { graph?: number } }[]) =>
+  hits.filter((h) => h.legs.graph !== undefined).map((h) => `${h.path.slice(folder.length + 1)}:${h.start_line}`);
+
+test('from a definition the graph hops to the chunks that call it, not to every file importing its file', async () => {
+  const uncalled = await engine.search({ query: 'fjord sediment audit', mode: 'tribrid', top_k: 10 });
+  assert.equal(uncalled.hits[0]?.path, join(folder, 'ledger.py'));
+  assert.deepEqual(graphHits(uncalled.hits), [], JSON.stringify(uncalled.hits.map((h) => [h.path, h.legs])));
+  // Control: the called definition's seed reaches its caller, plan_outing in tours.py.
+  const called = await engine.search({ query: 'tidal reconciliation harbour', mode: 'tribrid', top_k: 10 });
+  assert.ok(graphHits(called.hits).includes('tours.py:3'), JSON.stringify(called.hits.map((h) => [h.path, h.legs])));
+});
+
+test('a query that is a name gets its definition from the graph; a sentence mentioning the name does not', async () => {
+  const named = await engine.search({ query: 'SedimentCore', mode: 'tribrid', top_k: 10 });
+  // Control: the name alone reaches the class through the graph.
+  assert.ok(graphHits(named.hits).includes('ledger.py:9'), JSON.stringify(named.hits.map((h) => [h.path, h.legs])));
+  const sentence = await engine.search({ query: 'returns rows for a SedimentCore audit', mode: 'tribrid', top_k: 10 });
+  assert.ok(sentence.hits.length > 0);
+  assert.ok(
+    !graphHits(sentence.hits).includes('ledger.py:9'),
+    JSON.stringify(sentence.hits.map((h) => [h.path, h.legs])),
+  );
+});
+
+test('words spelling a name reach the private definition of that name (a leading underscore)', async () => {
+  const res = await engine.search({ query: 'drift gauge', mode: 'tribrid', top_k: 10 });
+  assert.ok(graphHits(res.hits).includes('ledger.py:12'), JSON.stringify(res.hits.map((h) => [h.path, h.legs])));
 });

@@ -32,7 +32,7 @@ test('import specifiers and links resolve to files of the folder', () => {
   assert.deepEqual(resolveTarget('docs/guide.md', '../../etc/passwd', 'link', known), []);
 });
 
-test('neighbours: definitions a chunk references, files it imports, files that import it', () => {
+test('neighbours: definitions a chunk references, files its lines import, chunks calling what it defines', () => {
   const g = new GraphIndex();
   g.setFile(F, '/p/src/money.ts', 'src/money.ts', [node('/p/src/money.ts', 'formatCents', 'function', 1)], []);
   g.setFile(
@@ -44,23 +44,43 @@ test('neighbours: definitions a chunk references, files it imports, files that i
   );
   const fromInvoice = g.neighbours(F, '/p/src/invoice.ts', 10, 20, 10);
   assert.ok(fromInvoice.some((t) => t.path === '/p/src/money.ts' && t.via === 'reference' && t.line === 1));
-  assert.ok(fromInvoice.some((t) => t.path === '/p/src/money.ts' && t.via === 'import'));
+  // The import at line 1 is the file's, not this chunk's: only the chunk holding it hops along it.
+  assert.ok(!fromInvoice.some((t) => t.via === 'import'));
+  assert.ok(
+    g.neighbours(F, '/p/src/invoice.ts', 1, 20, 10).some((t) => t.path === '/p/src/money.ts' && t.via === 'import'),
+  );
+  // From the definition of formatCents: the line of invoice.ts that calls it.
   const fromMoney = g.neighbours(F, '/p/src/money.ts', 1, 4, 10);
   assert.deepEqual(
-    fromMoney.map((t) => [t.path, t.via]),
-    [['/p/src/invoice.ts', 'imported_by']],
+    fromMoney.map((t) => [t.path, t.via, t.line]),
+    [['/p/src/invoice.ts', 'imported_by', 14]],
   );
+  // Control: a chunk of money.ts defining nothing invoice.ts calls has no callers to hop to.
+  g.setFile(
+    F,
+    '/p/src/money.ts',
+    'src/money.ts',
+    [node('/p/src/money.ts', 'formatCents', 'function', 1), node('/p/src/money.ts', 'parseCents', 'function', 6)],
+    [],
+  );
+  assert.deepEqual(g.neighbours(F, '/p/src/money.ts', 6, 9, 10), []);
+  assert.equal(g.neighbours(F, '/p/src/money.ts', 1, 4, 10).length, 1);
   g.removeFile(F, '/p/src/invoice.ts');
   assert.deepEqual(g.neighbours(F, '/p/src/money.ts', 1, 4, 10), []);
 });
 
-test('names in a query find definitions; plain words do not', () => {
+test('a query that is names finds their definitions; plain words or a sentence mentioning a name do not', () => {
   const g = new GraphIndex();
   g.setFile(F, '/p/a.ts', 'a.ts', [node('/p/a.ts', 'InvoiceStore.save', 'method', 5)], []);
   assert.deepEqual(
-    g.nameMatches('where is InvoiceStore.save called', new Set([F]), 5).map((t) => t.line),
+    g.nameMatches('InvoiceStore.save', new Set([F]), 5).map((t) => t.line),
     [5],
   );
+  assert.deepEqual(
+    g.nameMatches('save', new Set([F]), 5).map((t) => t.line),
+    [],
+  );
+  assert.deepEqual(g.nameMatches('where is InvoiceStore.save called', new Set([F]), 5), []);
   assert.deepEqual(g.nameMatches('save the file', new Set([F]), 5), []);
   assert.deepEqual(identifiers('parseInvoiceTotals and haversine_distance in the text'), [
     'parseinvoicetotals',

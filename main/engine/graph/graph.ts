@@ -91,12 +91,15 @@ export class GraphIndex {
   /**
    * Definitions whose name the query spells out (an identifier, a heading). A code definition
    * outranks a heading of the same name: asking for `reconcileAccounts` is asking for the code,
-   * and the page that documents it is one link away anyway.
+   * and the page that documents it is one link away anyway. Only a query that is names is asked
+   * for them: a sentence that mentions a name in passing ("Returns an OrderedSet of …") asks for
+   * what it describes, and the named definition outvoted the text legs' answer (code-search
+   * docstrings: 4 of 4 name hits on sentence queries ranked the answer lower, none higher).
    */
   nameMatches(query: string, folders: Set<string>, limit: number): GraphTarget[] {
     const code: GraphTarget[] = [];
     const headings: GraphTarget[] = [];
-    for (const token of [...identifiers(query), ...spelledNames(query)]) {
+    for (const token of queryNames(query)) {
       for (const n of this.byName.get(token) ?? []) {
         if (!folders.has(n.folder)) continue;
         (n.kind === 'heading' ? headings : code).push({
@@ -124,7 +127,13 @@ export class GraphIndex {
     return out;
   }
 
-  /** One hop out of a chunk: what it imports or links to, the definitions it references, and who imports its file. */
+  /**
+   * One hop out of a chunk, along the edges the chunk itself holds: what it imports or links to,
+   * the definitions it references, and the chunks elsewhere that reference a definition it holds.
+   * A file's relations seen from any of its chunks (the imports at its top, the files importing
+   * it) say nothing about that chunk: from the text legs' best chunks they put the imported and
+   * importing files' headers above the answer (code-search docstrings), and never raised one.
+   */
   neighbours(folder: string, path: string, startLine: number, endLine: number, limit: number): GraphTarget[] {
     const g = this.folders.get(folder);
     if (!g) return [];
@@ -133,7 +142,7 @@ export class GraphIndex {
     const known = g.pathByRel;
     const edges = g.edgesByPath.get(path) ?? [];
     // A name a chunk uses means a definition it can see: its own file's or an imported file's. A
-    // same-named definition elsewhere in the folder is a coincidence (two unrelated `parse`s).
+    // same-named definition elsewhere in the folder is a coincidence (two unrelated \`parse\`s).
     const visible = new Set([path]);
     for (const e of edges)
       if (e.kind === 'import')
@@ -141,9 +150,8 @@ export class GraphIndex {
     const out: GraphTarget[] = [];
     for (const e of edges) {
       if (out.length >= limit) break;
-      const inChunk = e.line >= startLine && e.line <= endLine;
+      if (e.line < startLine || e.line > endLine) continue;
       if (e.kind === 'reference') {
-        if (!inChunk) continue;
         for (const n of this.byName.get(e.target.toLowerCase()) ?? []) {
           if (n.folder !== folder || !visible.has(n.path) || n.kind === 'heading') continue;
           if (!(n.path === path && n.start_line >= startLine && n.start_line <= endLine))
@@ -151,8 +159,6 @@ export class GraphIndex {
         }
         continue;
       }
-      // Imports sit at the top of a file; they describe the whole file, so any chunk of it follows them.
-      if (e.kind === 'link' && !inChunk) continue;
       for (const targetRel of resolveTarget(rel, e.target, e.kind, known)) {
         const targetPath = g.pathByRel.get(targetRel);
         if (targetPath && targetPath !== path)
@@ -163,9 +169,19 @@ export class GraphIndex {
           });
       }
     }
-    for (const otherPath of importers(g).get(rel) ?? []) {
-      if (out.length >= limit) break;
-      if (otherPath !== path) out.push({ path: otherPath, line: 1, via: 'imported_by' });
+    // The callers: an importing file's references to a name this chunk defines.
+    const defined = new Set(
+      (g.nodesByPath.get(path) ?? [])
+        .filter((n) => n.kind !== 'heading' && n.start_line >= startLine && n.start_line <= endLine)
+        .flatMap((n) => nameKeys(n.name)),
+    );
+    for (const otherPath of defined.size > 0 ? (importers(g).get(rel) ?? []) : []) {
+      if (otherPath === path) continue;
+      for (const e of g.edgesByPath.get(otherPath) ?? []) {
+        if (out.length >= limit) break;
+        if (e.kind === 'reference' && defined.has(e.target.toLowerCase()))
+          out.push({ path: otherPath, line: e.line, via: 'imported_by' });
+      }
     }
     return out.slice(0, limit);
   }
@@ -234,7 +250,17 @@ function spelledNames(query: string): string[] {
   const words = query.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   if (words.length < 2 || words.length > 4 || words.join(' ') !== query.trim().toLowerCase().replace(/\s+/g, ' '))
     return [];
-  return [words.join(''), words.join('_')];
+  // Words carry no leading underscore: "fix path" spells the private \`_FixPath\` as much as \`FixPath\`.
+  const names = [words.join(''), words.join('_')];
+  return [...names, ...names.map((n) => `_${n}`)];
+}
+
+/** The names a query is made of: a spelled-out name, or identifiers and nothing else. */
+function queryNames(query: string): string[] {
+  const spelled = spelledNames(query);
+  if (spelled.length > 0) return spelled;
+  const words = query.trim().split(/\s+/);
+  return words.every((w) => identifiers(w).length > 0) ? identifiers(query) : [];
 }
 
 /** Identifier-like tokens of a query: code names are matched whole, case-insensitively. */

@@ -31,6 +31,13 @@ export interface LegResult {
    * represent code (the built-in USE-lite) judges prose, not source files (legWeight).
    */
   weightByKind?: Readonly<Record<string, number>>;
+  /**
+   * The best score the leg can give, when its scores are on a fixed scale (the graph leg's: 1 for
+   * a definition the query names, less for a hop, less again from a lower seed). Convex fusion
+   * divides by it instead of min-max normalising, which made the best of a few weak hops count as
+   * much as a named definition.
+   */
+  fullScore?: number;
 }
 
 /** A leg's weight for a chunk of the given kind (its own weight when the kind is unknown or not listed). */
@@ -105,8 +112,8 @@ export function convexMix(lists: LegResult[]): Fused[] {
   const kinds = kindsOf(lists);
   for (const list of lists) {
     if (list.ids.length === 0) continue;
-    const max = Math.max(...list.scores);
-    const min = Math.min(...list.scores);
+    const max = list.fullScore ?? Math.max(...list.scores);
+    const min = list.fullScore !== undefined ? 0 : Math.min(...list.scores);
     const span = max - min;
     list.ids.forEach((id, i) => {
       const w = legWeight(list, kinds.get(id));

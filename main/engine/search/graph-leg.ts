@@ -17,14 +17,15 @@ const VIA_WEIGHT: Record<GraphTarget['via'], number> = {
   reference: 0.6,
   import: 0.5,
   link: 0.5,
+  /** A caller of a definition the seed holds, in a file importing the seed's. */
   imported_by: 0.3,
 };
 
 /**
  * The graph leg: definitions the query names outright, then one hop from the best chunks of the
- * other legs (what they import or link to, the definitions they call, who imports them). It ranks
- * chunks the text legs cannot see because the words are elsewhere: the callee's body, the linked
- * page, the module that was imported.
+ * other legs (what they import or link to, the definitions they call, the chunks calling theirs).
+ * It ranks chunks the text legs cannot see because the words are elsewhere: the callee's body,
+ * the linked page, the module that was imported.
  */
 export async function graphLeg(
   deps: GraphLegDeps,
@@ -72,7 +73,7 @@ export async function graphLeg(
       globs,
     )
   ).map((r) => r?.id);
-  const out: LegResult = { leg: 'graph', weight, ids: [], scores: [], paths: [] };
+  const out: LegResult = { leg: 'graph', weight, ids: [], scores: [], paths: [], fullScore: VIA_WEIGHT.name };
   ranked.forEach((r, i) => {
     const id = ids[i];
     if (id && !out.ids.includes(id)) {

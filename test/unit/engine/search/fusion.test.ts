@@ -90,3 +90,19 @@ test('single: one leg passes through in its own order with its own scores', () =
     { id: 'y', score: 0.3, ranks: { vector: 2 } },
   ]);
 });
+
+test('convex: a leg on a fixed scale (fullScore) is divided by its best possible score, not min-max spread', () => {
+  // Two weak graph hops (0.1 and 0.05 of a named definition's 1) beside a sparse list.
+  const lists = (fullScore?: number): LegResult[] => [
+    { leg: 'sparse', weight: 1, ids: ['answer', 'header', 'tail'], scores: [10, 9.8, 1] },
+    { leg: 'graph', weight: 0.15, ids: ['header', 'other'], scores: [0.1, 0.05], fullScore },
+  ];
+  const fixed = convexMix(lists(1));
+  const byId = Object.fromEntries(fixed.map((f) => [f.id, f.score]));
+  assert.equal(fixed[0].id, 'answer');
+  assert.ok(Math.abs(byId.header - (8.8 / 9 + 0.15 * 0.1) / 1.15) < 1e-12, String(byId.header));
+  assert.ok(Math.abs(byId.other - (0.15 * 0.05) / 1.15) < 1e-12, String(byId.other));
+  // Control: min-max makes the weaker of two hops 0 and the better a full vote, which lifts the
+  // sparse leg's second chunk above its first.
+  assert.equal(convexMix(lists())[0].id, 'header');
+});
