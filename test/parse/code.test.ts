@@ -44,6 +44,31 @@ test('JavaScript: arrow functions, classes, require and dynamic import', async (
   );
 });
 
+test('JavaScript: functions assigned to a prototype, an object or module.exports are definitions', async () => {
+  const r = await parse(
+    'writer.js',
+    [
+      'function Writer() {}',
+      'Writer.prototype.uint32 = function write_uint32(value) {',
+      '  return value;',
+      '};',
+      'Writer.alloc = () => new Writer();',
+      'Writer.size = 4;',
+      'module.exports = function createWriter() {};',
+      'module.exports.Writer = Writer;',
+      '',
+    ].join('\n'),
+  );
+  // Not definitions: a number assigned (line 6) or a name re-exported (line 8).
+  assert.deepEqual(defs(r), [
+    'Writer:function:1-1',
+    'Writer.prototype.uint32:method:2-4',
+    'Writer.alloc:method:5-5',
+    'createWriter:function:7-7',
+  ]);
+  assert.ok(r.chunks.some((c) => c.symbol === 'Writer.prototype.uint32' && c.startLine === 2 && c.endLine === 4));
+});
+
 test('TSX parses with the TSX grammar', async () => {
   const r = await parse(
     'c.tsx',

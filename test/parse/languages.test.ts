@@ -38,5 +38,5 @@ test('kindOf and languageOf by extension and well-known names', () => {
     assert.equal(kindOf(path), kind, path);
     assert.equal(languageOf(path), lang, path);
   }
-  assert.equal(CHUNKER_VERSION, 2);
+  assert.equal(CHUNKER_VERSION, 3);
 });

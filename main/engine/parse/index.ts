@@ -11,7 +11,7 @@ import { parseText } from './text.js';
  * Bumped whenever chunk boundaries or text change for the same input, so the indexer knows to
  * re-chunk files it indexed with an older version.
  */
-export const CHUNKER_VERSION = 2;
+export const CHUNKER_VERSION = 3;
 
 export { kindOf, languageOf } from './languages.js';
 export type { TokenBudget } from './budget.js';

@@ -3,8 +3,22 @@ import { field, lastIdentifier, stringArg, unquote, type LangSpec } from './spec
 
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 
-/** `const parse = (x) => ...`: a function in all but syntax, named by its single declarator. */
+/**
+ * `const parse = (x) => ...`: a function in all but syntax, named by its single declarator.
+ * `Writer.prototype.uint32 = function write_uint32(...)` and `util.isObject = function ...` are how
+ * CommonJS code defines methods and helpers: named by what is assigned (`Writer.prototype.uint32`).
+ */
 function jsName(n: Node): string | null {
+  if (n.type === 'expression_statement') {
+    const a = n.namedChildren[0];
+    if (a?.type !== 'assignment_expression') return null;
+    const left = field(a, 'left');
+    const value = field(a, 'right');
+    if (!left || !value || !FUNCTION_VALUES.has(value.type)) return null;
+    // `module.exports = function name()` defines `name`, the only name the file gives it.
+    if (/^(module\.)?exports$/.test(left.text)) return field(value, 'name')?.text ?? null;
+    return left.type === 'member_expression' || left.type === 'identifier' ? left.text : null;
+  }
   if (n.type === 'lexical_declaration' || n.type === 'variable_declaration') {
     const decls = n.namedChildren.filter((c) => c?.type === 'variable_declarator');
     if (decls.length !== 1) return null;
@@ -42,6 +56,7 @@ export const JS: LangSpec = {
     internal_module: 'namespace',
     lexical_declaration: 'function',
     variable_declaration: 'function',
+    expression_statement: 'function',
   },
   wrappers: new Set(['export_statement']),
   name: jsName,
