@@ -112,6 +112,11 @@ export class MemoryTable<E extends { file: FileOrigin }> {
     return order(out).slice(0, Math.max(0, limit));
   }
 
+  /** The live entries of one file, in the order they were added. */
+  entriesOf(path: string): E[] {
+    return (this.byPath.get(path) ?? []).map((slot) => this.entries[slot] as E);
+  }
+
   /** Which files pass the filter, by file index (see `slotFile`). */
   private maskOf(filter: RowFilter): { slotFile: Uint32Array; pass: Uint8Array } {
     const key = JSON.stringify(filter);
