@@ -101,6 +101,7 @@ async function compare(
   label = '',
 ): Promise<number> {
   let rows = 0;
+  let listed = 0;
   const served = mem.reads.memory.served;
   for (const q of qs) {
     const match = analyzeQuery(q);
@@ -118,10 +119,17 @@ async function compare(
       sameRanking(gd, wd, (r) => r.path, `${what} docs`);
       rows += wc.length + wd.length;
     }
-    const [gh, wh] = [await mem.reads.matchHits(match, filter, 10), await lance.reads.matchHits(match, filter, 10)];
-    sameRanking(gh, wh, (r) => `${r.id} ${r.text}`, `${label}[${q}] hits`);
+    // The chunks of the best files (how file entries and the graph leg's targets find theirs).
+    const paths = [...new Set((await lance.reads.matchChunks(match, filter, 10)).map((r) => r.path))];
+    const ids = async (s: IndexStore) =>
+      (await s.reads.chunksOf(paths)).map((r) => `${r.id} ${r.path} ${r.start_line}-${r.end_line} ${r.page}`).sort();
+    const [gp, wp] = [await ids(mem), await ids(lance)];
+    // No file to list (nothing matched the filter): chunksOf asks neither LanceDB nor the mirror.
+    if (paths.length > 0) listed++;
+    assert.ok(wp.length >= paths.length, `${label}[${q}]: LanceDB lists no chunk of a file`);
+    assert.deepEqual(gp, wp, `${label}[${q}] the files' chunks`);
   }
-  assert.equal(mem.reads.memory.served - served, qs.length * 7, `${label}: searches not answered from memory`);
+  assert.equal(mem.reads.memory.served - served, qs.length * 6 + listed, `${label}: searches not answered from memory`);
   return rows;
 }
 

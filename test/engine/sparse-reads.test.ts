@@ -158,12 +158,16 @@ test(
         assert.ok(gone);
         // Its chunk list, kept for the graph leg: what a new process reads, the second time too.
         const byId = (xs: { id: string }[]) => [...xs].sort((a, b) => (a.id < b.id ? -1 : 1));
+        const served = store.reads.memory.served;
         const listed = byId(await store.reads.chunksOf([gone.path]));
         assert.ok(listed.length > 1, 'the file has chunks to keep');
+        assert.equal(store.reads.memory.served, served + 1, 'the in-memory mirror listed them');
         assert.deepEqual(byId(await store.reads.chunksOf([gone.path])), listed, 'the kept list');
         const again = await IndexStore.open(join(home.dir, 'index'));
         try {
+          // A new store's mirror is not built yet: this list is read from LanceDB.
           assert.deepEqual(byId(await again.reads.chunksOf([gone.path])), listed, 'the list LanceDB holds');
+          assert.equal(again.reads.memory.served, 0, 'control: LanceDB answered');
         } finally {
           await again.close();
         }
@@ -187,11 +191,13 @@ test(
         const after = await store.reads.placesOf(some);
         assert.equal(after.has(some[0]), false, 'a chunk of the rewritten file is still served from the cache');
         if (kept) assert.deepEqual(after.get(kept.id), kept, 'a place of another file was lost');
+        const before = store.reads.memory.served;
         assert.equal(
           (await store.reads.chunksOf([gone.path])).length,
           0,
           'the kept chunk list of the rewritten file is still served',
         );
+        assert.equal(store.reads.memory.served, before + 1, 'the mirror answered, the written file read again');
         assert.equal(
           (await store.reads.chunksOf([gone.path], 'true')).length,
           0,

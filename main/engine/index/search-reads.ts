@@ -3,7 +3,7 @@ import type { Table as ArrowTable } from 'apache-arrow';
 import { and, sqlIn } from './sql.js';
 import { decodeRows, type Raw } from './arrow-rows.js';
 import { filterSql, type RowFilter } from './row-filter.js';
-import { SparseMemory, type Mirror } from './sparse-memory.js';
+import { SparseMemory, type ChunkEntry, type Mirror } from './sparse-memory.js';
 
 /**
  * What the search legs read, as typed rows: the only place their LanceDB queries are written.
@@ -174,40 +174,19 @@ export class SearchReads {
     );
   }
 
-  /** As matchChunks, with what a hit shows (the text): for the few chunks about to be shown. */
-  async matchHits(
-    match: string,
-    filter: RowFilter | undefined,
-    limit: number,
-  ): Promise<(HitRow & { score: number })[]> {
-    const ranked = await this.memory.serve((m) => memoryChunks(m, match, filter, limit));
-    if (ranked) {
-      // Ranked in memory, the text read by id; a chunk replaced since the ranking is left out.
-      const rows = await this.hitRows(ranked.map((r) => r.id));
-      return chunksByScore(
-        ranked.flatMap((r) => {
-          const h = rows.get(r.id);
-          return h ? [{ ...h, score: r.score }] : [];
-        }),
-      );
-    }
-    const rows = await fts(this.chunks, 'search_text', match, filterSql(filter), limit, HIT_COLUMNS);
-    return chunksByScore(rows.map((r) => ({ ...hitRow(r), score: r._score as number })));
-  }
-
-  /** Every chunk of the given files with what a hit shows, in no particular order. */
-  async hitsOf(paths: string[]): Promise<HitRow[]> {
-    if (paths.length === 0) return [];
-    return (await rowsOf(this.chunks.query().where(sqlIn('path', paths)).select(HIT_COLUMNS))).map(hitRow);
-  }
-
   /**
-   * Every chunk of the given files, in no particular order. Without a `where`, each file's list is
-   * kept (the graph leg asks for the same neighbouring files search after search) and dropped with
-   * the file's places when the store writes or removes it, so a kept list is what a read would find.
+   * Every chunk of the given files, in no particular order. Without a `where`, the in-memory mirror
+   * answers when it holds what LanceDB holds (it knows every live chunk's file and place), else
+   * each file's list read is kept (the graph leg asks for the same neighbouring files search after
+   * search) and dropped with the file's places when the store writes or removes it, so a kept list
+   * is what a read would find.
    */
   async chunksOf(paths: string[], where?: string): Promise<ChunkPlace[]> {
     if (paths.length === 0) return [];
+    if (where === undefined) {
+      const mirrored = await this.memory.serve((m) => paths.flatMap((p) => m.chunks.entriesOf(p).map(entryPlace)));
+      if (mirrored) return mirrored;
+    }
     const kept = where === undefined ? paths.flatMap((p) => this.byPath.get(p) ?? []) : [];
     const unread = where === undefined ? paths.filter((p) => !this.byPath.has(p)) : paths;
     if (unread.length === 0) return kept;
@@ -306,24 +285,21 @@ export class SearchReads {
   }
 }
 
+function entryPlace(e: ChunkEntry): ChunkPlace {
+  return {
+    id: e.id,
+    folder: e.file.folder,
+    path: e.file.path,
+    rel: e.file.rel,
+    kind: e.file.kind,
+    start_line: e.start_line,
+    end_line: e.end_line,
+    page: e.page,
+  };
+}
+
 function memoryChunks(m: Mirror, match: string, filter: RowFilter | undefined, limit: number): ChunkMatch[] {
-  return m.chunks.best(
-    match,
-    filter,
-    limit,
-    (e, score): ChunkMatch => ({
-      id: e.id,
-      folder: e.file.folder,
-      path: e.file.path,
-      rel: e.file.rel,
-      kind: e.file.kind,
-      start_line: e.start_line,
-      end_line: e.end_line,
-      page: e.page,
-      score,
-    }),
-    chunksByScore,
-  );
+  return m.chunks.best(match, filter, limit, (e, score): ChunkMatch => ({ ...entryPlace(e), score }), chunksByScore);
 }
 
 async function fts(
@@ -369,8 +345,11 @@ async function nearestVectors(
     .distanceType('cosine')
     .select(['id', 'rel', 'path', 'kind', '_distance'])
     .limit(limit);
-  // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances.
-  q = q.ef(Math.max(200, limit * 2)).refineFactor(2);
+  // Recall over speed: HNSW's default ef misses neighbours; refine re-ranks with exact distances
+  // (the index's are 8-bit). Refining the list itself, not twice as many: at 100k chunks (model
+  // vectors, 100 stored vectors as queries) recall@10 0.998 either way, recall@200 0.989 against
+  // 0.994, 12 ms a query against 15 (without refine: 7 ms, recall@10 0.986).
+  q = q.ef(Math.max(200, limit * 2)).refineFactor(1);
   if (where) q = q.where(where);
   const rows = await rowsOf(q);
   return rows.map((r) => ({

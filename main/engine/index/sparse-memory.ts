@@ -101,8 +101,7 @@ export class MemoryTable<E extends { file: FileOrigin }> {
     if (count > limit && limit > 0) {
       const scores = new Float32Array(count);
       for (let i = 0; i < count; i++) scores[i] = sums[slots[i]];
-      scores.sort();
-      cut = scores[count - limit];
+      cut = nthSmallest(scores, count - limit);
     }
     const out: U[] = [];
     for (let i = 0; i < count; i++) {
@@ -110,6 +109,11 @@ export class MemoryTable<E extends { file: FileOrigin }> {
       if (sums[slot] >= cut) out.push(make(this.entries[slot] as E, sums[slot]));
     }
     return order(out).slice(0, Math.max(0, limit));
+  }
+
+  /** The live entries of one file, in the order they were added. */
+  entriesOf(path: string): E[] {
+    return (this.byPath.get(path) ?? []).map((slot) => this.entries[slot] as E);
   }
 
   /** Which files pass the filter, by file index (see `slotFile`). */
@@ -132,6 +136,39 @@ export class MemoryTable<E extends { file: FileOrigin }> {
   get paths(): number {
     return this.byPath.size;
   }
+}
+
+/**
+ * The value a full sort would put at index `n` (the cut of `best`), by selection: a common word
+ * matches most chunks, and sorting all their scores was a large share of a search's time.
+ * Reorders `a`.
+ */
+export function nthSmallest(a: Float32Array, n: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (hi > lo) {
+    // Median of three as the pivot (scores are often sorted runs: postings come in slot order).
+    const mid = (lo + hi) >>> 1;
+    const x = a[lo];
+    const y = a[mid];
+    const z = a[hi];
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    if (n <= j) hi = j;
+    else if (n >= i) lo = i;
+    else return a[n];
+  }
+  return a[n];
 }
 
 export interface Mirror {

@@ -1,5 +1,5 @@
 import { withPaths, type RowFilter } from '../index/row-filter.js';
-import { type ChunkPlace, type VectorReads, type HitRow, type SearchReads } from '../index/search-reads.js';
+import { type ChunkPlace, type VectorReads, type SearchReads } from '../index/search-reads.js';
 import type { FileEntrySearch, LegResult } from './fusion.js';
 import { analyzeQuery } from '../index/analyzer.js';
 
@@ -203,26 +203,21 @@ export async function resolveMetEntries(reads: SearchReads, list: LegResult, met
 }
 
 /**
- * The chunks the shown file entries stand for, as the eager leg chooses them (the file's best
- * chunk for the query's words, else its first), read with their text: they are about to be shown.
- * Keyed by file entry id.
+ * The chunks the shown file entries stand for, as the eager leg chooses them (bestChunks), keyed
+ * by file entry id. Places only: the searcher reads their text with the other hits' in one read,
+ * and with the in-memory mirror current the choice itself reads nothing from LanceDB.
  */
 export async function resolveFileEntries(
   reads: SearchReads,
   search: FileEntrySearch,
   entryIds: string[],
-): Promise<Map<string, HitRow>> {
-  const paths = entryIds.map((id) => id.slice(FILE_ENTRY.length));
-  const best = new Map<string, HitRow>();
-  for (const h of await reads.matchHits(search.match, withPaths(search.where, paths), search.depth))
-    if (!best.has(h.path)) best.set(h.path, h);
-  const rest = paths.filter((p) => !best.has(p));
-  if (rest.length > 0) {
-    const firsts = await reads.hitsOf(rest);
-    firsts.sort((a, b) => a.page - b.page || a.start_line - b.start_line);
-    for (const f of firsts) if (!best.has(f.path)) best.set(f.path, f);
-  }
-  return new Map([...best].map(([path, h]) => [FILE_ENTRY + path, h]));
+): Promise<Map<string, ChunkPlace>> {
+  const chosen = await bestChunks(
+    reads,
+    search,
+    entryIds.map((id) => ({ path: id.slice(FILE_ENTRY.length) })),
+  );
+  return new Map(chosen.map((c) => [FILE_ENTRY + c.path, c]));
 }
 
 /** Cosine nearest neighbours in the model's vectors table; scores are similarities (1 - distance). */

@@ -313,6 +313,27 @@ export class Searcher {
     return cfg.fusion === 'convex' ? convexMix(lists) : weightedRrf(lists, cfg.rrfK);
   }
 
+  /** The rows of the hits `ids` name, file entries resolved to their chunks (`idOf`), in one read. */
+  private async shownRows(
+    ids: string[],
+    fileSearch: FileEntrySearch | undefined,
+  ): Promise<{ byId: Map<string, HitRow>; idOf: (id: string) => string | undefined }> {
+    const entries = ids.filter(isFileEntry);
+    const choose = (es: string[]) =>
+      es.length > 0 && fileSearch ? resolveFileEntries(this.deps.reads, fileSearch, es) : new Map<string, ChunkPlace>();
+    const chosen = await choose(entries);
+    const idOf = (id: string) => (isFileEntry(id) ? chosen.get(id)?.id : id);
+    const byId = await this.deps.reads.hitRows(ids.flatMap((id) => idOf(id) ?? []));
+    // A chunk replaced by a write since it was chosen: chosen again, from what the write left.
+    const stale = entries.filter((e) => chosen.has(e) && !byId.has(chosen.get(e)?.id ?? ''));
+    if (stale.length > 0) {
+      for (const [e, c] of await choose(stale)) chosen.set(e, c);
+      for (const [id, r] of await this.deps.reads.hitRows(stale.flatMap((e) => chosen.get(e)?.id ?? [])))
+        byId.set(id, r);
+    }
+    return { byId, idOf };
+  }
+
   private async hydrate(
     fused: Grouped[],
     s: ValidSearch,
@@ -321,18 +342,16 @@ export class Searcher {
   ): Promise<SearchHit[]> {
     if (fused.length === 0) return [];
     // One read by id (a B-tree lookup) for the final hits: the legs read no text. File entries
-    // (a lone sparse list) get their chunks chosen beside it, then those chunks are read.
-    const entries = fused.filter((f) => isFileEntry(f.id)).map((f) => f.id);
-    const chunkIds = fused.filter((f) => !isFileEntry(f.id)).map((f) => f.id);
+    // (a lone sparse list) get their chunks chosen first (in memory when the mirror is current),
+    // so that their text is read in the same read.
     const otherIds = fused.flatMap((f) => f.others);
-    const [byId, chosen, places] = await Promise.all([
-      this.deps.reads.hitRows(chunkIds),
-      entries.length > 0 && fileSearch
-        ? resolveFileEntries(this.deps.reads, fileSearch, entries)
-        : new Map<string, HitRow>(),
+    const [places, { byId, idOf }] = await Promise.all([
       otherIds.length > 0 ? this.deps.reads.placesOf(otherIds) : new Map<string, ChunkPlace>(),
+      this.shownRows(
+        fused.map((f) => f.id),
+        fileSearch,
+      ),
     ]);
-    for (const [entry, row] of chosen) byId.set(entry, row);
     const ranges = new Map<string, LineRange>();
     for (const [id, r] of places)
       ranges.set(
@@ -345,7 +364,7 @@ export class Searcher {
     const budget = Math.max(MIN_SNIPPET_CHARS, Math.floor(s.maxChars / Math.max(1, fused.length)));
     const hits: SearchHit[] = [];
     for (const f of fused) {
-      const r: HitRow | undefined = byId.get(f.id);
+      const r: HitRow | undefined = byId.get(idOf(f.id) ?? '');
       // A vector whose chunk was replaced since the leg ran: the chunk is gone, so is the hit.
       if (!r || !scope.has(r.folder)) continue;
       const hit: SearchHit = {
