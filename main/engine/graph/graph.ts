@@ -142,7 +142,7 @@ export class GraphIndex {
     const known = g.pathByRel;
     const edges = g.edgesByPath.get(path) ?? [];
     // A name a chunk uses means a definition it can see: its own file's or an imported file's. A
-    // same-named definition elsewhere in the folder is a coincidence (two unrelated \`parse\`s).
+    // same-named definition elsewhere in the folder is a coincidence (two unrelated `parse`s).
     const visible = new Set([path]);
     for (const e of edges)
       if (e.kind === 'import')
@@ -250,7 +250,7 @@ function spelledNames(query: string): string[] {
   const words = query.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   if (words.length < 2 || words.length > 4 || words.join(' ') !== query.trim().toLowerCase().replace(/\s+/g, ' '))
     return [];
-  // Words carry no leading underscore: "fix path" spells the private \`_FixPath\` as much as \`FixPath\`.
+  // Words carry no leading underscore: "fix path" spells the private `_FixPath` as much as `FixPath`.
   const names = [words.join(''), words.join('_')];
   return [...names, ...names.map((n) => `_${n}`)];
 }
