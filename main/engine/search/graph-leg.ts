@@ -2,6 +2,7 @@ import { and, sqlIn } from '../index/sql.js';
 import type { ChunkPlace, SearchReads } from '../index/search-reads.js';
 import type { GraphIndex, GraphTarget } from '../graph/graph.js';
 import { legWeight, type LegResult } from './fusion.js';
+import { pathsOf } from './list-ops.js';
 import type { ValidSearch } from './validate.js';
 
 /** What the graph leg reads: the index's typed reads and the graph (the searcher's deps hold both). */
@@ -53,7 +54,7 @@ export async function graphLeg(
     const byId = new Map<string, ChunkPlace>();
     for (const l of lists) for (const [id, r] of l.rows ?? []) byId.set(id, r);
     const unread = seeds.filter((id) => !byId.has(id));
-    if (unread.length > 0) for (const [id, r] of await deps.reads.placesOf(unread)) byId.set(id, r);
+    if (unread.length > 0) for (const [id, r] of await deps.reads.placesOf(unread, pathsOf(lists))) byId.set(id, r);
     seeds.forEach((id, rank) => {
       const r = byId.get(id);
       if (!r) return;

@@ -48,3 +48,10 @@ export function pick(list: LegResult, idx: number[]): LegResult {
     kinds: at(list.kinds),
   };
 }
+
+/** Where the lists found each id's chunk: its file's path (for places the mirror can give). */
+export function pathsOf(lists: LegResult[]): (id: string) => string | undefined {
+  const out = new Map<string, string>();
+  for (const l of lists) l.paths?.forEach((p, i) => p && out.set(l.ids[i], p));
+  return (id) => out.get(id);
+}

@@ -11,7 +11,7 @@ import type { SearchDefaults, SearchRequest } from '../../common/requests.js';
 import { CairnError } from '../errors.js';
 import type { Embedder } from '../types.js';
 import type { GraphIndex } from '../graph/graph.js';
-import type { ChunkPlace, HitRow, SearchReads, VectorReads } from '../index/search-reads.js';
+import type { ChunkPlace, HitRow, PathOf, SearchReads, VectorReads } from '../index/search-reads.js';
 import { dateClause, globMatcher, inFolders, rowFilter, whereClause } from './filters.js';
 import type { RowFilter } from '../index/row-filter.js';
 import {
@@ -27,7 +27,7 @@ import { isFileEntry, resolveFileEntries, resolveMetEntries, sparseLeg, vectorLe
 import { numberLines } from './snippet.js';
 import { validateSearch, type ValidSearch } from './validate.js';
 import { definitionChunks, graphLeg, seedIds } from './graph-leg.js';
-import { keep, pick, promote } from './list-ops.js';
+import { keep, pathsOf, pick, promote } from './list-ops.js';
 import { perFile, type Grouped } from './per-file.js';
 import { identifiers } from '../graph/graph.js';
 
@@ -133,6 +133,7 @@ export class Searcher {
       s,
       folders,
       filtered.find((l) => l.fileSearch)?.fileSearch,
+      pathsOf(filtered),
     );
     const freshness = Object.fromEntries(folders.map((f) => [f, this.deps.freshness(f)]));
     // A leg that abstained on every query did not answer.
@@ -317,18 +318,27 @@ export class Searcher {
   private async shownRows(
     ids: string[],
     fileSearch: FileEntrySearch | undefined,
+    pathOf: PathOf,
   ): Promise<{ byId: Map<string, HitRow>; idOf: (id: string) => string | undefined }> {
     const entries = ids.filter(isFileEntry);
     const choose = (es: string[]) =>
       es.length > 0 && fileSearch ? resolveFileEntries(this.deps.reads, fileSearch, es) : new Map<string, ChunkPlace>();
     const chosen = await choose(entries);
     const idOf = (id: string) => (isFileEntry(id) ? chosen.get(id)?.id : id);
-    const byId = await this.deps.reads.hitRows(ids.flatMap((id) => idOf(id) ?? []));
+    // A chosen chunk's file is the entry's; other ids' files are where the legs found them.
+    const where = (id: string) => [...chosen.values()].find((c) => c.id === id)?.path ?? pathOf(id);
+    const byId = await this.deps.reads.hitRows(
+      ids.flatMap((id) => idOf(id) ?? []),
+      where,
+    );
     // A chunk replaced by a write since it was chosen: chosen again, from what the write left.
     const stale = entries.filter((e) => chosen.has(e) && !byId.has(chosen.get(e)?.id ?? ''));
     if (stale.length > 0) {
       for (const [e, c] of await choose(stale)) chosen.set(e, c);
-      for (const [id, r] of await this.deps.reads.hitRows(stale.flatMap((e) => chosen.get(e)?.id ?? [])))
+      for (const [id, r] of await this.deps.reads.hitRows(
+        stale.flatMap((e) => chosen.get(e)?.id ?? []),
+        where,
+      ))
         byId.set(id, r);
     }
     return { byId, idOf };
@@ -339,6 +349,7 @@ export class Searcher {
     s: ValidSearch,
     folders: string[],
     fileSearch: FileEntrySearch | undefined,
+    pathOf: PathOf,
   ): Promise<SearchHit[]> {
     if (fused.length === 0) return [];
     // One read by id (a B-tree lookup) for the final hits: the legs read no text. File entries
@@ -346,10 +357,11 @@ export class Searcher {
     // so that their text is read in the same read.
     const otherIds = fused.flatMap((f) => f.others);
     const [places, { byId, idOf }] = await Promise.all([
-      otherIds.length > 0 ? this.deps.reads.placesOf(otherIds) : new Map<string, ChunkPlace>(),
+      otherIds.length > 0 ? this.deps.reads.placesOf(otherIds, pathOf) : new Map<string, ChunkPlace>(),
       this.shownRows(
         fused.map((f) => f.id),
         fileSearch,
+        pathOf,
       ),
     ]);
     const ranges = new Map<string, LineRange>();
