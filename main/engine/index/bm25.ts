@@ -69,6 +69,8 @@ export class Bm25Index {
   private seen = new Uint32Array(1024);
   private touched = new Uint32Array(1024);
   private epoch = 0;
+  private normOf = new Float32Array(0);
+  private normKey = '';
 
   constructor(private readonly params: Bm25Params = { k1: K1, b: B }) {}
 
@@ -188,17 +190,16 @@ export class Bm25Index {
     const avgdl = f(f(this.totalTokens) / N);
     const epoch = ++this.epoch;
     const alive = this.alive;
-    const lengths = this.lengths;
     const inBlock = this.offsets.length - 1;
     const slotFile = mask?.slotFile;
     const pass = mask?.pass;
+    const norms = this.norms(K, Bf, oneMinusB, avgdl);
     for (const token of new Set(bm25Tokens(query))) {
       const t = this.tokenIds.get(token);
       if (t === undefined) continue;
       const start = t < inBlock ? this.offsets[t] : 0;
       const end = t < inBlock ? this.offsets[t + 1] : 0;
       const list = this.tail.get(t) ?? [];
-      // Two sources of postings, walked alike: the block, then the tail ([slot, freq] pairs).
       const docs = this.blockDocs;
       const freqs = this.blockFreqs;
       let n = 0;
@@ -210,22 +211,37 @@ export class Bm25Index {
       if (n === 0) continue;
       const nf = f(n);
       const idf = f(Math.log(f(f(f(f(N - nf) + 0.5) / f(nf + 0.5)) + 1)));
-      const total = end - start + list.length / 2;
-      for (let k = 0; k < total; k++) {
-        const inTail = k >= end - start;
-        const slot = inTail ? list[(k - (end - start)) * 2] : docs[start + k];
-        if (alive[slot] === 0 || (pass !== undefined && pass[(slotFile as Uint32Array)[slot]] === 0)) continue;
-        const fr = f(inTail ? list[(k - (end - start)) * 2 + 1] : freqs[start + k]);
-        const norm = f(K * f(oneMinusB + f(f(Bf * f(lengths[slot])) / avgdl)));
-        const w = f(idf * f(f(K1p * fr) / f(fr + norm)));
+      const add = (slot: number, freq: number) => {
+        if (alive[slot] === 0 || (pass !== undefined && pass[(slotFile as Uint32Array)[slot]] === 0)) return;
+        const fr = f(freq);
+        const w = f(idf * f(f(K1p * fr) / f(fr + norms[slot])));
         if (seen[slot] !== epoch) {
           seen[slot] = epoch;
           sums[slot] = w;
           touched[count++] = slot;
         } else sums[slot] = sums[slot] + w;
-      }
+      };
+      // Two sources of postings, walked alike: the block, then the tail ([slot, freq] pairs).
+      for (let i = start; i < end; i++) add(docs[i], freqs[i]);
+      for (let i = 0; i < list.length; i += 2) add(list[i], list[i + 1]);
     }
     return { slots: touched, count, sums };
+  }
+
+  /**
+   * Each slot's length normalisation, K (1 - b + b len / avgdl) in f32 as the search computed it per
+   * posting; kept until a document is added or removed (avgdl moves with either).
+   */
+  private norms(K: number, Bf: number, oneMinusB: number, avgdl: number): Float32Array {
+    const key = `${this.slots} ${this.live} ${this.totalTokens} ${K} ${Bf}`;
+    if (this.normKey !== key) {
+      if (this.normOf.length < this.lengths.length) this.normOf = new Float32Array(this.lengths.length);
+      const lengths = this.lengths;
+      for (let slot = 0; slot < this.slots; slot++)
+        this.normOf[slot] = f(K * f(oneMinusB + f(f(Bf * f(lengths[slot])) / avgdl)));
+      this.normKey = key;
+    }
+    return this.normOf;
   }
 
   /** The number of slots ever given (a mask over documents has this length). */
@@ -243,6 +259,7 @@ export class Bm25Index {
       this.lengths.byteLength +
       this.alive.byteLength +
       this.sums.byteLength +
+      this.normOf.byteLength +
       this.seen.byteLength +
       this.touched.byteLength
     );

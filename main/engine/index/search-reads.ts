@@ -149,13 +149,14 @@ export class SearchReads {
 
   /** BM25 over the chunks' analysed text (`match`: analysed tokens), best first. */
   async matchChunks(match: string, filter: RowFilter | undefined, limit: number): Promise<ChunkMatch[]> {
+    const mirrored = await this.memory.serve((m) => memoryChunks(m, match, filter, limit));
+    if (mirrored) return mirrored;
+    // Places LanceDB gave are kept; the mirror's need no keeping (knownPlaces asks it by path).
     const g = this.generation;
-    const out =
-      (await this.memory.serve((m) => memoryChunks(m, match, filter, limit))) ??
-      (await fts(this.chunks, 'search_text', match, filterSql(filter), limit, PLACE_COLUMNS)).map((r) => ({
-        ...place(r),
-        score: r._score as number,
-      }));
+    const out = (await fts(this.chunks, 'search_text', match, filterSql(filter), limit, PLACE_COLUMNS)).map((r) => ({
+      ...place(r),
+      score: r._score as number,
+    }));
     this.remember(out, g);
     return chunksByScore(out);
   }
@@ -339,7 +340,24 @@ function entryPlace(e: ChunkEntry): ChunkPlace {
 }
 
 function memoryChunks(m: Mirror, match: string, filter: RowFilter | undefined, limit: number): ChunkMatch[] {
-  return m.chunks.best(match, filter, limit, (e, score): ChunkMatch => ({ ...entryPlace(e), score }), chunksByScore);
+  return m.chunks.best(
+    match,
+    filter,
+    limit,
+    (e, score): ChunkMatch => ({
+      id: e.id,
+      folder: e.file.folder,
+      path: e.file.path,
+      rel: e.file.rel,
+      kind: e.file.kind,
+      start_line: e.start_line,
+      end_line: e.end_line,
+      page: e.page,
+      mtime: e.file.mtime,
+      score,
+    }),
+    chunksByScore,
+  );
 }
 
 async function fts(
