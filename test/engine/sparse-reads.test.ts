@@ -171,23 +171,38 @@ test(
         } finally {
           await again.close();
         }
-        // Hit rows: with every place known (here from the mirror, by the files the leg found the
-        // chunks in) only the shown columns are read, and the rows are those a full read gives.
+        // Hit rows: the mirror holds their text (within its budget) and gives them without a read;
+        // with no text held, their places are known (from the mirror, by the files the leg found
+        // the chunks in) and only the shown columns are read. Either way, the rows a full read gives.
         const shown = leg.ids.filter((id) => !isFileEntry(id)).slice(0, 6);
         const pathOf = (id: string) => leg.paths?.[leg.ids.indexOf(id)];
-        const narrow = await IndexStore.open(join(home.dir, 'index'));
-        try {
-          const full = await narrow.reads.hitRows(shown);
-          assert.equal(full.size, shown.length, 'every shown chunk has its row');
-          assert.equal(narrow.reads.memory.served, 0, 'control: with no path given, LanceDB gave the places');
-          narrow.reads.memory.warm();
-          await narrow.reads.memory.settled();
-          assert.deepEqual(await narrow.reads.hitRows(shown, pathOf), full, 'rows with places from the mirror');
-          assert.equal(narrow.reads.memory.served, 1, 'the mirror gave the places');
-          // A wrong file for an id: its place is not found there, and the full read answers.
-          assert.deepEqual(await narrow.reads.hitRows(shown, () => '/nowhere'), full, 'rows with a wrong path');
-        } finally {
-          await narrow.close();
+        for (const budget of [Infinity, 0]) {
+          const narrow = await IndexStore.open(join(home.dir, 'index'));
+          try {
+            const full = await narrow.reads.hitRows(shown);
+            assert.equal(full.size, shown.length, 'every shown chunk has its row');
+            assert.equal(narrow.reads.memory.served, 0, 'control: with no path given, LanceDB gave the rows');
+            // The store began building its mirror at open: built again with this budget.
+            await narrow.reads.memory.settled();
+            narrow.reads.memory.textBudget = budget;
+            narrow.reads.memory.forgetAll();
+            narrow.reads.memory.warm();
+            await narrow.reads.memory.settled();
+            let reads = 0;
+            const query = narrow.reads['chunks'].query.bind(narrow.reads['chunks']);
+            narrow.reads['chunks'].query = () => (reads++, query());
+            assert.deepEqual(
+              await narrow.reads.hitRows(shown, pathOf),
+              full,
+              `rows from the mirror (budget ${budget})`,
+            );
+            assert.equal(narrow.reads.memory.served, 1, 'the mirror was asked');
+            assert.equal(reads, budget === 0 ? 1 : 0, `LanceDB reads with text budget ${budget}`);
+            // A wrong file for an id: it is not found there, and the full read answers.
+            assert.deepEqual(await narrow.reads.hitRows(shown, () => '/nowhere'), full, 'rows with a wrong path');
+          } finally {
+            await narrow.close();
+          }
         }
         const kept = [...places.values()].find((p) => p.path !== gone.path);
         const file = {

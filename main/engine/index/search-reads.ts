@@ -3,7 +3,7 @@ import type { Table as ArrowTable } from 'apache-arrow';
 import { and, sqlIn } from './sql.js';
 import { decodeRows, type Raw } from './arrow-rows.js';
 import { filterSql, type RowFilter } from './row-filter.js';
-import { SparseMemory, type ChunkEntry, type Mirror } from './sparse-memory.js';
+import { SHOWN_COLUMNS, SparseMemory, type ChunkEntry, type Mirror, type ShownColumns } from './sparse-memory.js';
 
 /**
  * What the search legs read, as typed rows: the only place their LanceDB queries are written.
@@ -38,12 +38,7 @@ export interface DocMatch {
 }
 
 /** What a hit shows: read by id for the final hits only (the text is the costly column to read). */
-export interface HitRow extends ChunkPlace {
-  language: string;
-  text: string;
-  symbol: string;
-  heading: string;
-}
+export interface HitRow extends ChunkPlace, ShownColumns {}
 
 export interface VectorMatch {
   id: string;
@@ -60,8 +55,8 @@ const PLACE_COLUMNS = ['id', 'folder', 'path', 'rel', 'kind', 'start_line', 'end
  * What a hit shows beyond its place. Each column costs a random read of its own (about 0.3 ms at
  * 100k chunks), so a hit whose place is known reads these five only.
  */
-const SHOWN_COLUMNS = ['id', 'language', 'text', 'symbol', 'heading'];
-const HIT_COLUMNS = [...PLACE_COLUMNS, ...SHOWN_COLUMNS.slice(1)];
+const SHOWN_READ = ['id', ...SHOWN_COLUMNS];
+const HIT_COLUMNS = [...PLACE_COLUMNS, ...SHOWN_COLUMNS];
 
 /** Where the legs found an id's chunk (its file's path), so its place can be had from the mirror. */
 export type PathOf = (id: string) => string | undefined;
@@ -225,7 +220,8 @@ export class SearchReads {
    * the cache (see `places`) or, for ids whose file `pathOf` names, from the mirror; the rest are read.
    */
   async placesOf(ids: string[], pathOf?: PathOf): Promise<Map<string, ChunkPlace>> {
-    const out = await this.knownPlaces(ids, pathOf);
+    const out = new Map<string, ChunkPlace>();
+    for (const [id, k] of await this.known(ids, pathOf)) out.set(id, k.place);
     const unread = ids.filter((id) => !out.has(id));
     if (unread.length > 0) {
       const g = this.generation;
@@ -237,22 +233,27 @@ export class SearchReads {
   }
 
   /**
-   * The places of `ids` known without a read: an id names one version of one chunk, so a known
-   * place is right as long as the id lives, which the caller's read by id then shows.
+   * What is known of `ids` without a read: an id names one version of one chunk, so a known place
+   * (and text, which the mirror holds within its budget) is right as long as the id lives. The
+   * cache and the mirror hold live ids only (both forget a path before its write).
    */
-  private async knownPlaces(ids: string[], pathOf?: PathOf): Promise<Map<string, ChunkPlace>> {
-    const out = new Map<string, ChunkPlace>();
+  private async known(
+    ids: string[],
+    pathOf?: PathOf,
+  ): Promise<Map<string, { place: ChunkPlace; shown?: ShownColumns }>> {
+    const out = new Map<string, { place: ChunkPlace; shown?: ShownColumns }>();
     const byPath = new Map<string, string[]>();
     for (const id of ids) {
       const p = this.places.get(id);
       const path = p ? undefined : pathOf?.(id);
-      if (p) out.set(id, p);
+      if (p) out.set(id, { place: p });
       else if (path !== undefined) byPath.set(path, [...(byPath.get(path) ?? []), id]);
     }
     if (byPath.size > 0)
       await this.memory.serve((m) => {
         for (const [path, wanted] of byPath)
-          for (const e of m.chunks.entriesOf(path)) if (wanted.includes(e.id)) out.set(e.id, entryPlace(e));
+          for (const e of m.chunks.entriesOf(path))
+            if (wanted.includes(e.id)) out.set(e.id, { place: entryPlace(e), shown: e.shown });
       });
     return out;
   }
@@ -270,20 +271,29 @@ export class SearchReads {
   }
 
   /**
-   * The final hits' rows, with their text; one B-tree lookup by id, of the shown columns only when
-   * every hit's place is known (see knownPlaces).
+   * The final hits' rows, with their text: from the mirror where it holds them (see known), else
+   * in one B-tree lookup by id, of the shown columns only when every unread hit's place is known.
    */
   async hitRows(ids: string[], pathOf?: PathOf): Promise<Map<string, HitRow>> {
-    if (ids.length === 0) return new Map();
-    const known = await this.knownPlaces(ids, pathOf);
-    const all = ids.every((id) => known.has(id));
+    const out = new Map<string, HitRow>();
+    if (ids.length === 0) return out;
+    const known = await this.known(ids, pathOf);
+    const unread: string[] = [];
+    for (const id of ids) {
+      const k = known.get(id);
+      if (k?.shown) out.set(id, { ...k.place, ...k.shown });
+      else unread.push(id);
+    }
+    if (unread.length === 0) return out;
+    const all = unread.every((id) => known.has(id));
     const rows = await rowsOf(
       this.chunks
         .query()
-        .where(sqlIn('id', ids))
-        .select(all ? SHOWN_COLUMNS : HIT_COLUMNS),
+        .where(sqlIn('id', unread))
+        .select(all ? SHOWN_READ : HIT_COLUMNS),
     );
-    return new Map(rows.map((r) => [r.id as string, hitRow(known.get(r.id as string) ?? place(r), r)]));
+    for (const r of rows) out.set(r.id as string, hitRow(known.get(r.id as string)?.place ?? place(r), r));
+    return out;
   }
 
   /** Called by the store for the paths it writes or removes, before the write and after its commit. */

@@ -22,18 +22,37 @@ export interface FileOrigin extends FilteredRow {
   rel: string;
 }
 
+/** What a hit shows beyond its place (index/search-reads.ts, HitRow). */
+export interface ShownColumns {
+  text: string;
+  language: string;
+  symbol: string;
+  heading: string;
+}
+
 export interface ChunkEntry {
   id: string;
   file: FileOrigin;
   start_line: number;
   end_line: number;
   page: number;
+  /** Held while the mirror's shown text fits SHOWN_TEXT_BUDGET; else a hit reads it from LanceDB. */
+  shown?: ShownColumns;
 }
 
 /** Past this many changed files, reading the whole tables again is cheaper than an `IN` over them. */
 const REBUILD_FROM = 5_000;
+/**
+ * Characters of chunk text the mirror holds for showing hits. With a hit's text in memory a sparse
+ * search reads nothing from LanceDB: that one read by id was half of its time at 100k chunks and
+ * nearly all of it at 2k (issue 17). 64 M characters cover about 150k chunks of prose; past it,
+ * chunks are kept without their text and their hits read it as before.
+ */
+export const SHOWN_TEXT_BUDGET = 64 * 2 ** 20;
 const ORIGIN = ['folder', 'path', 'rel', 'kind', 'ext', 'mtime'];
-const CHUNK_COLUMNS = ['id', ...ORIGIN, 'start_line', 'end_line', 'page', 'search_text'];
+/** The columns of ShownColumns. */
+export const SHOWN_COLUMNS = ['text', 'language', 'symbol', 'heading'];
+const CHUNK_COLUMNS = ['id', ...ORIGIN, 'start_line', 'end_line', 'page', 'search_text', ...SHOWN_COLUMNS];
 const DOC_COLUMNS = [...ORIGIN, 'text'];
 
 /** One table's mirror: the BM25 index and, by slot, what a match returns. */
@@ -48,6 +67,8 @@ export class MemoryTable<E extends { file: FileOrigin }> {
   /** The last filter's files that pass, kept until the table changes (a search asks it 2-4 times). */
   private passing: { key: string; version: number; pass: Uint8Array } | null = null;
   private version = 0;
+  /** Characters of shown text the live entries hold (see SHOWN_TEXT_BUDGET). */
+  heldText = 0;
 
   constructor(params?: Bm25Params) {
     this.index = new Bm25Index(params);
@@ -56,6 +77,7 @@ export class MemoryTable<E extends { file: FileOrigin }> {
   add(entry: E, text: string): void {
     const slot = this.index.add(text);
     this.entries[slot] = entry;
+    this.heldText += heldBy(entry);
     this.version++;
     let file = this.fileIndex.get(entry.file.path);
     if (file === undefined || this.files[file] !== entry.file) {
@@ -78,6 +100,7 @@ export class MemoryTable<E extends { file: FileOrigin }> {
     this.version++;
     for (const slot of this.byPath.get(path) ?? []) {
       this.index.remove(slot);
+      this.heldText -= heldBy(this.entries[slot]);
       this.entries[slot] = undefined;
     }
     this.byPath.delete(path);
@@ -174,6 +197,8 @@ export function nthSmallest(a: Float32Array, n: number): number {
 export interface Mirror {
   chunks: MemoryTable<ChunkEntry>;
   docs: MemoryTable<{ file: FileOrigin }>;
+  /** Characters of shown text the chunks may hold (SparseMemory.textBudget when built). */
+  textBudget: number;
 }
 
 export class SparseMemory {
@@ -190,6 +215,8 @@ export class SparseMemory {
   private closed = false;
   /** Searches answered from memory (tests check that a comparison compared something). */
   served = 0;
+  /** Read by the next build: tests set 0 to see hits read their text from LanceDB. */
+  textBudget = SHOWN_TEXT_BUDGET;
 
   constructor(
     private readonly tables: () => { chunks: Table; docs: Table },
@@ -298,7 +325,11 @@ export class SparseMemory {
   }
 
   private async build(): Promise<Mirror> {
-    const m: Mirror = { chunks: new MemoryTable(this.params), docs: new MemoryTable(this.params) };
+    const m: Mirror = {
+      chunks: new MemoryTable(this.params),
+      docs: new MemoryTable(this.params),
+      textBudget: this.textBudget,
+    };
     const origins = new Map<string, FileOrigin>();
     const { chunks, docs } = this.tables();
     await readBatches(chunks.query().select(CHUNK_COLUMNS), (rows) => {
@@ -344,6 +375,10 @@ function originOf(r: Raw, origins: Map<string, FileOrigin>): FileOrigin {
   return o;
 }
 
+function heldBy(e: object | undefined): number {
+  return (e as { shown?: ShownColumns } | undefined)?.shown?.text.length ?? 0;
+}
+
 function addChunk(m: Mirror, r: Raw, origins: Map<string, FileOrigin>): void {
   const entry: ChunkEntry = {
     id: r.id as string,
@@ -352,6 +387,14 @@ function addChunk(m: Mirror, r: Raw, origins: Map<string, FileOrigin>): void {
     end_line: r.end_line as number,
     page: r.page as number,
   };
+  const text = r.text as string;
+  if (m.chunks.heldText + text.length <= m.textBudget)
+    entry.shown = {
+      text,
+      language: r.language as string,
+      symbol: r.symbol as string,
+      heading: r.heading as string,
+    };
   m.chunks.add(entry, r.search_text as string);
 }
 
