@@ -350,24 +350,7 @@ function entryPlace(e: ChunkEntry): ChunkPlace {
 }
 
 function memoryChunks(m: Mirror, match: string, filter: RowFilter | undefined, limit: number): ChunkMatch[] {
-  return m.chunks.best(
-    match,
-    filter,
-    limit,
-    (e, score): ChunkMatch => ({
-      id: e.id,
-      folder: e.file.folder,
-      path: e.file.path,
-      rel: e.file.rel,
-      kind: e.file.kind,
-      start_line: e.start_line,
-      end_line: e.end_line,
-      page: e.page,
-      mtime: e.file.mtime,
-      score,
-    }),
-    chunksByScore,
-  );
+  return m.chunks.best(match, filter, limit, (e, score): ChunkMatch => ({ ...entryPlace(e), score }), chunksByScore);
 }
 
 async function fts(
