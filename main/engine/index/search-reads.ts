@@ -37,7 +37,7 @@ export interface DocMatch {
   score: number;
 }
 
-/** What a hit shows: read by id for the final hits only (the text is the costly column to read). */
+/** What a hit shows: for the final hits only, from the mirror when it holds the text, else read by id. */
 export interface HitRow extends ChunkPlace, ShownColumns {}
 
 export interface VectorMatch {
