@@ -56,7 +56,7 @@ const CHUNK_COLUMNS = ['id', ...ORIGIN, 'start_line', 'end_line', 'page', 'searc
 const DOC_COLUMNS = [...ORIGIN, 'text'];
 
 /** One table's mirror: the BM25 index and, by slot, what a match returns. */
-export class MemoryTable<E extends { file: FileOrigin }> {
+export class MemoryTable<E extends { file: FileOrigin; shown?: ShownColumns }> {
   readonly index: Bm25Index;
   private readonly entries: (E | undefined)[] = [];
   private readonly byPath = new Map<string, number[]>();
@@ -375,8 +375,8 @@ function originOf(r: Raw, origins: Map<string, FileOrigin>): FileOrigin {
   return o;
 }
 
-function heldBy(e: object | undefined): number {
-  return (e as { shown?: ShownColumns } | undefined)?.shown?.text.length ?? 0;
+function heldBy(e: { shown?: ShownColumns } | undefined): number {
+  return e?.shown?.text.length ?? 0;
 }
 
 function addChunk(m: Mirror, r: Raw, origins: Map<string, FileOrigin>): void {
