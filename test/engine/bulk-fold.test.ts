@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { indexNow, tempDir, tempEngine } from '../helpers/engine.js';
+import { SCAN_BATCH } from '../../main/engine/ingest/indexer.js';
 
 test(
   'when a bulk ingest ends every row is in the full-text indexes (a term seen twice still matches)',
@@ -45,6 +46,43 @@ test(
         res.hits.map((h) => h.path),
         [join(folder.dir, 'zz-last.md')],
       );
+    } finally {
+      await t.cleanup();
+      await folder.cleanup();
+    }
+  },
+);
+
+test(
+  'a sync that walks several scan batches folds once, at its end, and its counts are whole',
+  { timeout: 300_000 },
+  async () => {
+    const folder = await tempDir('bulk-fold-batches');
+    const t = await tempEngine({ 'watch.enabled': false, 'embedding.model': 'Xenova/all-MiniLM-L6-v2' });
+    try {
+      // Two scan batches, each big enough to be written unfolded (a small one folds as it is written).
+      const files = SCAN_BATCH + 300;
+      for (let i = 0; i < files; i++)
+        await writeFile(
+          join(folder.dir, `n-${String(i).padStart(5, '0')}.md`),
+          `# Note ${i}\n\nTide ${i} of the harbour.\n`,
+        );
+      let folds = 0;
+      const fold = t.engine.store.fold.bind(t.engine.store);
+      t.engine.store.fold = async () => {
+        folds++;
+        await fold();
+      };
+      await t.engine.addFolder({ path: folder.dir });
+      await indexNow(t.engine, folder.dir, 'create');
+      // Each fold rewrites index segments the size of the table: one per batch grew with the square.
+      assert.equal(folds, 1);
+      // Counts were left to the run's end (recounted at most every few seconds meanwhile).
+      const [f] = await t.engine.folders();
+      assert.equal(f.files, files);
+      assert.equal(f.chunks, files);
+      const res = await t.engine.search({ query: `tide ${files - 1}`, mode: 'sparse' });
+      assert.equal(res.hits[0]?.path, join(folder.dir, `n-${String(files - 1).padStart(5, '0')}.md`));
     } finally {
       await t.cleanup();
       await folder.cleanup();
