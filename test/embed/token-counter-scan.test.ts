@@ -52,6 +52,26 @@ test('the scanning counter agrees with the regex definition on random whitespace
   }
 });
 
+test('prefix counts from one pass equal counting each prefix anew, at every end', () => {
+  // Words of varied cost, so a prefix that cuts one is counted as the shorter word it is.
+  const countWord = (w: string) => (w.length % 5) + 1;
+  const c = new CachedTokenCounter(countWord);
+  const alphabet = [' ', ' ', ' ', '\n', '\t', '\u00a0', '\u3000', 'a', 'b', 'cd', 'é', '😀', '-'];
+  let seed = 7;
+  let compared = 0;
+  for (let k = 0; k < 3000; k++) {
+    let s = '';
+    for (let j = 0; j < k % 40; j++) s += alphabet[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % alphabet.length];
+    const prefix = c.prefixes(s);
+    for (let end = 0; end <= s.length; end++) {
+      assert.equal(prefix(end), reference(s.slice(0, end), countWord), `${JSON.stringify(s)} up to ${end}`);
+      compared++;
+    }
+    assert.throws(() => prefix(s.length + 1), RangeError);
+  }
+  assert.ok(compared > 50_000, `only ${compared} prefixes compared`);
+});
+
 test('learned counts are used instead of asking the tokenizer', () => {
   const asked: string[] = [];
   const c = new CachedTokenCounter((w) => (asked.push(w), 1));

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { packParagraphs, packUnits, splitLongUnit, toUnits } from '../../main/engine/parse/budget.js';
 import { parseFile } from '../../main/engine/parse/index.js';
+import { CachedTokenCounter } from '../../main/engine/embed/token-counter.js';
 import { countTokens } from './counter.js';
 
 const budget = (maxTokens: number) => ({ maxTokens, countTokens });
@@ -14,6 +15,24 @@ test('a line longer than the window is split by characters and keeps its line nu
   for (const p of pieces) {
     assert.equal(p.line, 7);
     assert.ok(countTokens(p.text) <= 32);
+  }
+});
+
+test('a long line is cut where counting each probed prefix anew cuts it, with prefix counts from one pass', () => {
+  const c = new CachedTokenCounter((w) => Math.ceil(w.length / 3));
+  const plain = { maxTokens: 40, countTokens: (t: string) => c.count(t) };
+  const onePass = { ...plain, countPrefixes: (t: string) => c.prefixes(t) };
+  const lines = [
+    Array.from({ length: 400 }, (_, i) => `term${i % 13}${'x'.repeat(i % 9)}`).join(' '),
+    Array.from({ length: 300 }, (_, i) => (i % 4 === 0 ? 'wide\t\tgap' : 'a'.repeat(i % 17))).join('  '),
+    ' leading and trailing spaces '.repeat(60),
+    'y'.repeat(3000),
+  ];
+  for (const text of lines) {
+    const a = splitLongUnit({ line: 3, text }, plain);
+    const b = splitLongUnit({ line: 3, text }, onePass);
+    assert.ok(a.length > 2, `${a.length} pieces: the line must need cutting`);
+    assert.deepEqual(b, a);
   }
 });
 

@@ -29,8 +29,7 @@ export class CachedTokenCounter {
         const start = i;
         let other = c !== 32;
         while (++i < n && isSpace((c = text.charCodeAt(i)))) if (c !== 32) other = true;
-        if (other) total += 3;
-        else if (i - start > 1) total += 1;
+        total += runCost(other, i - start);
         continue;
       }
       const start = i;
@@ -40,6 +39,61 @@ export class CachedTokenCounter {
     if (n > 0 && text.charCodeAt(0) === 32) total += 1;
     if (n > 0 && text.charCodeAt(n - 1) === 32) total += 1;
     return total;
+  }
+
+  /**
+   * `end => count(text.slice(0, end))`, exactly, after one pass over `text`: the chunker's search
+   * for the longest prefix of a long line that fits probes a dozen prefixes, and counting each anew
+   * was most of the time spent parsing prose. A prefix is the text's runs before the one `end`
+   * falls in, that run cut at `end` (a cut word is counted as the word it is), and the edge spaces.
+   */
+  prefixes(text: string): (end: number) => number {
+    const starts: number[] = [];
+    /** The count of every run before run k, and of run k itself. */
+    const before: number[] = [];
+    const costs: number[] = [];
+    /** For a whitespace run, where its first character other than a space is (its end if none). */
+    const other: number[] = [];
+    const n = text.length;
+    let total = 0;
+    let i = 0;
+    while (i < n) {
+      const start = i;
+      starts.push(start);
+      before.push(total);
+      let c = text.charCodeAt(i);
+      let cost: number;
+      if (isSpace(c)) {
+        let first = c !== 32 ? start : -1;
+        while (++i < n && isSpace((c = text.charCodeAt(i)))) if (c !== 32 && first < 0) first = i;
+        other.push(first < 0 ? i : first);
+        cost = runCost(first >= 0, i - start);
+      } else {
+        while (++i < n && !isSpace(text.charCodeAt(i)));
+        other.push(-1);
+        cost = this.word(text.slice(start, i));
+      }
+      costs.push(cost);
+      total += cost;
+    }
+    const lead = n > 0 && text.charCodeAt(0) === 32 ? 1 : 0;
+    return (end) => {
+      if (end <= 0) return 0;
+      if (end > n) throw new RangeError(`prefix ${end} is past the text's ${n} characters`);
+      // The run that holds the prefix's last character: the last one starting before `end`.
+      let lo = 0;
+      let hi = starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid] < end) lo = mid;
+        else hi = mid - 1;
+      }
+      const runEnd = lo + 1 < starts.length ? starts[lo + 1] : n;
+      let cost = costs[lo];
+      if (end < runEnd)
+        cost = other[lo] < 0 ? this.word(text.slice(starts[lo], end)) : runCost(other[lo] < end, end - starts[lo]);
+      return before[lo] + cost + lead + (text.charCodeAt(end - 1) === 32 ? 1 : 0);
+    };
   }
 
   /** Words this counter has not tokenized yet (in order, without repeats). */
@@ -68,6 +122,11 @@ export class CachedTokenCounter {
     if (this.cache.size >= this.maxEntries) this.cache.clear();
     this.cache.set(word, n);
   }
+}
+
+/** A whitespace run: three tokens if it holds a newline, tab or other break, one for spaces beyond the first. */
+function runCost(other: boolean, length: number): number {
+  return other ? 3 : length > 1 ? 1 : 0;
 }
 
 /** The characters of the regex class `\s` (ECMAScript WhiteSpace and LineTerminator). */

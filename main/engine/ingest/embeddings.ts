@@ -16,6 +16,8 @@ export type { ModelState };
 /** What sizes chunks to the model's window: its tokenizer's counts, with or without the model loaded. */
 export interface ChunkTokens {
   countTokens(text: string): number;
+  /** Counts of every prefix of a text in one pass (TokenBudget.countPrefixes), where the counter has it. */
+  countPrefixes?(text: string): (end: number) => number;
   /** One word's count (no whitespace). */
   countWord(word: string): number;
   /** The model's folder (its tokenizer.json), for parse workers that count on their own thread. */
@@ -136,7 +138,7 @@ export class Embeddings {
     const countWord = dir ? await readWordCounter(dir) : null;
     if (!dir || !countWord) return this.fromEmbedder(await this.get());
     const counter = new CachedTokenCounter(countWord);
-    return { countTokens: (t) => counter.count(t), countWord, dir };
+    return { countTokens: (t) => counter.count(t), countPrefixes: (t) => counter.prefixes(t), countWord, dir };
   }
 
   private fromEmbedder(e: Embedder): ChunkTokens {

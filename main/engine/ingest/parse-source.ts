@@ -2,7 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Embeddings } from './embeddings.js';
 import type { AheadLimits } from './parse-ahead.js';
 import { ParseDropped, ParsePool, ParseWorkersUnavailable, type Counter } from './parse-pool.js';
-import { fallbackCount, readAndParse, type ChunkBudget, type ParseTask } from './parse-task.js';
+import type { TokenBudget } from '../parse/index.js';
+import { fallbackCount, readAndParse, type ParseTask } from './parse-task.js';
 import { fileRow, type FileRows } from './rows.js';
 
 /** How one ingest parses its files: on the parse workers, or on this thread when they cannot run. */
@@ -34,12 +35,12 @@ function pool(): ParsePool {
 export async function parseSource(emb: Embeddings, useWorkers = true): Promise<ParseSource> {
   // The title line added for embedding costs a few tokens of the window.
   const maxTokens = Math.max(16, emb.spec.maxTokens - 16);
-  let budget: ChunkBudget;
+  let budget: TokenBudget;
   let counter: Counter;
   try {
     // The tokenizer alone, not the model: see Embeddings.chunkTokens.
     const t = await emb.chunkTokens();
-    budget = { maxTokens, countTokens: t.countTokens };
+    budget = { maxTokens, countTokens: t.countTokens, countPrefixes: t.countPrefixes };
     // A word has no whitespace, so the model's count of it is its tokenizer's count, cached.
     counter = {
       spec: { key: emb.spec.id, model: true, tokenizerDir: t.dir ?? undefined },

@@ -1,5 +1,5 @@
 import type { FileRow } from '../index/schema.js';
-import { decodeText, parseFile } from '../parse/index.js';
+import { decodeText, parseFile, type TokenBudget } from '../parse/index.js';
 // The file door alone: the sources index pulls in the walk, which a worker never runs.
 import { accessFromSpec, type AccessSpec } from '../sources/access.js';
 import type { SourceFile } from '../types.js';
@@ -16,11 +16,6 @@ export interface ParseTask {
   access: AccessSpec;
 }
 
-export interface ChunkBudget {
-  maxTokens: number;
-  countTokens: (text: string) => number;
-}
-
 /** Kinds whose text is the file's own bytes decoded (not extracted from PDF, DOCX or HTML). */
 const PLAIN_KINDS = new Set(['text', 'markdown', 'code', 'data']);
 
@@ -31,7 +26,7 @@ const PLAIN_KINDS = new Set(['text', 'markdown', 'code', 'data']);
  */
 export async function readAndParse(
   task: ParseTask,
-  budget: ChunkBudget,
+  budget: TokenBudget,
   beforeParse?: (bytes: Buffer) => Promise<void>,
 ): Promise<FileRows | 'unchanged'> {
   const { folder, src, prev, rebuild } = task;

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CachedTokenCounter } from '../embed/token-counter.js';
 import { unigramWordCounter } from '../embed/unigram-counter.js';
-import { decodeText, kindOf } from '../parse/index.js';
+import { decodeText, kindOf, type TokenBudget } from '../parse/index.js';
 import { ANSWERED, COUNT, type CounterSpec, type FromParseWorker, type ToParseWorker } from './parse-protocol.js';
-import { fallbackCount, readAndParse, type ChunkBudget, type ParseTask } from './parse-task.js';
+import { fallbackCount, readAndParse, type ParseTask } from './parse-task.js';
 
 /** A main thread this long silent is stuck: the worker gives up (and is replaced) rather than hang. */
 const ANSWER_TIMEOUT_MS = 120_000;
@@ -71,9 +71,10 @@ async function parse(m: Extract<ToParseWorker, { type: 'parse' }>): Promise<void
     local = own !== null;
     counter = new CachedTokenCounter(own ?? askOne);
   }
-  const budget: ChunkBudget = {
+  const budget: TokenBudget = {
     maxTokens: m.maxTokens,
     countTokens: spec.model ? (t) => counter.count(t) : fallbackCount,
+    countPrefixes: spec.model ? (t) => counter.prefixes(t) : undefined,
   };
   try {
     const rows = await readAndParse(m.task, budget, (bytes) => learnWords(m.task, bytes));

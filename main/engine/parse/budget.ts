@@ -2,6 +2,14 @@
 export interface TokenBudget {
   maxTokens: number;
   countTokens: (text: string) => number;
+  /** `end => countTokens(text.slice(0, end))` at less than a count per call (embed/token-counter.ts). */
+  countPrefixes?: (text: string) => (end: number) => number;
+}
+
+/** Counts of the prefixes of `text`, from the budget's one pass where it has one. */
+function prefixCounts(budget: TokenBudget, text: string): (end: number) => number {
+  if (budget.countPrefixes) return budget.countPrefixes(text);
+  return (end) => budget.countTokens(text.slice(0, end));
 }
 
 /** One source line (or a piece of one) with its 1-based line number. */
@@ -36,16 +44,19 @@ export function splitLongUnit(unit: Unit, budget: TokenBudget): Unit[] {
     // Probe a prefix that grows geometrically instead of counting the whole rest each time: a
     // multi-megabyte line would otherwise cost quadratic time.
     let hi = Math.min(rest.length, budget.maxTokens * 8);
-    while (hi < rest.length && budget.countTokens(rest.slice(0, hi)) <= budget.maxTokens)
+    let count = prefixCounts(budget, rest.slice(0, hi));
+    while (hi < rest.length && count(hi) <= budget.maxTokens) {
       hi = Math.min(rest.length, hi * 2);
-    if (hi === rest.length && budget.countTokens(rest) <= budget.maxTokens) {
+      count = prefixCounts(budget, rest.slice(0, hi));
+    }
+    if (hi === rest.length && count(hi) <= budget.maxTokens) {
       pieces.push({ line: unit.line, text: rest });
       break;
     }
     let lo = 1;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (budget.countTokens(rest.slice(0, mid)) <= budget.maxTokens) lo = mid;
+      if (count(mid) <= budget.maxTokens) lo = mid;
       else hi = mid - 1;
     }
     let cut = lo;

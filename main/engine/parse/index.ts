@@ -18,11 +18,6 @@ export type { TokenBudget } from './budget.js';
 export { pdfPages, docxText } from './documents.js';
 export { decodeText } from './decode.js';
 
-export interface ParseOptions {
-  maxTokens: number;
-  countTokens: (text: string) => number;
-}
-
 /**
  * Turns a file's bytes into chunks that each fit the embedding window, plus the symbols it defines
  * and the refs it makes. Code that fails to parse falls back to line windows; a PDF or DOCX that
@@ -31,10 +26,9 @@ export interface ParseOptions {
 export async function parseFile(
   file: { path: string; rel: string },
   bytes: Buffer,
-  opts: ParseOptions,
+  budget: TokenBudget,
 ): Promise<ParsedFile> {
-  if (!(opts.maxTokens >= 1)) throw new RangeError(`maxTokens must be >= 1, got ${opts.maxTokens}`);
-  const budget: TokenBudget = { maxTokens: opts.maxTokens, countTokens: opts.countTokens };
+  if (!(budget.maxTokens >= 1)) throw new RangeError(`maxTokens must be >= 1, got ${budget.maxTokens}`);
   const type = fileTypeOf(file.rel || file.path);
   switch (type.kind) {
     case 'pdf':
