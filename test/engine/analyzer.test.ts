@@ -158,3 +158,16 @@ describe('the analyzer is part of the sparse contract', () => {
     assert.match(FTS_SETTINGS.analyzer, /^cairn-\d+$/);
   });
 });
+
+test("an indexed word's terms are remembered per language: the same word stems by each text's language", () => {
+  const en = 'The report is about the fonctionnement of the system, and it was written for the team.';
+  const fr = "Le rapport est sur le fonctionnement du système, et il a été écrit pour l'équipe avec une note.";
+  const tokens = (text: string) => analyzeForIndex(text).split(' ');
+  // Both orders and twice over: a memo keyed by the word alone would give the first language's stem.
+  for (const round of [0, 1]) {
+    assert.ok(tokens(en).includes('fonctionn'), `round ${round}: ${tokens(en).join(' ')}`);
+    assert.ok(tokens(fr).includes('fonction'), `round ${round}: ${tokens(fr).join(' ')}`);
+    assert.ok(!tokens(fr).includes('fonctionn'));
+    assert.ok(tokens(en).includes('fonctionn'));
+  }
+});

@@ -114,6 +114,26 @@ function terms(w: string, languages: readonly LatinLanguage[], querySide: boolea
   return [...out];
 }
 
+const INDEX_TERMS_MAX = 200_000;
+const indexTermsCache = new Map<LatinLanguage, Map<string, string[] | null>>();
+
+/**
+ * `terms` of an indexed word, remembered per language: words recur across a folder's chunks, and
+ * folding and stemming each occurrence anew was a third of turning a file into rows.
+ */
+function indexTerms(w: string, language: LatinLanguage): string[] | null {
+  let cache = indexTermsCache.get(language);
+  if (!cache) indexTermsCache.set(language, (cache = new Map()));
+  let t = cache.get(w);
+  if (t === undefined) {
+    // A bounded memo: when full, start over rather than track recency on this hot path.
+    if (cache.size >= INDEX_TERMS_MAX) cache.clear();
+    t = terms(w, [language], false);
+    cache.set(w, t);
+  }
+  return t;
+}
+
 /** Bigrams of a CJK run (a single character alone stays one); with `unigrams`, each character too. */
 function cjkTerms(run: string, unigrams: boolean, out: string[]): void {
   const chars = [...run];
@@ -127,9 +147,10 @@ function cjkTerms(run: string, unigrams: boolean, out: string[]): void {
 
 function analyze(words: RawWord[], languages: readonly LatinLanguage[], indexSide: boolean): string[] {
   const out: string[] = [];
+  const termsOf = (w: string) => (indexSide ? indexTerms(w, languages[0]) : terms(w, languages, true));
   const push = (w: string) => {
     if (!CJK.test(w)) {
-      const t = terms(w, languages, !indexSide);
+      const t = termsOf(w);
       if (t) out.push(...t);
       return;
     }
@@ -137,7 +158,7 @@ function analyze(words: RawWord[], languages: readonly LatinLanguage[], indexSid
       if (piece === '') continue;
       if (CJK.test(piece)) cjkTerms(piece, indexSide, out);
       else {
-        const t = terms(piece, languages, !indexSide);
+        const t = termsOf(piece);
         if (t) out.push(...t);
       }
     }

@@ -56,6 +56,10 @@ function words(s: string): Set<string> {
   return new Set(s.split(' '));
 }
 
+/** Each profile word's languages, so that a word costs one lookup, not one per language. */
+const PROFILED = new Map<string, LatinLanguage[]>();
+for (const l of LATIN_LANGUAGES) for (const w of PROFILE[l]) PROFILED.set(w, [...(PROFILED.get(w) ?? []), l]);
+
 export interface Detected {
   language: LatinLanguage;
   /** False when the text gave too little evidence (a short query): callers may consider every language. */
@@ -65,8 +69,10 @@ export interface Detected {
 /** The language of a text by its function words and its letters; English when there is no evidence. */
 export function detectLatin(lowerWords: readonly string[], lowerText: string): Detected {
   const score = new Map<LatinLanguage, number>();
-  for (const w of lowerWords)
-    for (const l of LATIN_LANGUAGES) if (PROFILE[l].has(w)) score.set(l, (score.get(l) ?? 0) + 1);
+  for (const w of lowerWords) {
+    const ls = PROFILED.get(w);
+    if (ls) for (const l of ls) score.set(l, (score.get(l) ?? 0) + 1);
+  }
   for (const [re, l] of MARKS) if (re.test(lowerText)) score.set(l, (score.get(l) ?? 0) + 1.5);
   let best: LatinLanguage = 'en';
   let top = 0;
