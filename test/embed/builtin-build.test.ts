@@ -10,6 +10,7 @@ import {
   STAMP_FILE,
   builtinModelDir,
   ensureBuiltinModel,
+  ensureBuiltinTokenizer,
   isCurrentBuild,
 } from '../../main/engine/embed/builtin/build.js';
 import { createEmbedder } from '../../main/engine/embed/embedder.js';
@@ -112,3 +113,27 @@ function fakeDownload(t: { after: (fn: () => void) => void }): string {
   }
   return dir;
 }
+
+test("chunk sizing gets the built-in tokenizer's files alone, the same as the model's, and the model's own folder once built", async (t) => {
+  const dataDir = tempDataDir(t);
+  const dir = await ensureBuiltinTokenizer(dataDir);
+  assert.equal(dir, `${builtinModelDir(dataDir)}.tokenizer`);
+  for (const f of ['tokenizer.json', 'tokenizer_config.json', STAMP_FILE]) assert.ok(existsSync(join(dir, f)), f);
+  // No model weights were converted for it, and the model's folder is still unbuilt.
+  assert.ok(!existsSync(join(dir, 'onnx')));
+  assert.ok(!existsSync(builtinModelDir(dataDir)));
+  const model = await ensureBuiltinModel(dataDir);
+  for (const f of ['tokenizer.json', 'tokenizer_config.json'])
+    assert.equal(readFileSync(join(dir, f), 'utf8'), readFileSync(join(model, f), 'utf8'), f);
+  assert.equal(await ensureBuiltinTokenizer(dataDir), model);
+  // A stale stamp (another converter version) is rebuilt, as the model's is.
+  const other = tempDataDir(t);
+  const stale = await ensureBuiltinTokenizer(other);
+  const stamp = JSON.parse(readFileSync(join(stale, STAMP_FILE), 'utf8')) as { converter: number };
+  writeFileSync(join(stale, STAMP_FILE), JSON.stringify({ ...stamp, converter: CONVERTER_VERSION - 1 }));
+  assert.equal(await ensureBuiltinTokenizer(other), stale);
+  assert.equal(
+    (JSON.parse(readFileSync(join(stale, STAMP_FILE), 'utf8')) as { converter: number }).converter,
+    CONVERTER_VERSION,
+  );
+});

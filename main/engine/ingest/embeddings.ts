@@ -5,7 +5,7 @@ import type { ModelDownload, ModelState } from '../../common/status.js';
 import { DownloadProgress } from '../embed/hub.js';
 import { findLocalModel, resolveModel, type ResolvedModel } from '../embed/registry.js';
 import { humanLoadError } from '../embed/load-error.js';
-import { ensureBuiltinModel } from '../embed/builtin/build.js';
+import { ensureBuiltinTokenizer } from '../embed/builtin/build.js';
 import { CachedTokenCounter } from '../embed/token-counter.js';
 import { unigramWordCounter } from '../embed/unigram-counter.js';
 import type { IndexStore } from '../index/store.js';
@@ -134,7 +134,7 @@ export class Embeddings {
   async chunkTokens(): Promise<ChunkTokens> {
     if (this.embedder) return this.fromEmbedder(this.embedder);
     let dir = this.localDir();
-    if (!dir && this.spec.builtin) dir = await ensureBuiltinModel(this.opts.dataDir);
+    if (!dir && this.spec.builtin) dir = await ensureBuiltinTokenizer(this.opts.dataDir);
     const countWord = dir ? await readWordCounter(dir) : null;
     if (!dir || !countWord) return this.fromEmbedder(await this.get());
     const counter = new CachedTokenCounter(countWord);

@@ -28,30 +28,47 @@ function currentStamp(): Stamp {
   return { converter: CONVERTER_VERSION, source: `${pkg.name}@${pkg.version}` };
 }
 
+/** What a build writes, and the file whose presence (beside a current stamp) says it is complete. */
+interface BuildKind {
+  write(dir: string): void;
+  marker: string;
+}
+
+function writeTokenizer(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson(readVocabulary(useLiteSourceDir()))));
+  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(tokenizerConfigJson(), null, 2));
+}
+
 /** Writes the complete model folder into `dir` (which must not exist yet or be empty). */
 export function writeUseLiteModel(dir: string): void {
-  const source = useLiteSourceDir();
-  const vocab = readVocabulary(source);
-  const weights = readWeights(source);
+  const weights = readWeights(useLiteSourceDir());
   const table = weights.get('module/Embeddings_en');
   if (!table) throw new Error('USE-lite embedding table missing');
   mkdirSync(join(dir, 'onnx'), { recursive: true });
   writeFileSync(join(dir, 'onnx', 'model.onnx'), buildUseLiteGraph(weights));
-  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson(vocab)));
-  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(tokenizerConfigJson(), null, 2));
+  writeTokenizer(dir);
   writeFileSync(join(dir, 'config.json'), JSON.stringify(configJson(table.shape[0]), null, 2));
   // The stamp goes last: a folder with a valid stamp is complete.
   writeFileSync(join(dir, STAMP_FILE), JSON.stringify(currentStamp(), null, 2));
 }
 
+const MODEL: BuildKind = { write: writeUseLiteModel, marker: join('onnx', 'model.onnx') };
+/** The tokenizer files alone: chunk sizing needs only them, a text-only folder never the model. */
+const TOKENIZER: BuildKind = {
+  write(dir) {
+    writeTokenizer(dir);
+    writeFileSync(join(dir, STAMP_FILE), JSON.stringify(currentStamp(), null, 2));
+  },
+  marker: 'tokenizer.json',
+};
+
 /** True when `dir` holds a model built by this converter version from this source package. */
-export function isCurrentBuild(dir: string): boolean {
+export function isCurrentBuild(dir: string, kind: BuildKind = MODEL): boolean {
   try {
     const stamp = JSON.parse(readFileSync(join(dir, STAMP_FILE), 'utf8')) as Stamp;
     const want = currentStamp();
-    return (
-      stamp.converter === want.converter && stamp.source === want.source && existsSync(join(dir, 'onnx', 'model.onnx'))
-    );
+    return stamp.converter === want.converter && stamp.source === want.source && existsSync(join(dir, kind.marker));
   } catch {
     return false;
   }
@@ -59,13 +76,17 @@ export function isCurrentBuild(dir: string): boolean {
 
 /** Builds (or rebuilds) the model into `target` atomically; a current build is left alone. */
 export function buildUseLiteInto(target: string): string {
-  if (isCurrentBuild(target)) return target;
+  return buildInto(target, MODEL);
+}
+
+function buildInto(target: string, kind: BuildKind): string {
+  if (isCurrentBuild(target, kind)) return target;
   const parent = dirname(target);
   mkdirSync(parent, { recursive: true });
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const temp = join(parent, `.use-lite.build-${tag}`);
   try {
-    writeUseLiteModel(temp);
+    kind.write(temp);
     if (existsSync(target)) {
       // An outdated build: move it aside first, since rename cannot replace a non-empty folder.
       const old = join(parent, `.use-lite.old-${tag}`);
@@ -96,16 +117,30 @@ export function builtinModelDir(dataDir: string): string {
 /** Builds in flight, so that concurrent first uses in one process share one build. */
 const building = new Map<string, Promise<string>>();
 
-/** The built-in model folder under `dataDir`, built at first use and rebuilt when outdated. */
-export function ensureBuiltinModel(dataDir: string): Promise<string> {
-  const target = builtinModelDir(dataDir);
+function ensureBuilt(target: string, kind: BuildKind): Promise<string> {
   let pending = building.get(target);
   if (!pending) {
-    // Building is synchronous and takes about a second; deferring it keeps callers' sync code clean.
     pending = Promise.resolve()
-      .then(() => buildUseLiteInto(target))
+      .then(() => buildInto(target, kind))
       .finally(() => building.delete(target));
     building.set(target, pending);
   }
   return pending;
+}
+
+/** The built-in model folder under `dataDir`, built at first use and rebuilt when outdated. */
+export function ensureBuiltinModel(dataDir: string): Promise<string> {
+  // Building is synchronous and takes about a second; deferring it keeps callers' sync code clean.
+  return ensureBuilt(builtinModelDir(dataDir), MODEL);
+}
+
+/**
+ * A folder with the built-in model's tokenizer files, for sizing chunks: the model's own folder
+ * when it is built, else `<dataDir>/models/cairn/use-lite.tokenizer`, written in milliseconds. A
+ * first index of text no longer waits (blocking this thread) for the model's second-long build.
+ */
+export function ensureBuiltinTokenizer(dataDir: string): Promise<string> {
+  const model = builtinModelDir(dataDir);
+  if (isCurrentBuild(model)) return Promise.resolve(model);
+  return ensureBuilt(`${model}.tokenizer`, TOKENIZER);
 }
