@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { packParagraphs, packUnits, splitLongUnit, toUnits } from '../../main/engine/parse/budget.js';
+import { packParagraphs, packUnits, splitLongUnit, toUnits, type Unit } from '../../main/engine/parse/budget.js';
 import { parseFile } from '../../main/engine/parse/index.js';
 import { CachedTokenCounter } from '../../main/engine/embed/token-counter.js';
 import { countTokens } from './counter.js';
+import { seeded } from '../helpers/random.js';
 
 const budget = (maxTokens: number) => ({ maxTokens, countTokens });
 
@@ -99,4 +100,61 @@ test('data files are text windows of kind data with their language', async () =>
   assert.ok(r.chunks.every((c) => c.kind === 'data' && c.language === 'csv' && countTokens(c.text) <= 128));
   assert.equal(r.chunks[0].startLine, 1);
   assert.equal(r.chunks[r.chunks.length - 1].endLine, 101);
+});
+
+test('paragraph packing skips counting joins a long paragraph cannot fit, and packs as counting every join does', () => {
+  const c = new CachedTokenCounter((w) => Math.ceil(w.length / 4));
+  let budget = { maxTokens: 48, countTokens: (t: string) => c.count(t), countPrefixes: (t: string) => c.prefixes(t) };
+  /** The packing before the shortcut: every join is counted. */
+  const reference = (units: Unit[]) => {
+    const out: { startLine: number; endLine: number; text: string }[] = [];
+    const join = (a: number, b: number) =>
+      units
+        .slice(a, b)
+        .map((u) => u.text)
+        .join('\n');
+    let start = -1;
+    let end = -1;
+    const flush = () => {
+      if (start >= 0) out.push({ startLine: units[start].line, endLine: units[end - 1].line, text: join(start, end) });
+      start = end = -1;
+    };
+    const ranges: [number, number][] = [];
+    units.forEach((u, i) => {
+      if (u.text.trim() === '') return;
+      if (i > 0 && units[i - 1].text.trim() !== '' && ranges.length) ranges[ranges.length - 1][1] = i + 1;
+      else ranges.push([i, i + 1]);
+    });
+    for (const [a, b] of ranges) {
+      if (start >= 0 && c.count(join(start, b)) <= budget.maxTokens) {
+        end = b;
+        continue;
+      }
+      flush();
+      if (c.count(join(a, b)) <= budget.maxTokens) [start, end] = [a, b];
+      else out.push(...packUnits(units.slice(a, b), budget, 4));
+    }
+    flush();
+    return out;
+  };
+  const rand = seeded(11).int;
+  let counted = 0;
+  for (let k = 0; k < 600; k++) {
+    // Small and large windows: paragraphs that overflow alone, and long ones that still join.
+    budget = { ...budget, maxTokens: k % 2 === 0 ? 48 : 160 };
+    const lines: string[] = [];
+    for (let p = 0, n = 1 + rand(8); p < n; p++) {
+      for (let l = 0, m = 1 + rand(4); l < m; l++)
+        lines.push(
+          (rand(5) === 0 ? ' ' : '') +
+            Array.from({ length: 1 + rand(rand(2) === 0 ? 60 : 8) }, () => 'w'.repeat(1 + rand(9))).join(' '),
+        );
+      lines.push(rand(3) === 0 ? '  ' : '');
+    }
+    const units = toUnits(lines.join('\n'));
+    const got = packParagraphs(units, budget, 4);
+    assert.deepEqual(got, reference(units));
+    counted += got.length;
+  }
+  assert.ok(counted > 600, `only ${counted} windows compared`);
 });

@@ -167,12 +167,19 @@ export function packParagraphs(units: readonly Unit[], budget: TokenBudget, over
     start = end = -1;
   };
   for (const [a, b] of paragraphRanges(units)) {
-    if (start >= 0 && budget.countTokens(join(start, b)) <= budget.maxTokens) {
+    const para = join(a, b);
+    // A long paragraph is counted first: one over the window by more than a token cannot fit after
+    // what precedes it either (joined, it keeps every token but a leading space's), so the longer
+    // join is not counted. Only a skipped join follows from it, so no window can grow past the
+    // budget, whatever the counter.
+    let own = para.length > budget.maxTokens ? budget.countTokens(para) : -1;
+    if (start >= 0 && own - 1 <= budget.maxTokens && budget.countTokens(join(start, b)) <= budget.maxTokens) {
       end = b;
       continue;
     }
     flush();
-    if (budget.countTokens(join(a, b)) <= budget.maxTokens) [start, end] = [a, b];
+    if (own < 0) own = budget.countTokens(para);
+    if (own <= budget.maxTokens) [start, end] = [a, b];
     else out.push(...packUnits(units.slice(a, b), budget, overlapTokens));
   }
   flush();
