@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CachedTokenCounter } from '../../main/engine/embed/token-counter.js';
+import { seeded } from '../helpers/random.js';
 
 /** The definition: runs of whitespace cost 3 (with a newline or tab) or 1 (spaces), plus the words. */
 function reference(text: string, countWord: (w: string) => number): number {
@@ -44,10 +45,10 @@ test('the scanning counter agrees with the regex definition on random whitespace
     '😀',
     '-',
   ];
-  let seed = 1;
+  const rand = seeded(1);
   for (let k = 0; k < 20_000; k++) {
     let s = '';
-    for (let j = 0; j < k % 16; j++) s += alphabet[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % alphabet.length];
+    for (let j = 0; j < k % 16; j++) s += alphabet[rand.int(alphabet.length)];
     assert.equal(c.count(s), reference(s, countWord), JSON.stringify(s));
   }
 });
@@ -57,11 +58,11 @@ test('prefix counts from one pass equal counting each prefix anew, at every end'
   const countWord = (w: string) => (w.length % 5) + 1;
   const c = new CachedTokenCounter(countWord);
   const alphabet = [' ', ' ', ' ', '\n', '\t', '\u00a0', '\u3000', 'a', 'b', 'cd', 'é', '😀', '-'];
-  let seed = 7;
+  const rand = seeded(7);
   let compared = 0;
   for (let k = 0; k < 3000; k++) {
     let s = '';
-    for (let j = 0; j < k % 40; j++) s += alphabet[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % alphabet.length];
+    for (let j = 0; j < k % 40; j++) s += alphabet[rand.int(alphabet.length)];
     const prefix = c.prefixes(s);
     for (let end = 0; end <= s.length; end++) {
       assert.equal(prefix(end), reference(s.slice(0, end), countWord), `${JSON.stringify(s)} up to ${end}`);

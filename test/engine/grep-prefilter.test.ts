@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isUtf8 } from 'node:buffer';
 import { bytePrefilter, requiredLiteral } from '../../main/engine/read-grep/grep-prefilter.js';
+import { seeded } from '../helpers/random.js';
 
 test('requiredLiteral takes the longest top-level run of plain characters', () => {
   const cases: [string, string | null][] = [
@@ -69,11 +70,7 @@ test('Node agrees with the decoder on what is UTF-8, including the malformed cas
     [0xfe],
     [0xe9],
   ];
-  let seed = 7;
-  const rand = (n: number) => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed % n;
-  };
+  const rand = seeded(7).int;
   let invalid = 0;
   for (let i = 0; i < 3000; i++) {
     const bytes = Buffer.from(Array.from({ length: 1 + rand(6) }, () => pieces[rand(pieces.length)]).flat());

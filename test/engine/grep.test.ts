@@ -17,18 +17,15 @@ import { globMatcher } from '../../main/engine/search/filters.js';
 import { walkFolder, type WalkOptions } from '../../main/engine/sources/index.js';
 import { tempDir } from '../helpers/engine.js';
 import { writeTree } from '../sources/walk-helpers.js';
+import { seeded } from '../helpers/random.js';
 
 const walk: WalkOptions = { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] };
 let root: string;
 let cleanup: () => Promise<void>;
 
-/** Deterministic pseudo-random numbers (an LCG is plenty for picking fixture pieces). */
+/** Deterministic pseudo-random picks of fixture pieces. */
 function rng(seed: number): (n: number) => number {
-  let s = seed;
-  return (n) => {
-    s = (s * 1103515245 + 12345) % 2 ** 31;
-    return Math.floor((s / 2 ** 31) * n);
-  };
+  return seeded(seed).int;
 }
 
 const WORDS = [

@@ -12,6 +12,7 @@ import { fallbackCount, readAndParse, type ParseTask } from '../../main/engine/i
 import type { FileRows } from '../../main/engine/ingest/rows.js';
 import { tempDir } from '../helpers/engine.js';
 import { GEO_PY, GUIDE_MD, INVOICE_TS, LIB_RS, README_MD } from '../helpers/fixtures.js';
+import { seeded } from '../helpers/random.js';
 
 /** Rows without the one field that records when they were made. */
 function comparable(r: FileRows | 'unchanged'): unknown {
@@ -150,12 +151,11 @@ test(
         'wordy'.repeat(40),
       ])
         words.add(w);
-      let seed = 7;
+      const rand = seeded(7);
       const chars = 'aZ09_-.,;:()[]{}<>/\\\'"`~!@#$%^&*+=|?é©¨ﬁ½™中文😀\u0301\u200b\u00ad▁';
       for (let k = 0; k < 3000; k++) {
         let w = '';
-        for (let j = 0; j < 1 + (k % 12); j++)
-          w += [...chars][(seed = (seed * 1103515245 + 12345) % 2 ** 31) % [...chars].length];
+        for (let j = 0; j < 1 + (k % 12); j++) w += [...chars][rand.int([...chars].length)];
         words.add(w);
       }
       for (const w of words)

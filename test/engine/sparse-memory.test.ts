@@ -17,6 +17,7 @@ import { MemoryTable, type FileOrigin } from '../../main/engine/index/sparse-mem
 import type { RowFilter } from '../../main/engine/index/row-filter.js';
 import type { FileRow } from '../../main/engine/index/schema.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
+import { seeded } from '../helpers/random.js';
 
 const WORDS = (
   'harbour pilot tide anchor lantern ledger quarry meadow signal furnace orchard compass glacier beacon ' +
@@ -25,10 +26,7 @@ const WORDS = (
 ).split(' ');
 
 function rng(seed: number): () => number {
-  return () => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed / 0x7fffffff;
-  };
+  return seeded(seed).float;
 }
 
 /** Zipf-like words, so that scores spread (few ties) and common words match most chunks. */

@@ -11,6 +11,7 @@ import { request } from 'node:http';
 import { defaultSettings } from '../../main/common/settings.js';
 import type { ValidateResponse } from '../../main/common/admin.js';
 import { INIT, MCP_HEADERS, startFixture, type Fixture } from '../mcp/fixtures.js';
+import { seeded } from '../helpers/random.js';
 
 let fx: Fixture;
 let port: string;
@@ -211,8 +212,7 @@ test('property: no sequence of allowlist and protection saves leaves the workben
     '*.evil:*',
   ];
   const origins = ['http://localhost:*', 'http://127.0.0.1:*', 'https://example.com'];
-  let seed = 7;
-  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const rand = seeded(7).float;
   const subset = <T>(xs: T[]) => xs.filter(() => rand() < 0.4);
   let accepted = 0;
   let refused = 0;
