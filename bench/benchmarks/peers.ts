@@ -11,11 +11,9 @@
  * shared machine hits every tool alike; each figure is the median over passes of that pass's
  * percentile, and the machine's load average is recorded at every phase.
  */
-import * as lancedb from '@lancedb/lancedb';
-import { createWriteStream, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import { analyzeQuery } from '../../main/engine/index/analyzer.js';
 import { DEFAULT_MAINTENANCE } from '../../main/engine/index/maintenance.js';
 import { corpusQueries, writeCorpus } from '../corpus/synthetic.js';
@@ -78,24 +76,6 @@ async function post(url: string, body: string): Promise<number> {
 }
 
 /** Cairn's chunks as { id, text } lines, the analysed text its full-text index holds. */
-async function exportChunks(indexDir: string, file: string): Promise<number> {
-  const db = await lancedb.connect(indexDir);
-  const t = await db.openTable('chunks');
-  const out = createWriteStream(file);
-  let n = 0;
-  for await (const batch of t.query().select(['id', 'search_text'])) {
-    for (const r of batch.toArray() as unknown as { id: string; search_text: string }[]) {
-      if (!out.write(JSON.stringify({ id: r.id, text: r.search_text }) + '\n')) await once(out, 'drain');
-      n++;
-    }
-  }
-  out.end();
-  await once(out, 'finish');
-  t.close();
-  db.close();
-  return n;
-}
-
 /** One corpus of a run: written into a folder, with the queries asked of it. */
 interface PeerCorpus {
   label: string;
@@ -186,7 +166,13 @@ async function runSize(
   );
 
   const rows = join(base, 'chunks.jsonl');
-  await exportChunks(join(home, 'index'), rows);
+  await runJson<{ rows: number }>(process.execPath, [
+    '--import',
+    'tsx',
+    join(ctx.root, 'bench/peers/export-chunks.ts'),
+    join(home, 'index'),
+    rows,
+  ]);
   const engine = await openBenchEngine(ctx.root, home, QUIET_SETTINGS);
   // As a person's engine has it a moment after its job: the engine runs this on its own debounce.
   await engine.runMaintenance();
