@@ -11,7 +11,7 @@
  * shared machine hits every tool alike; each figure is the median over passes of that pass's
  * percentile, and the machine's load average is recorded at every phase.
  */
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { analyzeQuery } from '../../main/engine/index/analyzer.js';
@@ -44,6 +44,20 @@ function du(path: string): number {
   const st = statSync(path);
   if (!st.isDirectory()) return st.size;
   return readdirSync(path).reduce((s, n) => s + du(join(path, n)), 0);
+}
+
+/** The median time and peak RSS of an indexer's repeats. */
+function medianRun(runs: IndexRun[]): IndexRun {
+  return {
+    ms: percentile(
+      runs.map((r) => r.ms),
+      50,
+    ),
+    max_rss_mb: percentile(
+      runs.map((r) => r.max_rss_mb),
+      50,
+    ),
+  };
 }
 
 /** Median over passes of each pass's p50 / p95. */
@@ -132,6 +146,7 @@ async function runSize(
   spec: PeerCorpus,
   queries: string[],
   passes: number,
+  indexRepeats: number,
 ): Promise<Record<string, unknown>> {
   const size = spec.label;
   const base = join(ctx.tmp, `peers-${spec.label.replace(/\W+/g, '-')}`);
@@ -143,26 +158,38 @@ async function runSize(
   const qmdDb = join(base, 'qmd', 'index.sqlite');
   mkdirSync(join(base, 'qmd'), { recursive: true });
   const loads: Record<string, number> = { before_indexing: load() };
-  // Each tool indexes in a fresh process: its time to searchable and its own peak RSS.
-  const cairnIndex = await runJson<IndexRun & { chunks: number; files: number }>(process.execPath, [
-    '--import',
-    'tsx',
-    join(ctx.root, 'bench/peers/cairn-index.ts'),
-    ctx.root,
-    home,
-    dir,
-  ]);
-  loads.after_cairn_indexing = load();
-  const qmdIndex = await runJson<IndexRun & { documents: number }>(peers.node, [
-    peers.child,
-    'index',
-    peers.dir,
-    qmdDb,
-    dir,
-  ]);
-  loads.after_qmd_indexing = load();
+  // Each tool indexes in a fresh process (its time to searchable and its own peak RSS), into a
+  // fresh index each repeat. The order alternates (Cairn first, then qmd first): the corpus was
+  // just written, and the first indexer also meets its writeback and a colder page cache.
+  const cairnRuns: (IndexRun & { chunks: number; files: number })[] = [];
+  const qmdRuns: (IndexRun & { documents: number })[] = [];
+  for (let r = 0; r < indexRepeats; r++) {
+    for (const tool of r % 2 === 0 ? ['cairn', 'qmd'] : ['qmd', 'cairn']) {
+      if (tool === 'cairn') {
+        rmSync(home, { recursive: true, force: true });
+        cairnRuns.push(
+          await runJson(process.execPath, [
+            '--import',
+            'tsx',
+            join(ctx.root, 'bench/peers/cairn-index.ts'),
+            ctx.root,
+            home,
+            dir,
+          ]),
+        );
+        loads.after_cairn_indexing = load();
+      } else {
+        rmSync(join(base, 'qmd'), { recursive: true, force: true });
+        mkdirSync(join(base, 'qmd'), { recursive: true });
+        qmdRuns.push(await runJson(peers.node, [peers.child, 'index', peers.dir, qmdDb, dir]));
+        loads.after_qmd_indexing = load();
+      }
+    }
+  }
+  const cairnIndex = { ...cairnRuns[cairnRuns.length - 1], ...medianRun(cairnRuns) };
+  const qmdIndex = { ...qmdRuns[qmdRuns.length - 1], ...medianRun(qmdRuns) };
   ctx.log(
-    `   ${size}: Cairn ${cairnIndex.chunks} chunks searchable in ${(cairnIndex.ms / 1000).toFixed(1)} s (peak RSS ${cairnIndex.max_rss_mb.toFixed(0)} MB); qmd ${qmdIndex.documents} documents in ${(qmdIndex.ms / 1000).toFixed(1)} s (peak RSS ${qmdIndex.max_rss_mb.toFixed(0)} MB)`,
+    `   ${size}: Cairn ${cairnIndex.chunks} chunks searchable in ${cairnRuns.map((r) => (r.ms / 1000).toFixed(1)).join(', ')} s (peak RSS ${cairnIndex.max_rss_mb.toFixed(0)} MB); qmd ${qmdIndex.documents} documents in ${qmdRuns.map((r) => (r.ms / 1000).toFixed(1)).join(', ')} s (peak RSS ${qmdIndex.max_rss_mb.toFixed(0)} MB)`,
   );
 
   const rows = join(base, 'chunks.jsonl');
@@ -268,6 +295,8 @@ async function runSize(
       index: {
         cairn_s: round(cairnIndex.ms / 1000, 2),
         qmd_s: round(qmdIndex.ms / 1000, 2),
+        cairn_runs_s: cairnRuns.map((r) => round(r.ms / 1000, 2)),
+        qmd_runs_s: qmdRuns.map((r) => round(r.ms / 1000, 2)),
         cairn_peak_rss_mb: round(cairnIndex.max_rss_mb, 0),
         qmd_peak_rss_mb: round(qmdIndex.max_rss_mb, 0),
       },
@@ -391,6 +420,8 @@ export const peersBenchmark: Benchmark = {
     const peers = ensurePeers(ctx.root, ctx.log);
     const raw = ctx.options.get('peer-chunks');
     const passes = numberOption(ctx.options, 'repeats', ctx.quick ? 2 : 3);
+    // Index runs per tool, alternating which goes first (see runSize).
+    const indexRepeats = numberOption(ctx.options, 'index-repeats', ctx.quick ? 1 : 2);
     // Real prose when the shared test sets are there (and not in quick mode), else synthetic text.
     const prose = ['scifact', 'npl', 'cranfield', 'medline'];
     const real = !ctx.quick && !raw && prose.every((n) => missingSetFiles(ctx.datasets, n) === null);
@@ -417,7 +448,7 @@ export const peersBenchmark: Benchmark = {
       queries = corpusQueries(numberOption(ctx.options, 'queries', ctx.quick ? 100 : 600), 11);
     }
     const figs: Record<string, unknown>[] = [];
-    for (const spec of specs) figs.push(await runSize(ctx, peers, spec, queries, passes));
+    for (const spec of specs) figs.push(await runSize(ctx, peers, spec, queries, passes, indexRepeats));
     out.figures = {
       qmd: peers.qmdVersion,
       sqlite: peers.sqliteVersion,
@@ -429,7 +460,7 @@ export const peersBenchmark: Benchmark = {
     out.notes.push(
       `References: qmd ${peers.qmdVersion} and SQLite ${peers.sqliteVersion} FTS5 (better-sqlite3 from qmd's install) on Node 22.23.3, installed into ~/.cache/cairn-bench-refs; Cairn on ${process.version}. ${real ? "Corpus: the documents of the SciFact, NPL, Cranfield and MEDLINE test sets as Markdown files (real prose), copied N times for the larger sizes; queries: those sets' own queries." : 'Corpus: synthetic Markdown text (bench/corpus/synthetic.ts, markdownOnly), not real documents: its small vocabulary makes every query word common.'}`,
       "Cairn: mode sparse, top_k 10 (chunk BM25 + file BM25 fused, hits read with their text). qmd: searchLex limit 10 in process; MCP tool `query` with one lex search and rerank off. FTS5: top 200 chunks by bm25() over the same analysed chunk text as Cairn's chunk index (what one of Cairn's full-text queries does).",
-      "Time to searchable and peak RSS: each tool indexes the folder in a fresh process; Cairn until its text is searchable (no embedding: qmd's update computes no vectors either). Index size: Cairn's index folder once its maintenance settled (the second pass after the keep window deletes what the first replaced; index_size.cairn_in_window_mb is the folder right after the first pass), qmd's SQLite file (with WAL). Cairn's folder is a text-only one (no model loaded, no vectors): a normal folder runs the same text phase first and loads the model only for its vectors.",
+      "Time to searchable and peak RSS: each tool indexes the folder in a fresh process, into a fresh index, index-repeats times (2; 1 in quick mode) with the order alternating (Cairn then qmd, then qmd then Cairn), medians reported and every run recorded (index.cairn_runs_s, qmd_runs_s); Cairn until its text is searchable (no embedding: qmd's update computes no vectors either). Index size: Cairn's index folder once its maintenance settled (the second pass after the keep window deletes what the first replaced; index_size.cairn_in_window_mb is the folder right after the first pass), qmd's SQLite file (with WAL). Cairn's folder is a text-only one (no model loaded, no vectors): a normal folder runs the same text phase first and loads the model only for its vectors.",
     );
     return out;
   },
