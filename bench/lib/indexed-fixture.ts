@@ -105,6 +105,7 @@ async function build(
   );
   const engine = await openBenchEngine(root, home, QUIET_SETTINGS);
   try {
+    await dropForeignFolders(engine, corpus.dir, log);
     const kept = (await engine.folders()).find(
       (f) => f.path === corpus.dir && f.chunks > 0 && f.embedded_chunks === f.chunks && f.state !== 'error',
     );
@@ -154,6 +155,25 @@ async function build(
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * A kept home copied or moved from another checkout still lists that checkout's corpus, and
+ * indexing this one beside it doubles the index: searches scoped to this corpus then filter an
+ * index twice the size the results name. Removed, then compacted (which also drops the removed
+ * rows from the ANN index), the home holds what the fixture says.
+ */
+async function dropForeignFolders(engine: BenchEngine, dir: string, log: (l: string) => void): Promise<void> {
+  const foreign = (await engine.folders()).filter((f) => f.path !== dir);
+  if (foreign.length === 0) return;
+  for (const f of foreign) {
+    log(`   removing ${f.path} from the fixture's home (${f.chunks} chunks of another checkout)`);
+    await engine.removeFolder(f.path);
+  }
+  // The engine's own pass follows a job by 2 s; ours after it, not beside it (see build).
+  await new Promise((r) => setTimeout(r, 2500));
+  await engine.idle();
+  await engine.runMaintenance();
 }
 
 /** Opens the fixture's home with the benchmark settings. */
