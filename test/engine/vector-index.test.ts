@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IndexStore } from '../../main/engine/index/store.js';
-import { maintain } from '../../main/engine/index/maintenance.js';
+import { MAX_VECTOR_SEGMENTS, maintain } from '../../main/engine/index/maintenance.js';
 import { vectorLeg } from '../../main/engine/search/legs.js';
 import { VectorReads } from '../../main/engine/index/search-reads.js';
 import { tempDir } from '../helpers/engine.js';
@@ -19,6 +19,67 @@ function vectors(n: number, dim: number, seed: number): Float32Array[] {
     return v.map((x) => x / norm);
   });
 }
+
+function rowsOf(data: Float32Array[], from: number) {
+  return data.map((v, k) => {
+    const i = from + k;
+    return {
+      id: `c${i}`,
+      folder: '/f',
+      path: `/f/${i}.md`,
+      rel: `${i}.md`,
+      ext: 'md',
+      kind: 'markdown',
+      mtime: 0,
+      text_hash: `h${i}`,
+      input_hash: `i${i}`,
+      vector: Array.from(v),
+    };
+  });
+}
+
+test('the vector index keeps a bounded number of segments: a large delta or one segment too many rebuilds it', async () => {
+  const { dir, cleanup } = await tempDir('ann-segments');
+  const store = await IndexStore.open(dir);
+  try {
+    const dim = 16;
+    const table = await store.vectors('vectors__test_16', dim, true);
+    assert.ok(table);
+    const opts = { vectorIndexThreshold: 1000, keepVersionsMs: 0 };
+    const ann = async () => {
+      const i = (await table.listIndices()).find((x) => x.columns.includes('vector'));
+      assert.ok(i, 'no vector index');
+      return { segments: i.numSegments ?? 0, unindexed: i.numUnindexedRows ?? -1, indexed: i.numIndexedRows ?? 0 };
+    };
+    let next = 0;
+    const add = async (n: number) => {
+      await table.add(rowsOf(vectors(n, dim, next + 1), next));
+      next += n;
+      await maintain([], table, opts);
+    };
+    await add(2000);
+    assert.deepEqual(await ann(), { segments: 1, unindexed: 0, indexed: 2000 });
+    // Control: a small delta becomes a segment of its own (what the bound is about).
+    await add(20);
+    assert.deepEqual(await ann(), { segments: 2, unindexed: 0, indexed: 2020 });
+    // A delta of half the index or more is folded into one rebuilt index, not a second large segment.
+    await add(1100);
+    assert.deepEqual(await ann(), { segments: 1, unindexed: 0, indexed: 3120 });
+    const seen: number[] = [];
+    for (let pass = 0; pass < MAX_VECTOR_SEGMENTS + 3; pass++) {
+      await add(10);
+      const a = await ann();
+      assert.equal(a.unindexed, 0, `pass ${pass}: rows left unindexed`);
+      assert.equal(a.indexed, next, `pass ${pass}: indexed rows`);
+      seen.push(a.segments);
+    }
+    assert.equal(Math.max(...seen), MAX_VECTOR_SEGMENTS, `segments per pass: ${seen.join(' ')}`);
+    assert.ok(seen.includes(1), `the index was never rebuilt: ${seen.join(' ')}`);
+  } finally {
+    await store.close();
+    await cleanup();
+  }
+});
 
 test('HNSW index recall@10 against exact search is at least 0.95', async () => {
   const { dir, cleanup } = await tempDir('ann');
