@@ -89,20 +89,7 @@ test('HNSW index recall@10 against exact search is at least 0.95', async () => {
     const data = vectors(4000, dim, 7);
     const table = await store.vectors('vectors__test_64', dim, true);
     assert.ok(table);
-    await table.add(
-      data.map((v, i) => ({
-        id: `c${i}`,
-        folder: '/f',
-        path: `/f/${i}.md`,
-        rel: `${i}.md`,
-        ext: 'md',
-        kind: 'markdown',
-        mtime: 0,
-        text_hash: `h${i}`,
-        input_hash: `i${i}`,
-        vector: Array.from(v),
-      })),
-    );
+    await table.add(rowsOf(data, 0));
     await maintain([], table, { vectorIndexThreshold: 1000, keepVersionsMs: 0 });
     const indices = await table.listIndices();
     assert.ok(
