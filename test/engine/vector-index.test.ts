@@ -75,6 +75,10 @@ test('the vector index keeps a bounded number of segments: a large delta or one 
     }
     assert.equal(Math.max(...seen), MAX_VECTOR_SEGMENTS, `segments per pass: ${seen.join(' ')}`);
     assert.ok(seen.includes(1), `the index was never rebuilt: ${seen.join(' ')}`);
+    // A table emptied (its folders removed) keeps its maintenance working, with nothing to rebuild.
+    await table.delete('true');
+    await maintain([], table, opts);
+    assert.equal(await table.countRows(), 0);
   } finally {
     await store.close();
     await cleanup();

@@ -38,7 +38,8 @@ export async function maintain(
   if (!vectors) return;
   const rows = await vectors.countRows();
   const ann = (await vectors.listIndices()).find((i) => i.columns.includes('vector'));
-  if (ann ? needsRebuild(ann) : rows >= opts.vectorIndexThreshold) {
+  // Below the threshold (a table emptied by removals too) an index is neither built nor rebuilt.
+  if (rows >= opts.vectorIndexThreshold && (!ann || needsRebuild(ann))) {
     // HNSW with scalar quantisation: 2 ms queries at 20k rows; recall is restored by a larger ef
     // and a refine step at query time (legs.ts). Created anew, it replaces every segment.
     await retryOnConflict(() =>
@@ -53,8 +54,9 @@ export async function maintain(
  * searches every segment: at 100k rows, 20 passes of 10 new rows each took a query from 9.4 to
  * 16.6 ms p50, and a second 100k-row segment doubles the search. Leaving the rows unindexed is
  * worse (flat-scanned: 1,000 rows in 100 fragments, 30 ms). A rebuild costs the whole table (46 s
- * and 800 MB peak at 100k rows on 2 cores), so it waits until the delta is a fair share of the
- * index, which bounds the rebuild work by a constant factor of the rows added.
+ * and 800 MB peak at 100k rows on 2 cores). A large delta rebuilds at once, which bounds that work
+ * by a constant factor of the rows added. Small deltas wait until a ninth segment, so an engine
+ * that is edited all day rebuilds once every 8 passes that brought vectors, whatever their size.
  */
 export const MAX_VECTOR_SEGMENTS = 8;
 /** A delta of this share of the indexed rows is indexed by a rebuild rather than as another segment. */
@@ -64,6 +66,7 @@ function needsRebuild(ann: { numIndexedRows?: number; numUnindexedRows?: number;
   const indexed = ann.numIndexedRows ?? 0;
   const unindexed = ann.numUnindexedRows ?? 0;
   const segments = ann.numSegments ?? 1;
+  if (unindexed === 0) return false;
   // The segment the next optimize would add counts too.
   return unindexed >= REBUILD_SHARE * indexed || segments + (unindexed > 0 ? 1 : 0) > MAX_VECTOR_SEGMENTS;
 }
