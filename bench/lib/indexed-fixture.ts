@@ -131,12 +131,7 @@ async function build(
     if (opts.vectors === 'synthetic') await useSyntheticDocumentVectors(engine);
     const t0 = performance.now();
     const c = await indexFolderAndWait(engine, corpus.dir, { vectors: true, onProgress: log });
-    // The ANN index and compaction, as a person's engine would have them after its debounce. The
-    // engine schedules its own pass 2 s after a job; one of ours beside it would race its cleanup
-    // (a commit then misses a transaction file the other pruned), so wait for it, then run one more.
-    await new Promise((r) => setTimeout(r, 2500));
-    await engine.idle();
-    await engine.runMaintenance();
+    await maintainAfterJobs(engine);
     const index_s = (performance.now() - t0) / 1000;
     log(
       `   fixture ready: ${c.chunks} chunks, ${c.embedded} embedded (${opts.vectors} vectors), ${reused ? 'reused' : 'built'} in ${index_s.toFixed(1)} s`,
@@ -170,7 +165,15 @@ async function dropForeignFolders(engine: BenchEngine, dir: string, log: (l: str
     log(`   removing ${f.path} from the fixture's home (${f.chunks} chunks of another checkout)`);
     await engine.removeFolder(f.path);
   }
-  // The engine's own pass follows a job by 2 s; ours after it, not beside it (see build).
+  await maintainAfterJobs(engine);
+}
+
+/**
+ * The ANN index and compaction, as a person's engine would have them after its debounce. The
+ * engine schedules its own pass 2 s after a job; one of ours beside it would race its cleanup
+ * (a commit then misses a transaction file the other pruned), so wait for it, then run one more.
+ */
+async function maintainAfterJobs(engine: BenchEngine): Promise<void> {
   await new Promise((r) => setTimeout(r, 2500));
   await engine.idle();
   await engine.runMaintenance();

@@ -68,5 +68,5 @@ function needsRebuild(ann: { numIndexedRows?: number; numUnindexedRows?: number;
   const segments = ann.numSegments ?? 1;
   if (unindexed === 0) return false;
   // The segment the next optimize would add counts too.
-  return unindexed >= REBUILD_SHARE * indexed || segments + (unindexed > 0 ? 1 : 0) > MAX_VECTOR_SEGMENTS;
+  return unindexed >= REBUILD_SHARE * indexed || segments + 1 > MAX_VECTOR_SEGMENTS;
 }
