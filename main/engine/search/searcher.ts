@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   TOP_K_MAX,
   type Freshness,
@@ -224,17 +225,9 @@ export class Searcher {
       // Looking up a name is looking for its definition: the chunk that defines it beats a short
       // file that merely mentions it, so file-level evidence stays out.
       const docScale = names ? 0 : 1;
-      const tasks: Promise<LegResult>[] = [];
-      if (needs.includes('sparse')) {
-        tasks.push(
-          this.leg('sparse', async () => {
-            const lazy = (alone || besideDense) && !names;
-            const list = await sparseLeg(this.deps.reads, q, filter, depth, 1, docScale, lazy, besideDense && lazy);
-            // A definition outranks the chunks that mention its name, in every mode with this leg.
-            return names ? promote(list, await definitionChunks(this.deps, q, folders, where, list)) : list;
-          }),
-        );
-      }
+      // The dense leg is started first (its LanceDB query runs on LanceDB's threads) and the lists
+      // keep the order sparse, dense: fusion breaks ties by list order.
+      let dense: Promise<LegResult> | null = null;
       const coverage = vec ? vec.embedder.coverage(q) : 1;
       if (vec && coverage < MIN_COVERAGE) {
         // Its vector would be the same for any such query: a fixed list at a plausible score.
@@ -246,8 +239,7 @@ export class Searcher {
         const v = vec;
         // Alone (vector mode) the leg is the ranking; fused, its say on a code chunk is the model's code weight.
         const alone = needs.length === 1;
-        tasks.push(
-          this.leg('vector', async () =>
+        dense = this.leg('vector', async () =>
             this.datesOnChunks(
               s,
               await vectorLeg(
@@ -259,14 +251,29 @@ export class Searcher {
                 alone ? undefined : { code: codeWeight * shape },
               ),
             ),
-          ),
         );
       }
+      const tasks: Promise<LegResult>[] = [];
+      if (needs.includes('sparse')) {
+        const started = dense;
+        tasks.push(
+          this.leg('sparse', async () => {
+            // It scores in memory, on this thread, for milliseconds: after a turn of the event loop,
+            // so that the dense leg's query is under way meanwhile, not queued behind it.
+            if (started) await nextTurn();
+            const lazy = (alone || besideDense) && !names;
+            const list = await sparseLeg(this.deps.reads, q, filter, depth, 1, docScale, lazy, besideDense && lazy);
+            // A definition outranks the chunks that mention its name, in every mode with this leg.
+            return names ? promote(list, await definitionChunks(this.deps, q, folders, where, list)) : list;
+          }),
+        );
+      }
+      if (dense) tasks.push(dense);
       const answered = await Promise.all(tasks);
-      const dense = answered.find((l) => l.leg === 'vector');
-      if (dense) await this.resolveMet(answered, new Set(dense.paths));
+      const denseList = answered.find((l) => l.leg === 'vector');
+      if (denseList) await this.resolveMet(answered, new Set(denseList.paths));
       // Every candidate of a kind the model has no say on (code, for a model that cannot read it): it said nothing.
-      if (vec && dense && dense.ids.length > 0 && dense.kinds?.every((k) => legWeight(dense, k) === 0)) {
+      if (vec && denseList && denseList.ids.length > 0 && denseList.kinds?.every((k) => legWeight(denseList, k) === 0)) {
         abstained.push({
           leg: 'vector',
           reason: `the embedding model ${vec.embedder.modelId} has no say on code files (its weight on code is 0: search.vector_weight_code or the model's measured code weight), and every candidate it found is code${s.queries.length > 1 ? ` ("${q.slice(0, 60)}")` : ''}`,
