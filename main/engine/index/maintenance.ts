@@ -40,8 +40,8 @@ export async function maintain(
   const ann = (await vectors.listIndices()).find((i) => i.columns.includes('vector'));
   // Below the threshold (a table emptied by removals too) an index is neither built nor rebuilt.
   if (rows >= opts.vectorIndexThreshold && (!ann || needsRebuild(ann))) {
-    // HNSW with scalar quantisation: 2 ms queries at 20k rows; recall is restored by a larger ef
-    // and a refine step at query time (legs.ts). Created anew, it replaces every segment.
+    // HNSW with scalar quantisation: 2 ms queries at 20k rows; recall is kept by a larger ef at
+    // query time (search-reads.ts). Created anew, it replaces every segment.
     await retryOnConflict(() =>
       vectors.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }) }),
     );
