@@ -6,6 +6,11 @@ export interface Grouped extends Fused {
   others: string[];
 }
 
+/** A fused entry with no others yet; built, not spread (a spread is many times slower, per candidate). */
+export function grouped(f: Fused): Grouped {
+  return { id: f.id, score: f.score, ranks: f.ranks, others: [] };
+}
+
 /** Other ranges listed per file hit: enough to point at the rest of the file, not a second result list. */
 const OTHER_RANGES_MAX = 10;
 
@@ -25,7 +30,7 @@ export function perFile(ranked: Fused[], lists: LegResult[]): Grouped[] {
       if (g.others.length < OTHER_RANGES_MAX) g.others.push(f.id);
       continue;
     }
-    const entry = { ...f, others: [] };
+    const entry = grouped(f);
     byPath.set(path, entry);
     out.push(entry);
   }

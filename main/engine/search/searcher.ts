@@ -29,7 +29,7 @@ import { numberLines } from './snippet.js';
 import { validateSearch, type ValidSearch } from './validate.js';
 import { definitionChunks, graphLeg, seedIds } from './graph-leg.js';
 import { keep, pathsOf, pick, promote } from './list-ops.js';
-import { perFile, type Grouped } from './per-file.js';
+import { grouped, perFile, type Grouped } from './per-file.js';
 import { identifiers } from '../graph/graph.js';
 
 /** What the searcher needs from the engine; injected so the searcher holds no engine state. */
@@ -128,9 +128,9 @@ export class Searcher {
     }
 
     const ranked = this.fuse(s.mode, filtered, cfg).filter((f) => s.minScore === null || f.score >= s.minScore);
-    const grouped = s.perFile ? perFile(ranked, filtered) : ranked.map((f) => ({ ...f, others: [] }));
+    const shown = s.perFile ? perFile(ranked, filtered).slice(0, s.topK) : ranked.slice(0, s.topK).map(grouped);
     const hits = await this.hydrate(
-      grouped.slice(0, s.topK),
+      shown,
       s,
       folders,
       filtered.find((l) => l.fileSearch)?.fileSearch,
