@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rssOfPid } from './cpu.js';
+import { percentile } from './stats.js';
 
 export interface LoadOptions {
   url: string;
@@ -80,7 +81,11 @@ export function runAutocannon(root: string, o: LoadOptions): Promise<LoadResult>
 }
 
 export interface RssSampler {
-  stop(): { first: number; last: number; max: number; samples: number };
+  /**
+   * first/last: one sample each, which lands anywhere in a garbage collector's cycle (hundreds of
+   * MB apart under load); early/late: the medians of the first and last quarter of the samples.
+   */
+  stop(): { first: number; last: number; early: number; late: number; max: number; samples: number };
 }
 
 /** Samples RSS (MB) of this process, or of `pid`, every `everyMs`. */
@@ -98,9 +103,12 @@ export function sampleRss(everyMs: number, pid?: number): RssSampler {
     stop: () => {
       clearInterval(timer);
       take();
+      const quarter = Math.max(1, Math.floor(values.length / 4));
       return {
         first: values[0] ?? Number.NaN,
         last: values[values.length - 1] ?? Number.NaN,
+        early: percentile(values.slice(0, quarter), 50),
+        late: percentile(values.slice(-quarter), 50),
         max: Math.max(...values),
         samples: values.length,
       };
