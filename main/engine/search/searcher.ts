@@ -240,17 +240,17 @@ export class Searcher {
         // Alone (vector mode) the leg is the ranking; fused, its say on a code chunk is the model's code weight.
         const alone = needs.length === 1;
         dense = this.leg('vector', async () =>
-            this.datesOnChunks(
-              s,
-              await vectorLeg(
-                v.vectors,
-                await v.embedder.embedQuery(q),
-                vectorWhere,
-                depth,
-                alone ? 1 : vectorWeight,
-                alone ? undefined : { code: codeWeight * shape },
-              ),
+          this.datesOnChunks(
+            s,
+            await vectorLeg(
+              v.vectors,
+              await v.embedder.embedQuery(q),
+              vectorWhere,
+              depth,
+              alone ? 1 : vectorWeight,
+              alone ? undefined : { code: codeWeight * shape },
             ),
+          ),
         );
       }
       const tasks: Promise<LegResult>[] = [];
@@ -273,7 +273,12 @@ export class Searcher {
       const denseList = answered.find((l) => l.leg === 'vector');
       if (denseList) await this.resolveMet(answered, new Set(denseList.paths));
       // Every candidate of a kind the model has no say on (code, for a model that cannot read it): it said nothing.
-      if (vec && denseList && denseList.ids.length > 0 && denseList.kinds?.every((k) => legWeight(denseList, k) === 0)) {
+      if (
+        vec &&
+        denseList &&
+        denseList.ids.length > 0 &&
+        denseList.kinds?.every((k) => legWeight(denseList, k) === 0)
+      ) {
         abstained.push({
           leg: 'vector',
           reason: `the embedding model ${vec.embedder.modelId} has no say on code files (its weight on code is 0: search.vector_weight_code or the model's measured code weight), and every candidate it found is code${s.queries.length > 1 ? ` ("${q.slice(0, 60)}")` : ''}`,
