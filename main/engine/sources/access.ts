@@ -31,7 +31,7 @@
  */
 import { closeSync, fstatSync, type Stats } from 'node:fs';
 import { lstat, type FileHandle } from 'node:fs/promises';
-import { isAbsolute, normalize, resolve } from 'node:path';
+import { isAbsolute, normalize, resolve, sep } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { CairnError } from '../errors.js';
@@ -53,6 +53,9 @@ import {
 export interface AccessOptions extends FilterOptions {
   maxFileBytes: number;
 }
+
+/** An empty, `.` or `..` path segment: a name that is not normal. */
+const ODD_SEGMENT = /(^|\/)\.{0,2}(\/|$)/;
 
 /** Retries when the file changed under us between the open and the check (an editor's atomic save). */
 const ATTEMPTS = 3;
@@ -92,6 +95,8 @@ export interface OpenedSync {
 export class FolderAccess {
   readonly filter: FolderFilter;
   private rootReal: string | null = null;
+  /** The folder's normal path with a final slash. */
+  private prefix: string | null = null;
   /** The directory openSync opens files in, held and checked once (step 3); see release(). */
   private held: { abs: string; fd: number; realRel: string } | null = null;
 
@@ -104,6 +109,13 @@ export class FolderAccess {
 
   /** Folder-relative path of an absolute path that lies lexically in the folder, else null. */
   lexicalRel(abs: string): string | null {
+    // Grep asks per file, by the walk's names, which are normal already: the rest after the folder's
+    // prefix is the answer when no segment is empty, `.` or `..` (else the general way decides).
+    this.prefix ??= normalize(this.spec.path).replace(/\/?$/, '/');
+    if (sep === '/' && abs.startsWith(this.prefix)) {
+      const rest = abs.slice(this.prefix.length);
+      if (!rest.startsWith('..') && !ODD_SEGMENT.test(rest)) return rest;
+    }
     if (!isAbsolute(abs)) return null;
     return relativeInside(normalize(this.spec.path), resolve(abs));
   }
