@@ -40,10 +40,16 @@ port.on('message', (m: ToGrepWorker) => {
     const matcher = cached.matcher;
     // One door per folder per batch: keying the cache per file (a JSON string of the spec) cost more than the match.
     const doors = m.folders.map(accessFromSpec);
-    const results = m.files.map((f) => {
-      const bytes = reader.read(doors[f.folder], f.path);
-      return bytes ? matcher.match(bytes, m.limit) : null;
-    });
+    let results: (LineHit[] | null)[];
+    try {
+      results = m.files.map((f) => {
+        const bytes = reader.read(doors[f.folder], f.path);
+        return bytes ? matcher.match(bytes, m.limit) : null;
+      });
+    } finally {
+      // A directory is held open and checked for one batch at most.
+      for (const d of doors) d.release();
+    }
     port.postMessage({ id: m.id, results } satisfies FromGrepWorker);
   } catch (err) {
     port.postMessage({

@@ -15,7 +15,14 @@
  * 3. The DESCRIPTOR is checked, not the path: on Linux `/proc/self/fd/N` names the file the kernel
  *    actually opened (symlink flips cannot change what it says), and that name must lie inside the
  *    folder's real path and be admitted by the rules too, so a link is followed only to a target
- *    the folder itself would index. Where there is no /proc (macOS, Windows) the fallback resolves
+ *    the folder itself would index. Grep's workers (openSync, many files per directory) check the
+ *    directory instead, once: its descriptor is held, its /proc name must lie inside the folder,
+ *    and each file is then opened by name from that very directory (`/proc/self/fd/D/name`, an
+ *    openat) without following a final symlink, so its real path is the directory's plus its name
+ *    (a final symlink, or a directory that cannot be held, takes the per-file way). What changes:
+ *    the file was an entry of a directory that was inside the folder when checked, just before,
+ *    rather than a name inside it just after; a flip of any path component cannot change which
+ *    directory is held. Where there is no /proc (macOS, Windows) the fallback resolves
  *    the path again after opening and requires the same device and inode there; that leaves a
  *    narrower window (a component flipped between that realpath and its stat), said in the README.
  * 4. All reads come from that descriptor, bounded by the size limit.
@@ -24,19 +31,31 @@
  */
 import { closeSync, fstatSync, type Stats } from 'node:fs';
 import { lstat, type FileHandle } from 'node:fs/promises';
-import { isAbsolute, normalize, resolve } from 'node:path';
+import { isAbsolute, normalize, resolve, sep } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { ErrorCode } from '../../common/errors.js';
 import { CairnError } from '../errors.js';
 import { DOCUMENT_EXTENSIONS, SNIFF_BYTES, extensionOf, looksBinary } from './defaults.js';
 import { FolderFilter, type FilterOptions, type RejectReason } from './filter.js';
 import { pathTrick, relativeInside } from '../kernel/scope.js';
-import { fsPath, realpathText, realpathTextSync } from '../kernel/path-bytes.js';
-import { Raced, descriptorPath, descriptorPathSync, openNoFollow, openNoFollowSync } from './descriptor.js';
+import { fsPath, readlinkTextSync, realpathText, realpathTextSync } from '../kernel/path-bytes.js';
+import {
+  HELD_DIRS,
+  Raced,
+  descriptorPath,
+  descriptorPathSync,
+  openDirSync,
+  openInDirSync,
+  openNoFollow,
+  openNoFollowSync,
+} from './descriptor.js';
 
 export interface AccessOptions extends FilterOptions {
   maxFileBytes: number;
 }
+
+/** An empty, `.` or `..` path segment: a name that is not normal. */
+const ODD_SEGMENT = /(^|\/)\.{0,2}(\/|$)/;
 
 /** Retries when the file changed under us between the open and the check (an editor's atomic save). */
 const ATTEMPTS = 3;
@@ -76,6 +95,10 @@ export interface OpenedSync {
 export class FolderAccess {
   readonly filter: FolderFilter;
   private rootReal: string | null = null;
+  /** The folder's normal path with a final slash. */
+  private prefix: string | null = null;
+  /** The directory openSync opens files in, held and checked once (step 3); see release(). */
+  private held: { abs: string; fd: number; realRel: string } | null = null;
 
   constructor(
     readonly spec: FolderSpec,
@@ -86,6 +109,13 @@ export class FolderAccess {
 
   /** Folder-relative path of an absolute path that lies lexically in the folder, else null. */
   lexicalRel(abs: string): string | null {
+    // Grep asks per file, by the walk's names, which are normal already: the rest after the folder's
+    // prefix is the answer when no segment is empty, `.` or `..` (else the general way decides).
+    this.prefix ??= normalize(this.spec.path).replace(/\/?$/, '/');
+    if (sep === '/' && abs.startsWith(this.prefix)) {
+      const rest = abs.slice(this.prefix.length);
+      if (!rest.startsWith('..') && !ODD_SEGMENT.test(rest)) return rest;
+    }
     if (!isAbsolute(abs)) return null;
     return relativeInside(normalize(this.spec.path), resolve(abs));
   }
@@ -117,7 +147,10 @@ export class FolderAccess {
 
   /** Step 3: where the descriptor really is. */
   private admitTarget(abs: string, lexRel: string, real: string): string {
-    const realRel = relativeInside(this.root(), real);
+    return this.admitRealRel(abs, lexRel, relativeInside(this.root(), real));
+  }
+
+  private admitRealRel(abs: string, lexRel: string, realRel: string | null): string {
     if (realRel === null || realRel === '')
       throw refusal('path_outside_folders', abs, 'a symlink leads out of the folder', {
         reason: 'symlink outside the folder',
@@ -146,6 +179,8 @@ export class FolderAccess {
   /** Opens and checks a file synchronously (grep's workers: a thread-pool round trip per syscall costs more than the syscall). */
   openSync(abs: string, nameChecked = false): OpenedSync {
     const lexRel = this.admitName(abs, nameChecked);
+    const inHeld = HELD_DIRS ? this.openInHeld(abs, lexRel) : null;
+    if (inHeld) return inHeld;
     for (let attempt = 1; ; attempt++) {
       let fd: number;
       try {
@@ -166,6 +201,64 @@ export class FolderAccess {
         throw err instanceof CairnError ? err : fsRefusal(abs, err);
       }
     }
+  }
+
+  /** Steps 2 and 3 by the held directory (header, step 3); null when the per-file way must decide. */
+  private openInHeld(abs: string, lexRel: string): OpenedSync | null {
+    const slash = abs.lastIndexOf('/');
+    const name = abs.slice(slash + 1);
+    if (slash <= 0 || name === '' || name === '.' || name === '..') return null;
+    const dir = this.hold(abs.slice(0, slash));
+    if (!dir) return null;
+    let fd: number;
+    try {
+      fd = openInDirSync(dir.fd, name);
+    } catch (err) {
+      // A final symlink: resolved and checked per file, as any link.
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') return null;
+      throw fsRefusal(abs, err);
+    }
+    try {
+      const st = fstatSync(fd);
+      const realRel = this.admitRealRel(abs, lexRel, dir.realRel === '' ? name : `${dir.realRel}/${name}`);
+      this.checkStat(abs, st);
+      return { fd, stat: st, realRel };
+    } catch (err) {
+      closeSync(fd);
+      throw err instanceof CairnError ? err : fsRefusal(abs, err);
+    }
+  }
+
+  /** The directory `dir` opened and checked inside the folder, kept for the files after it; null when it is not. */
+  private hold(dir: string): { fd: number; realRel: string } | null {
+    if (this.held?.abs === dir) return this.held;
+    this.release();
+    let fd: number;
+    try {
+      fd = openDirSync(dir);
+    } catch {
+      return null;
+    }
+    let realRel: string | null = null;
+    try {
+      const real = readlinkTextSync(`/proc/self/fd/${fd}`);
+      if (real.startsWith('/') && !real.endsWith(' (deleted)')) realRel = relativeInside(this.root(), real);
+    } catch {
+      // Unnamed: the per-file way decides.
+    }
+    if (realRel === null) {
+      closeSync(fd);
+      return null;
+    }
+    this.held = { abs: dir, fd, realRel };
+    return this.held;
+  }
+
+  /** Closes the directory openSync holds. Callers release after each batch: a held directory is checked once. */
+  release(): void {
+    if (!this.held) return;
+    closeSync(this.held.fd);
+    this.held = null;
   }
 
   /** The same, with the thread pool (main thread and parse workers). */

@@ -13,6 +13,22 @@ const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 /** The file changed under us between the open and the check (an editor's atomic save): the caller retries. */
 export class Raced extends Error {}
 
+/**
+ * Linux: a name can be opened inside a directory this process holds open, as openat(dirfd, name)
+ * would: `/proc/self/fd/D/name` resolves from the held directory itself, whatever its path names now.
+ */
+export const HELD_DIRS = PROC_FD;
+
+/** A directory's descriptor (following links: where it really is is read from the descriptor). */
+export function openDirSync(abs: string): number {
+  return openSync(fsPath(abs), constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
+}
+
+/** Opens `name`, one path component, in the directory `dirFd` holds; a final symlink fails with ELOOP. */
+export function openInDirSync(dirFd: number, name: string): number {
+  return openSync(fsPath(`/proc/self/fd/${dirFd}/${name}`), FLAGS);
+}
+
 export function openNoFollowSync(abs: string, resolveLink: () => string): number {
   try {
     return openSync(fsPath(abs), FLAGS);
