@@ -6,7 +6,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { createEmbedder } from '../../main/engine/embed/embedder.js';
-import { unigramWordCounter } from '../../main/engine/embed/unigram-counter.js';
+import { unigramTokenizer } from '../../main/engine/embed/unigram-counter.js';
 import { ParsePool } from '../../main/engine/ingest/parse-pool.js';
 import { fallbackCount, readAndParse, type ParseTask } from '../../main/engine/ingest/parse-task.js';
 import type { FileRows } from '../../main/engine/ingest/rows.js';
@@ -120,7 +120,7 @@ test('without a model, workers chunk with the pessimistic count; unchanged files
 });
 
 test(
-  'the unigram word counter agrees with transformers.js on every word it is given',
+  'the unigram tokenizer agrees with transformers.js on every word: token count and unknown pieces',
   { timeout: 300_000 },
   async () => {
     const { dir, cleanup } = await tempDir('unigram');
@@ -128,7 +128,7 @@ test(
     try {
       const modelDir = join(dir, 'models', 'cairn', 'use-lite');
       const json = async (name: string) => JSON.parse(await readFile(join(modelDir, name), 'utf8')) as unknown;
-      const fast = unigramWordCounter(await json('tokenizer.json'), await json('tokenizer_config.json'));
+      const fast = unigramTokenizer(await json('tokenizer.json'), await json('tokenizer_config.json'));
       assert.ok(fast, 'the built-in tokenizer is one the fast counter reproduces');
       const tokenizer = await AutoTokenizer.from_pretrained(modelDir, { local_files_only: true });
       const words = new Set(
@@ -158,14 +158,23 @@ test(
         for (let j = 0; j < 1 + (k % 12); j++) w += [...chars][rand.int([...chars].length)];
         words.add(w);
       }
-      for (const w of words)
-        assert.equal(fast(w), tokenizer.encode(w, { add_special_tokens: false }).length, JSON.stringify(w));
+      const unkId = (tokenizer as unknown as { unk_token_id: number }).unk_token_id;
+      assert.equal(typeof unkId, 'number');
+      let unknown = 0;
+      for (const w of words) {
+        const ids = tokenizer.encode(w, { add_special_tokens: false });
+        assert.equal(fast.count(w), ids.length, JSON.stringify(w));
+        assert.equal(fast.hasUnknown(w), ids.includes(unkId), `unknown piece in ${JSON.stringify(w)}`);
+        if (ids.includes(unkId)) unknown++;
+      }
+      // Both answers occur, so the unknown check can fail either way.
+      assert.ok(unknown > 0 && unknown < words.size, `${unknown} of ${words.size} words hold an unknown piece`);
       // A tokenizer it cannot reproduce exactly is refused, not approximated.
       const other = {
         ...((await json('tokenizer.json')) as Record<string, unknown>),
         pre_tokenizer: { type: 'Whitespace' },
       };
-      assert.equal(unigramWordCounter(other), null);
+      assert.equal(unigramTokenizer(other), null);
     } finally {
       await e.close();
       await cleanup();

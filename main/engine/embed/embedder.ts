@@ -6,7 +6,6 @@
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { AutoConfig, AutoTokenizer, env } from '@huggingface/transformers';
 import type { Embedder } from '../types.js';
 import { CairnError } from '../errors.js';
 import { ensureBuiltinModel } from './builtin/build.js';
@@ -16,9 +15,11 @@ import { CachedTokenCounter } from './token-counter.js';
 import { withPrefix } from './prefixes.js';
 import { findLocalModel, resolveModel } from './registry.js';
 import type { ResolvedModel } from './registry.js';
+import { readUnigramTokenizer } from './unigram-files.js';
+import type { UnigramTokenizer } from './unigram-counter.js';
 
 /** transformers.js' own hub address, restored after a caller used a test double. */
-const DEFAULT_REMOTE_HOST = env.remoteHost;
+let defaultRemoteHost: string | undefined;
 
 export interface EmbedderOptions {
   /** Registry id, hub id or local model folder. */
@@ -42,9 +43,8 @@ export interface EmbedderOptions {
 /** Words as the coverage check weighs them: runs of letters and digits (CJK runs included whole). */
 const WORDS = /[\p{L}\p{N}\p{M}]+/gu;
 
-interface Tokenizer {
-  encode(text: string, opts?: { add_special_tokens?: boolean }): number[];
-}
+/** What the main thread needs of the tokenizer: counts for chunk sizing, unknown pieces for coverage. */
+type WordTokenizer = Pick<UnigramTokenizer, 'count'> & { hasUnknown: ((word: string) => boolean) | null };
 
 export interface CairnEmbedder extends Embedder {
   readonly model: ResolvedModel;
@@ -70,37 +70,17 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
   const allowRemote = dir === null;
 
   // The tokenizer lives in the main thread too: counting tokens for chunk sizing is cheap and sync.
-  env.allowLocalModels = true;
-  env.localModelPath = modelsDir;
-  env.cacheDir = modelsDir;
-  env.allowRemoteModels = allowRemote;
-  env.fetch = boundedFetch(hubTimeoutMs);
+  // The built-in model's is read straight from its files, so this thread never loads transformers.js
+  // (about 40 MB of RSS for the module and its tokenizer; the workers load it for inference).
+  const fast = dir && model.dimensions !== null ? await readUnigramTokenizer(dir) : null;
+  const { tokenizer, configDims } = fast
+    ? { tokenizer: fast, configDims: null }
+    : await loadTokenizer(
+        modelRef,
+        { allowRemote, wantDims: model.dimensions === null, modelsDir, hubTimeoutMs },
+        opts,
+      );
   const remoteHost = opts.remoteHost ?? hubEndpoint();
-  env.remoteHost = remoteHost ?? DEFAULT_REMOTE_HOST;
-  let tokenizer: Tokenizer;
-  let configDims: number | null = null;
-  try {
-    const progress_callback = (p: { status: string; file?: string; loaded?: number; total?: number }) => {
-      if (p.status === 'progress' && p.file)
-        opts.onDownloadProgress?.({ file: p.file, loaded: p.loaded ?? 0, total: p.total ?? 0 });
-    };
-    tokenizer = (await AutoTokenizer.from_pretrained(modelRef, { progress_callback })) as unknown as Tokenizer;
-    if (model.dimensions === null) {
-      const config = (await AutoConfig.from_pretrained(modelRef, { progress_callback })) as unknown as {
-        hidden_size?: number;
-      };
-      configDims = config.hidden_size ?? null;
-    }
-  } catch (err) {
-    if (allowRemote) throw hubUnavailable(modelRef, err);
-    throw new CairnError(
-      'dependency_unavailable',
-      `Cannot load the tokenizer of ${modelRef}: ${(err as Error).message}`,
-      { details: { model: modelRef }, cause: err },
-    );
-  } finally {
-    env.allowRemoteModels = false;
-  }
 
   const threads = opts.threads && opts.threads > 0 ? opts.threads : availableParallelism();
   const batchSize = Math.max(1, opts.batchSize ?? 16);
@@ -139,11 +119,8 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
     );
   }
 
-  // Special tokens are counted once per text by the model, not per word: count words bare.
-  const counter = new CachedTokenCounter((word) => tokenizer.encode(word, { add_special_tokens: false }).length);
-  const unkId =
-    (tokenizer as unknown as { unk_token_id?: number }).unk_token_id ??
-    (tokenizer as unknown as { model?: { unk_token_id?: number } }).model?.unk_token_id;
+  const counter = new CachedTokenCounter(tokenizer.count);
+  const hasUnknown = tokenizer.hasUnknown;
   const known = new Map<string, boolean>();
   return {
     modelId: model.id,
@@ -197,7 +174,7 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
     },
 
     coverage(text) {
-      if (unkId === undefined) return 1;
+      if (!hasUnknown) return 1;
       let total = 0;
       let ok = 0;
       for (const word of text.match(WORDS) ?? []) {
@@ -206,8 +183,7 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
           if (known.size > 50_000) known.clear();
           // Unknown: an <unk> piece, or spelled out letter by letter (a script the vocabulary
           // holds only as single characters, e.g. Cyrillic in an English model).
-          const ids = tokenizer.encode(word, { add_special_tokens: false });
-          k = !ids.includes(unkId) && ids.length <= Math.max(2, Math.ceil([...word].length * 0.6));
+          k = !hasUnknown(word) && tokenizer.count(word) <= Math.max(2, Math.ceil([...word].length * 0.6));
           known.set(word, k);
         }
         const n = [...word].length;
@@ -219,4 +195,62 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
 
     close: () => pool.close(),
   };
+}
+
+/** Any other model's tokenizer (and config, for its width) through transformers.js, from disk or the hub. */
+async function loadTokenizer(
+  modelRef: string,
+  {
+    allowRemote,
+    wantDims,
+    modelsDir,
+    hubTimeoutMs,
+  }: { allowRemote: boolean; wantDims: boolean; modelsDir: string; hubTimeoutMs: number },
+  opts: EmbedderOptions,
+): Promise<{ tokenizer: WordTokenizer; configDims: number | null }> {
+  const { AutoConfig, AutoTokenizer, env } = await import('@huggingface/transformers');
+  defaultRemoteHost ??= env.remoteHost;
+  env.allowLocalModels = true;
+  env.localModelPath = modelsDir;
+  env.cacheDir = modelsDir;
+  env.allowRemoteModels = allowRemote;
+  env.fetch = boundedFetch(hubTimeoutMs);
+  env.remoteHost = opts.remoteHost ?? hubEndpoint() ?? defaultRemoteHost;
+  try {
+    const progress_callback = (p: { status: string; file?: string; loaded?: number; total?: number }) => {
+      if (p.status === 'progress' && p.file)
+        opts.onDownloadProgress?.({ file: p.file, loaded: p.loaded ?? 0, total: p.total ?? 0 });
+    };
+    const t = (await AutoTokenizer.from_pretrained(modelRef, { progress_callback })) as unknown as {
+      encode(text: string, o?: { add_special_tokens?: boolean }): number[];
+      unk_token_id?: number;
+      model?: { unk_token_id?: number };
+    };
+    let configDims: number | null = null;
+    if (wantDims) {
+      const config = (await AutoConfig.from_pretrained(modelRef, { progress_callback })) as unknown as {
+        hidden_size?: number;
+      };
+      configDims = config.hidden_size ?? null;
+    }
+    // Special tokens are counted once per text by the model, not per word: words are encoded bare.
+    const encode = (word: string) => t.encode(word, { add_special_tokens: false });
+    const unkId = t.unk_token_id ?? t.model?.unk_token_id;
+    return {
+      tokenizer: {
+        count: (word) => encode(word).length,
+        hasUnknown: unkId === undefined ? null : (word) => encode(word).includes(unkId),
+      },
+      configDims,
+    };
+  } catch (err) {
+    if (allowRemote) throw hubUnavailable(modelRef, err);
+    throw new CairnError(
+      'dependency_unavailable',
+      `Cannot load the tokenizer of ${modelRef}: ${(err as Error).message}`,
+      { details: { model: modelRef }, cause: err },
+    );
+  } finally {
+    env.allowRemoteModels = false;
+  }
 }

@@ -2,8 +2,8 @@
  * The token count of one word under a SentencePiece Unigram tokenizer (the built-in model's),
  * computed straight from its tokenizer.json: the same lattice, scores and tie-breaking as
  * transformers.js (Viterbi, first best wins, runs of unknown pieces fused), without its per-node
- * allocations, about 50x faster. Parse workers count with it on their own threads instead of
- * asking the main thread's tokenizer. Only the tokenizer shape it reproduces exactly is accepted
+ * allocations, about 50x faster. Parse workers count with it on their own threads, and the main
+ * thread with it needs no transformers.js at all (about 40 MB of RSS; embed/embedder.ts). Only the tokenizer shape it reproduces exactly is accepted
  * (NFKC, a prepended "▁", Metaspace, no added tokens); anything else returns null.
  */
 interface TrieNode {
@@ -47,7 +47,15 @@ function reproducible(t: TokenizerJson, c: TokenizerConfig): boolean {
   );
 }
 
-export function unigramWordCounter(tokenizer: unknown, config: unknown = {}): ((word: string) => number) | null {
+/** One word (no whitespace) under the tokenizer. */
+export interface UnigramTokenizer {
+  /** Its token count. */
+  count(word: string): number;
+  /** Whether a piece of it is the unknown token, as `encode(word).includes(unk_id)` would say. */
+  hasUnknown(word: string): boolean;
+}
+
+export function unigramTokenizer(tokenizer: unknown, config: unknown = {}): UnigramTokenizer | null {
   const t = tokenizer as TokenizerJson;
   if (!t || typeof t !== 'object' || !reproducible(t, (config ?? {}) as TokenizerConfig)) return null;
   const vocab = t.model?.vocab as [string, number][];
@@ -70,7 +78,8 @@ export function unigramWordCounter(tokenizer: unknown, config: unknown = {}): ((
     node.id = ids.get(piece) as number;
   }
 
-  return (word: string) => {
+  let sawUnknown = false;
+  const count = (word: string): number => {
     // NFKC leaves ASCII as it is, and ASCII words are nearly all of them.
     const text = /^[\x21-\x7e]*$/.test(word) ? META + word : (META + word.normalize('NFKC')).replaceAll(' ', META);
     const cps: number[] = [];
@@ -102,11 +111,20 @@ export function unigramWordCounter(tokenizer: unknown, config: unknown = {}): ((
       }
       if (!single) relax(b, b + 1, unkScore, true);
     }
-    let count = 0;
+    let tokens = 0;
+    sawUnknown = false;
     for (let e = n; e > 0; e = from[e]) {
+      if (unk[e]) sawUnknown = true;
       // A run of unknown pieces is fused into one token.
-      if (!(unk[e] && from[e] > 0 && unk[from[e]])) count++;
+      if (!(unk[e] && from[e] > 0 && unk[from[e]])) tokens++;
     }
-    return count;
+    return tokens;
+  };
+  return {
+    count,
+    hasUnknown: (word) => {
+      count(word);
+      return sawUnknown;
+    },
   };
 }

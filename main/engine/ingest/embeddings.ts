@@ -1,13 +1,11 @@
 import { VectorReads } from '../index/search-reads.js';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ModelDownload, ModelState } from '../../common/status.js';
 import { DownloadProgress } from '../embed/hub.js';
 import { findLocalModel, resolveModel, type ResolvedModel } from '../embed/registry.js';
 import { humanLoadError } from '../embed/load-error.js';
 import { ensureBuiltinTokenizer } from '../embed/builtin/build.js';
 import { CachedTokenCounter } from '../embed/token-counter.js';
-import { unigramWordCounter } from '../embed/unigram-counter.js';
+import { readUnigramTokenizer } from '../embed/unigram-files.js';
 import type { IndexStore } from '../index/store.js';
 import type { Embedder } from '../types.js';
 
@@ -135,7 +133,7 @@ export class Embeddings {
     if (this.embedder) return this.fromEmbedder(this.embedder);
     let dir = this.localDir();
     if (!dir && this.spec.builtin) dir = await ensureBuiltinTokenizer(this.opts.dataDir);
-    const countWord = dir ? await readWordCounter(dir) : null;
+    const countWord = (dir ? await readUnigramTokenizer(dir) : null)?.count;
     if (!dir || !countWord) return this.fromEmbedder(await this.get());
     const counter = new CachedTokenCounter(countWord);
     return { countTokens: (t) => counter.count(t), countPrefixes: (t) => counter.prefixes(t), countWord, dir };
@@ -173,15 +171,6 @@ export class Embeddings {
     this.embedder = null;
     this.loading = null;
     await e?.close();
-  }
-}
-
-async function readWordCounter(dir: string): Promise<((word: string) => number) | null> {
-  try {
-    const read = async (name: string) => JSON.parse(await readFile(join(dir, name), 'utf8')) as unknown;
-    return unigramWordCounter(await read('tokenizer.json'), await read('tokenizer_config.json'));
-  } catch {
-    return null;
   }
 }
 

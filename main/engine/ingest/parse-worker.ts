@@ -5,11 +5,9 @@
  * for in one message before it is parsed; a word the chunker makes up on the way (a long line cut
  * mid-word) is asked for synchronously.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CachedTokenCounter } from '../embed/token-counter.js';
-import { unigramWordCounter } from '../embed/unigram-counter.js';
+import { readUnigramTokenizerSync } from '../embed/unigram-files.js';
 import { decodeText, kindOf, type TokenBudget } from '../parse/index.js';
 import { ANSWERED, COUNT, type CounterSpec, type FromParseWorker, type ToParseWorker } from './parse-protocol.js';
 import { fallbackCount, readAndParse, type ParseTask } from './parse-task.js';
@@ -29,13 +27,7 @@ let counter = new CachedTokenCounter(askOne);
 let local = false;
 
 function localCounter(dir: string | undefined): ((word: string) => number) | null {
-  if (!dir) return null;
-  try {
-    const read = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as unknown;
-    return unigramWordCounter(read('tokenizer.json'), read('tokenizer_config.json'));
-  } catch {
-    return null;
-  }
+  return (dir ? readUnigramTokenizerSync(dir)?.count : null) ?? null;
 }
 const pending = new Map<number, (counts: number[]) => void>();
 let nextAsk = 1;
