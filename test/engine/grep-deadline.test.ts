@@ -25,6 +25,15 @@ before(async () => {
   await writeTree(join(root, 'notes'), { 'retry.md': 'The client retries with exponential backoff.\n' });
 });
 
+/** Waits until `n` batches are with the pool (sent, not yet answered). */
+async function batchesOut(n: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (pool.pending < n) {
+    assert.ok(Date.now() < deadline, `only ${pool.pending} of ${n} batches reached the pool in 10 s`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 after(async () => {
   pool.close();
   await cleanup();
@@ -43,8 +52,12 @@ test(
           settled.push(`hostile ${ms} timeout`);
         },
       );
+    // Each call is started once the one before has its batch out: three concurrent walks may finish
+    // in any order, and the order of the batches on the worker is what this test is about.
     const first = hostile(1500);
+    await batchesOut(1);
     const second = hostile(3000);
+    await batchesOut(2);
     const ordinary = grepFolders(
       { pattern: 'exponential backoff' },
       [{ path: join(root, 'notes') }],

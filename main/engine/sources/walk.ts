@@ -1,5 +1,5 @@
-import { opendir, readdir, stat } from 'node:fs/promises';
-import type { Dirent } from 'node:fs';
+import { opendir, stat } from 'node:fs/promises';
+import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { WalkError } from '../types.js';
@@ -45,7 +45,10 @@ interface Entry {
 async function listDir(abs: string): Promise<Entry[]> {
   // One readdir, not opendir's batch-at-a-time iteration: the listing is sorted whole anyway.
   // Names as bytes: a string listing would turn a name that is not UTF-8 into one with U+FFFD.
-  const dirents = await readdir(fsPath(abs), { withFileTypes: true, encoding: 'buffer' });
+  // Synchronous: a getdents costs microseconds, the thread-pool round trip around it far more once
+  // the cores are busy (grep, 8.5k files in 61 directories: 1.65x -> 1.48x ripgrep); it blocks no
+  // longer than the sort below, and the filter already resolves the folder's path synchronously.
+  const dirents = readdirSync(fsPath(abs), { withFileTypes: true, encoding: 'buffer' });
   const entries = dirents.map((type) => ({ name: pathText(type.name), type }));
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
