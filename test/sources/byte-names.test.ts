@@ -31,6 +31,13 @@ const FILES: { name: Buffer; dir?: Buffer; words: string; shown: string }[] = [
     words: 'shiftjis camera card',
     shown: '\\x82\\xa0photos/n\\xf6tes.txt',
   },
+  // Alone in its directory: a listing with a backslash name and no name that is not UTF-8.
+  {
+    dir: Buffer.from('plain'),
+    name: Buffer.from('tab\\x41s.md'),
+    words: 'lonebackslash ledger',
+    shown: 'plain/tab\\x5cx41s.md',
+  },
 ];
 
 before(async () => {

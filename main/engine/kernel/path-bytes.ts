@@ -77,6 +77,15 @@ function isHex(b: number | undefined): boolean {
   return b !== undefined && ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66));
 }
 
+/**
+ * True when a name Node read as UTF-8 text is already Cairn's text for its bytes: no U+FFFD (it may
+ * stand for a byte that is not UTF-8) and no backslash (it may have to be written `\x5c`). Reading
+ * a listing as text and only the rare one with such a name again as bytes spares a Buffer per name.
+ */
+export function isPlainDecodedName(name: string): boolean {
+  return !name.includes('\uFFFD') && !name.includes('\\');
+}
+
 /** The bytes a Cairn path text stands for. */
 export function pathBytes(text: string): Buffer {
   if (!ESCAPE.test(text)) return Buffer.from(text, 'utf8');
