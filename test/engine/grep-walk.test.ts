@@ -74,10 +74,11 @@ async function walkAndRead(
   const reader = new FileReader();
   const access = accessFromSpec({ spec, opts: accessOptions(opts), epoch: 0 });
   const out: { path: string; rel: string; bytes: Buffer }[] = [];
-  for await (const f of walkNames(spec, opts, want)) {
-    const bytes = reader.read(access, f.path);
-    if (bytes) out.push({ path: f.path, rel: f.rel, bytes: Buffer.from(bytes) });
-  }
+  for await (const batch of walkNames(spec, opts, want))
+    for (const f of batch) {
+      const bytes = reader.read(access, f.path);
+      if (bytes) out.push({ path: f.path, rel: f.rel, bytes: Buffer.from(bytes) });
+    }
   return out;
 }
 

@@ -74,13 +74,15 @@ export async function grepFolders(
   try {
     for (let f = 0; f < folders.length; f++) {
       // The index's own walk, by names only: the workers open and check each file.
-      for await (const name of walkNames(folders[f], walk, keep)) {
+      for await (const names of walkNames(folders[f], walk, keep)) {
         if (Date.now() > deadline) throw grepTimeout(timeoutMs);
-        batch.push({ path: name.path, rel: name.rel, folder: f });
-        if (batch.length < BATCH) continue;
-        send(batch);
-        batch = [];
-        if (await drain(depth)) return out;
+        for (const name of names) {
+          batch.push({ path: name.path, rel: name.rel, folder: f });
+          if (batch.length < BATCH) continue;
+          send(batch);
+          batch = [];
+          if (await drain(depth)) return out;
+        }
       }
     }
     if (batch.length) send(batch);

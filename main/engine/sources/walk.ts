@@ -1,6 +1,6 @@
 import { opendir, stat } from 'node:fs/promises';
 import { readdirSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { WalkError } from '../types.js';
 import type { WalkItem, WalkOptions } from './walk-item.js';
@@ -34,11 +34,18 @@ interface DirFrame {
 
 /** Files checked concurrently ahead of the walk's position in a directory. */
 const LOOKAHEAD = 16;
+/** Most items the walk holds before handing them on (a huge directory still streams). */
+const BATCH = 256;
 
 /** A directory entry under the name Cairn writes for it (kernel/path-bytes.ts: bytes that are not UTF-8 escaped). */
 interface Entry {
   name: string;
   type: Dirent | Dirent<Buffer>;
+}
+
+/** `join(dir, name)` for a normal directory path and a name from its listing, without join's normalizing pass. */
+function childOf(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
 /** Entry names in a stable order (UTF-16 code units), so two walks of one tree agree. */
@@ -81,26 +88,29 @@ export async function rootError(spec: FolderSpec): Promise<WalkError | null> {
  * nothing is collected across directories.
  */
 export async function* walkFolder(spec: FolderSpec, opts: WalkOptions): AsyncGenerator<WalkItem> {
-  yield* walk(spec, opts, false) as AsyncGenerator<WalkItem>;
+  for await (const batch of walk(spec, opts, false)) yield* batch as WalkItem[];
 }
 
 /**
  * The same walk, by the same rules and in the same order, without the checks that need a file's
  * content (size, NUL sniff, stat): grep reads every file anyway, on its workers, and makes those
  * checks there (read-grep/file-reader.ts), so the main thread touches no file, only directories (and
- * symlinks). `want` drops files by folder-relative path. Skips and errors are not yielded.
+ * symlinks). `want` drops files by folder-relative path. Skips and errors are not yielded. Names
+ * come in batches, in walk order: grep sends them on in batches anyway.
  */
 export async function* walkNames(
   spec: FolderSpec,
   opts: WalkOptions,
   want: ((rel: string) => boolean) | null,
-): AsyncGenerator<WalkedName> {
-  for await (const item of walk(spec, opts, true)) {
-    if ('name' in item && (!want || want(item.name.rel))) yield item.name;
+): AsyncGenerator<WalkedName[]> {
+  for await (const batch of walk(spec, opts, true)) {
+    const names: WalkedName[] = [];
+    for (const item of batch) if ('name' in item && (!want || want(item.name.rel))) names.push(item.name);
+    if (names.length) yield names;
   }
 }
 
-async function* walk(spec: FolderSpec, opts: WalkOptions, names: boolean): AsyncGenerator<Item> {
+async function* walk(spec: FolderSpec, opts: WalkOptions, names: boolean): AsyncGenerator<Item[]> {
   const filter = new FolderFilter(spec, opts);
   let rootReal: string;
   try {
@@ -108,11 +118,11 @@ async function* walk(spec: FolderSpec, opts: WalkOptions, names: boolean): Async
     if (!(await stat(fsPath(rootReal))).isDirectory())
       throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
   } catch (err) {
-    yield walkError(spec.path, err);
+    yield [walkError(spec.path, err)];
     return;
   }
   yield* walkDir(filter, opts, names, rootReal, {
-    abs: spec.path,
+    abs: normalize(spec.path),
     rel: '',
     real: rootReal,
     chain: new Set([rootReal]),
@@ -126,15 +136,18 @@ async function* walkDir(
   names: boolean,
   rootReal: string,
   frame: DirFrame,
-): AsyncGenerator<Item> {
+): AsyncGenerator<Item[]> {
   opts.signal?.throwIfAborted();
   let entries: Entry[];
   try {
     entries = await listDir(frame.abs);
   } catch (err) {
-    yield walkError(frame.abs, err);
+    yield [walkError(frame.abs, err)];
     return;
   }
+  // Items leave in batches (at most BATCH, cut where a subdirectory starts): an async-generator
+  // hop per item, times the depth, cost more than the walk's own work on the item.
+  let out: Item[] = [];
   let levels = frame.levels;
   // Ignore files are read only where the listing has one: a failed open per directory and name
   // costs more than the lookup.
@@ -155,21 +168,25 @@ async function* walkDir(
         k,
         filter.rejectEntry(rel, false, levels)
           ? Promise.resolve(null)
-          : checkFile(join(frame.abs, e.name), rel, opts.maxFileBytes),
+          : checkFile(childOf(frame.abs, e.name), rel, opts.maxFileBytes),
       );
     }
   };
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index];
     opts.signal?.throwIfAborted();
-    const abs = join(frame.abs, entry.name);
+    if (out.length >= BATCH) {
+      yield out;
+      out = [];
+    }
+    const abs = childOf(frame.abs, entry.name);
     const rel = relOf(entry.name);
     if (entry.type.isFile() && !names) {
       startChecks(index);
       const item = await checks.get(index);
       checks.delete(index);
       if (item) {
-        yield item;
+        out.push(item);
         continue;
       }
     }
@@ -185,19 +202,19 @@ async function* walkDir(
         isFile = target.isFile();
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'ELOOP') yield { skipped: { path: abs, reason: 'broken symlink' } };
-        else yield walkError(abs, err);
+        if (code === 'ENOENT' || code === 'ELOOP') out.push({ skipped: { path: abs, reason: 'broken symlink' } });
+        else out.push(walkError(abs, err));
         continue;
       }
       if (!isInside(rootReal, real)) {
-        yield { skipped: { path: abs, reason: 'symlink outside the folder' } };
+        out.push({ skipped: { path: abs, reason: 'symlink outside the folder' } });
         continue;
       }
       // The rules apply to what the link points to as well as to its name: a link must not
       // bring in a file the folder excludes, ignores or keeps out as a secret.
       const targetRel = relativeInside(rootReal, real);
       if (targetRel && filter.reject(targetRel, isDir)) {
-        yield { skipped: { path: abs, reason: 'symlink to a path the rules leave out' } };
+        out.push({ skipped: { path: abs, reason: 'symlink to a path the rules leave out' } });
         continue;
       }
     }
@@ -206,35 +223,39 @@ async function* walkDir(
       if (dirWhy) {
         // Secret folders (.ssh, .gnupg…) are reported, so status can say how much they kept out.
         if (dirWhy === 'secret' || dirWhy === 'data folder' || opts.reportRuleSkips)
-          yield { skipped: { path: abs, reason: dirWhy, dir: true } };
+          out.push({ skipped: { path: abs, reason: dirWhy, dir: true } });
         continue;
       }
       // A plain subdirectory's real path follows from its parent's: no syscall needed.
       real ??= join(frame.real, entry.name);
       if (frame.chain.has(real)) {
-        yield { skipped: { path: abs, reason: 'symlink loop' } };
+        out.push({ skipped: { path: abs, reason: 'symlink loop' } });
         continue;
       }
       const chain = new Set(frame.chain).add(real);
+      if (out.length) yield out;
+      out = [];
       yield* walkDir(filter, opts, names, rootReal, { abs, rel, real, chain, levels });
       continue;
     }
     if (!isFile) {
-      if (!entry.type.isSymbolicLink() || real !== null) yield { skipped: { path: abs, reason: 'not a regular file' } };
+      if (!entry.type.isSymbolicLink() || real !== null)
+        out.push({ skipped: { path: abs, reason: 'not a regular file' } });
       continue;
     }
     const why = filter.rejectEntry(rel, false, levels);
     if (why) {
       // Rule-based skips are expected and numerous (node_modules, ignores); only content ones are reported.
       if (why === 'binary' || why === 'minified' || why === 'secret' || opts.reportRuleSkips)
-        yield { skipped: { path: abs, reason: why } };
+        out.push({ skipped: { path: abs, reason: why } });
       continue;
     }
     if (names) {
-      yield { name: { path: abs, rel } };
+      out.push({ name: { path: abs, rel } });
       continue;
     }
     const item = await checkFile(abs, rel, opts.maxFileBytes);
-    if (item) yield item;
+    if (item) out.push(item);
   }
+  if (out.length) yield out;
 }
