@@ -1,6 +1,6 @@
 import { opendir, stat } from 'node:fs/promises';
 import { readdirSync, type Dirent } from 'node:fs';
-import { join, normalize, sep } from 'node:path';
+import { normalize, sep } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
 import type { WalkError } from '../types.js';
 import type { WalkItem, WalkOptions } from './walk-item.js';
@@ -227,7 +227,7 @@ async function* walkDir(
         continue;
       }
       // A plain subdirectory's real path follows from its parent's: no syscall needed.
-      real ??= join(frame.real, entry.name);
+      real ??= childOf(frame.real, entry.name);
       if (frame.chain.has(real)) {
         out.push({ skipped: { path: abs, reason: 'symlink loop' } });
         continue;
