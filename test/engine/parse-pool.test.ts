@@ -6,7 +6,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { createEmbedder } from '../../main/engine/embed/embedder.js';
-import { unigramTokenizer } from '../../main/engine/embed/unigram-counter.js';
+import { unigramTokenizer } from '../../main/engine/embed/unigram-tokenizer.js';
 import { ParsePool } from '../../main/engine/ingest/parse-pool.js';
 import { fallbackCount, readAndParse, type ParseTask } from '../../main/engine/ingest/parse-task.js';
 import type { FileRows } from '../../main/engine/ingest/rows.js';

@@ -13,10 +13,10 @@ import { boundedFetch, DEFAULT_HUB_TIMEOUT_MS, hubEndpoint, hubUnavailable } fro
 import { EmbedPool } from './pool.js';
 import { CachedTokenCounter } from './token-counter.js';
 import { withPrefix } from './prefixes.js';
-import { findLocalModel, resolveModel } from './registry.js';
+import { findLocalModel, onnxFileFor, resolveModel } from './registry.js';
 import type { ResolvedModel } from './registry.js';
 import { readUnigramTokenizer } from './unigram-files.js';
-import type { UnigramTokenizer } from './unigram-counter.js';
+import type { UnigramTokenizer } from './unigram-tokenizer.js';
 
 /** transformers.js' own hub address, restored after a caller used a test double. */
 let defaultRemoteHost: string | undefined;
@@ -94,6 +94,7 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
         modelsDir,
         allowRemote: local === null,
         dtype: model.dtype,
+        onnxFile: onnxFileFor(model.dtype),
         pooling: model.pooling,
         hubTimeoutMs,
         remoteHost,

@@ -8,6 +8,8 @@ export interface WorkerConfig {
   modelsDir: string;
   allowRemote: boolean;
   dtype: ModelDtype;
+  /** The weights inside the model folder for that dtype (registry.ts' onnxFileFor). */
+  onnxFile: string;
   pooling: Pooling;
   hubTimeoutMs: number;
   /** Override of the hub's address (a test double of the hub). */

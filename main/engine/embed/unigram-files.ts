@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { unigramTokenizer, type UnigramTokenizer } from './unigram-counter.js';
+import { unigramTokenizer, type UnigramTokenizer } from './unigram-tokenizer.js';
 
 const FILES = ['tokenizer.json', 'tokenizer_config.json'] as const;
 

@@ -1,11 +1,12 @@
 /**
- * An embedding worker thread: loads one transformers.js feature-extraction pipeline and embeds
- * the batches it is sent. ONNX Runtime gets one intra-op thread per worker, so the pool's size is
- * the number of cores used.
+ * An embedding worker thread: loads one model and embeds the batches it is sent. ONNX Runtime gets
+ * one intra-op thread per worker, so the pool's size is the number of cores used. The built-in
+ * model runs on ONNX Runtime directly (onnx-extractor.ts), any other through transformers.js.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { env, pipeline } from '@huggingface/transformers';
-import { boundedFetch } from './hub.js';
+import type { Extractor } from './extractor.js';
+import { loadOnnxExtractor } from './onnx-extractor.js';
+import { loadPipelineExtractor } from './pipeline-extractor.js';
 import type { FromWorker, ToWorker, WorkerConfig } from './protocol.js';
 
 const config = workerData as WorkerConfig;
@@ -13,56 +14,19 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts must run as a worker thread');
 const send = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
 
-env.allowLocalModels = true;
-env.localModelPath = config.modelsDir;
-env.cacheDir = config.modelsDir;
-env.allowRemoteModels = config.allowRemote;
-env.fetch = boundedFetch(config.hubTimeoutMs);
-if (config.remoteHost) env.remoteHost = config.remoteHost;
-
-type Extractor = (
-  texts: string[],
-  opts: { pooling: 'mean' | 'cls'; normalize: boolean },
-) => Promise<{ dims: number[]; data: Float32Array }>;
-
-async function load(): Promise<Extractor> {
-  const extractor = await pipeline('feature-extraction', config.modelRef, {
-    dtype: config.dtype,
-    // Without memory patterns: ONNX Runtime plans and keeps a buffer layout per input shape, and
-    // batches of texts come in every shape. Alone, a worker of the built-in model peaked 425 -> 337
-    // MB over 20 batches of 32 texts at the same speed; `indexing-rss --quick` 688 -> 662 MB, and
-    // `concurrency --quick` 455 -> 443 MB. (Without the CPU arena too it was twice as slow.)
-    session_options: { intraOpNumThreads: 1, interOpNumThreads: 1, enableMemPattern: false },
-    progress_callback: (p: { status: string; file?: string; loaded?: number; total?: number }) => {
-      if (p.status === 'progress' && p.file)
-        send({ type: 'progress', file: p.file, loaded: p.loaded ?? 0, total: p.total ?? 0 });
-    },
-  });
-  return extractor as unknown as Extractor;
-}
-
-async function embed(extractor: Extractor, texts: string[]): Promise<{ dimensions: number; data: Float32Array }> {
-  // An empty string has no tokens under USE-lite's tokenizer, and mean pooling over nothing is NaN.
-  const out = await extractor(
-    texts.map((t) => (t.length === 0 ? ' ' : t)),
-    { pooling: config.pooling, normalize: true },
-  );
-  return { dimensions: out.dims[out.dims.length - 1], data: new Float32Array(out.data) };
-}
-
 /*
  * Ending a worker from outside (terminate) while ONNX Runtime runs or releases a session aborts
  * the whole process ("terminate called after throwing an instance of 'Napi::Error'"). So the pool
- * asks instead: the worker finishes its batch, disposes the pipeline and exits by itself.
+ * asks instead: the worker finishes its batch, releases its model and exits by itself.
  */
-let extractor: (Extractor & { dispose?: () => Promise<void> }) | null = null;
+let extractor: Extractor | null = null;
 let loaded = false;
 let closing = false;
 let inflight: Promise<unknown> = Promise.resolve();
 
 async function shutdown(): Promise<void> {
   await inflight.catch(() => undefined);
-  await extractor?.dispose?.().catch(() => undefined);
+  await extractor?.dispose().catch(() => undefined);
   port?.close();
   process.exit(0);
 }
@@ -78,16 +42,16 @@ port.on('message', (msg: ToWorker) => {
     send({ type: 'failed', id: msg.id, message: 'the embedding worker is closing' });
     return;
   }
-  inflight = embed(ex, msg.texts).then(
+  inflight = ex.embed(msg.texts).then(
     (r) => send({ type: 'result', id: msg.id, dimensions: r.dimensions, data: r.data }, [r.data.buffer as ArrayBuffer]),
     (err: unknown) => send({ type: 'failed', id: msg.id, message: err instanceof Error ? err.message : String(err) }),
   );
 });
 
 try {
-  extractor = await load();
+  extractor = (await loadOnnxExtractor(config)) ?? (await loadPipelineExtractor(config, send));
   // A probe both warms the session up and tells the output size.
-  const probe = await embed(extractor, ['probe']);
+  const probe = await extractor.embed(['probe']);
   loaded = true;
   if (closing) await shutdown();
   send({ type: 'ready', dimensions: probe.dimensions });

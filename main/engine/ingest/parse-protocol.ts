@@ -9,7 +9,7 @@ import type { FileRows } from './rows.js';
 export interface CounterSpec {
   key: string;
   model: boolean;
-  /** The model's folder: a worker counts with its tokenizer.json itself when it can (unigram-counter.ts). */
+  /** The model's folder: a worker counts with its tokenizer.json itself when it can (unigram-tokenizer.ts). */
   tokenizerDir?: string;
 }
 

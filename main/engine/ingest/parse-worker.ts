@@ -1,6 +1,6 @@
 /**
  * A parse worker: reads, hashes, parses and chunks files into rows off the main thread. Token
- * counts come from the model's tokenizer.json, read here (unigram-counter.ts). For a tokenizer that
+ * counts come from the model's tokenizer.json, read here (unigram-tokenizer.ts). For a tokenizer that
  * counter cannot reproduce exactly, from the main thread's tokenizer: the words of a file are asked
  * for in one message before it is parsed; a word the chunker makes up on the way (a long line cut
  * mid-word) is asked for synchronously.

@@ -1,10 +1,11 @@
 /**
- * The token count of one word under a SentencePiece Unigram tokenizer (the built-in model's),
- * computed straight from its tokenizer.json: the same lattice, scores and tie-breaking as
- * transformers.js (Viterbi, first best wins, runs of unknown pieces fused), without its per-node
- * allocations, about 50x faster. Parse workers count with it on their own threads, and the main
- * thread with it needs no transformers.js at all (about 40 MB of RSS; embed/embedder.ts). Only the tokenizer shape it reproduces exactly is accepted
- * (NFKC, a prepended "▁", Metaspace, no added tokens); anything else returns null.
+ * A SentencePiece Unigram tokenizer (the built-in model's), computed straight from its
+ * tokenizer.json: the same lattice, scores and tie-breaking as transformers.js (Viterbi, first best
+ * wins, runs of unknown pieces fused), without its per-node allocations, about 50x faster. Parse
+ * workers count with it on their own threads, the main thread needs no transformers.js at all
+ * (about 40 MB of RSS; embed/embedder.ts), and the embedding workers encode with it for ONNX
+ * Runtime (embed/onnx-extractor.ts). Only the tokenizer shape it reproduces exactly is accepted
+ * (NFKC, a prepended "▁", Metaspace without splitting, no added tokens); anything else returns null.
  */
 interface TrieNode {
   next: Map<number, TrieNode> | null;
@@ -39,6 +40,8 @@ function reproducible(t: TokenizerJson, c: TokenizerConfig): boolean {
     norms[1].type === 'Prepend' &&
     norms[1].prepend === META &&
     t.pre_tokenizer?.type === 'Metaspace' &&
+    // Splitting at every "▁" would tokenize word by word, not the whole text as one lattice.
+    t.pre_tokenizer.split === false &&
     (t.pre_tokenizer.replacement ?? META) === META &&
     !t.post_processor &&
     (t.added_tokens ?? []).length === 0 &&
@@ -47,12 +50,14 @@ function reproducible(t: TokenizerJson, c: TokenizerConfig): boolean {
   );
 }
 
-/** One word (no whitespace) under the tokenizer. */
+/** The tokenizer: `count` and `hasUnknown` take one word (no whitespace), `encode` any text. */
 export interface UnigramTokenizer {
   /** Its token count. */
   count(word: string): number;
   /** Whether a piece of it is the unknown token, as `encode(word).includes(unk_id)` would say. */
   hasUnknown(word: string): boolean;
+  /** A whole text's token ids, as transformers.js' `encode(text, { add_special_tokens: false })`. */
+  encode(text: string): number[];
 }
 
 export function unigramTokenizer(tokenizer: unknown, config: unknown = {}): UnigramTokenizer | null {
@@ -78,24 +83,21 @@ export function unigramTokenizer(tokenizer: unknown, config: unknown = {}): Unig
     node.id = ids.get(piece) as number;
   }
 
-  let sawUnknown = false;
-  const count = (word: string): number => {
-    // NFKC leaves ASCII as it is, and ASCII words are nearly all of them.
-    const text = /^[\x21-\x7e]*$/.test(word) ? META + word : (META + word.normalize('NFKC')).replaceAll(' ', META);
+  /** The best path over `text` (normalized): from[e], where the piece ending at e began; piece[e], its id or -1 when unknown. */
+  const viterbi = (text: string) => {
     const cps: number[] = [];
     for (const ch of text) cps.push(ch.codePointAt(0) as number);
     const n = cps.length;
-    // best[e]: score of the best path to position e; from[e]/unk[e]: where its last piece began, and whether it is unknown.
     const best = new Float64Array(n + 1);
     const from = new Int32Array(n + 1).fill(-1);
-    const unk = new Uint8Array(n + 1);
-    const relax = (b: number, e: number, score: number, isUnk: boolean) => {
+    const piece = new Int32Array(n + 1);
+    const relax = (b: number, e: number, score: number, id: number) => {
       const s = best[b] + score;
       // Candidates for e arrive in increasing b, the order transformers.js scans them: first best wins.
       if (from[e] < 0 || s > best[e]) {
         best[e] = s;
         from[e] = b;
-        unk[e] = isUnk ? 1 : 0;
+        piece[e] = id === unkId ? -1 : id;
       }
     };
     for (let b = 0; b < n; b++) {
@@ -105,19 +107,30 @@ export function unigramTokenizer(tokenizer: unknown, config: unknown = {}): Unig
         node = node.next.get(cps[e]);
         if (!node) break;
         if (node.id >= 0) {
-          relax(b, e + 1, scores[node.id], node.id === unkId);
+          relax(b, e + 1, scores[node.id], node.id);
           if (e === b) single = true;
         }
       }
-      if (!single) relax(b, b + 1, unkScore, true);
+      if (!single) relax(b, b + 1, unkScore, unkId);
     }
+    return { n, from, piece };
+  };
+  /** Pieces from the last back to the first; a run of unknown pieces is fused into one token. */
+  const walkBack = (text: string, onToken: (id: number) => void) => {
+    const { n, from, piece } = viterbi(text);
+    for (let e = n; e > 0; e = from[e]) if (!(piece[e] < 0 && from[e] > 0 && piece[from[e]] < 0)) onToken(piece[e]);
+  };
+
+  let sawUnknown = false;
+  const count = (word: string): number => {
+    // NFKC leaves ASCII as it is, and ASCII words are nearly all of them.
+    const text = /^[\x21-\x7e]*$/.test(word) ? META + word : normalize(word);
     let tokens = 0;
     sawUnknown = false;
-    for (let e = n; e > 0; e = from[e]) {
-      if (unk[e]) sawUnknown = true;
-      // A run of unknown pieces is fused into one token.
-      if (!(unk[e] && from[e] > 0 && unk[from[e]])) tokens++;
-    }
+    walkBack(text, (id) => {
+      if (id < 0) sawUnknown = true;
+      tokens++;
+    });
     return tokens;
   };
   return {
@@ -126,5 +139,17 @@ export function unigramTokenizer(tokenizer: unknown, config: unknown = {}): Unig
       count(word);
       return sawUnknown;
     },
+    encode: (text) => {
+      // As transformers.js: an empty text has no tokens at all, not even the prepended "▁".
+      if (text.length === 0) return [];
+      const out: number[] = [];
+      walkBack(normalize(text), (id) => out.push(id < 0 ? unkId : id));
+      return out.reverse();
+    },
   };
+}
+
+/** The normalizer (NFKC, then a prepended "▁") and Metaspace's spaces to "▁". */
+function normalize(text: string): string {
+  return (META + text.normalize('NFKC')).replaceAll(' ', META);
 }

@@ -1,0 +1,5 @@
+/** What an embedding worker runs: texts in, one L2-normalised vector per text out (flat, row-major). */
+export interface Extractor {
+  embed(texts: string[]): Promise<{ dimensions: number; data: Float32Array }>;
+  dispose(): Promise<void>;
+}
