@@ -9,8 +9,8 @@
  * the engine's code, the opened tables), plus the embedding model's weights once (the .onnx file),
  * plus the index working set a search reads (the index files under _indices, and the live vectors,
  * rows x dimensions x 4 bytes, which a search scans). Not counted, because it is not the model or
- * the index: the embedding worker's runtime (its V8 isolate, transformers.js, ONNX Runtime's own
- * buffers), LanceDB's caches and the allocator's slack; the RSS when the first search has answered
+ * the index: the embedding worker's runtime (its V8 isolate, ONNX Runtime's code and buffers),
+ * LanceDB's code and caches and the allocator's slack; the RSS when the first search has answered
  * (the model loaded) is reported beside it. Peak RSS must stay within 1.5x of the floor.
  *
  * The server gets the environment the app gives its engine (kernel/malloc-env.ts);

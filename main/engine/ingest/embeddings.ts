@@ -89,7 +89,8 @@ export class Embeddings {
         progress.update(p);
         if (this.state === 'loading') this.state = 'downloading';
       };
-      // Loaded on first use: transformers.js costs about a second to import, which search in sparse mode never needs.
+      // Loaded on first use: the model and its worker (and, for a model other than the built-in, transformers.js,
+      // about a second to import) are what search in sparse mode never needs.
       this.loading = import('../embed/embedder.js')
         .then(({ createEmbedder }) =>
           createEmbedder({
