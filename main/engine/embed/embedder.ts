@@ -29,7 +29,7 @@ export interface EmbedderOptions {
   threads?: number;
   /** How long the workers beyond the first stay after the last document batch; default 30 s (embed/pool.ts). */
   extraWorkersIdleMs?: number;
-  /** Texts per batch; default 16 (fastest measured for USE-lite). */
+  /** Texts per batch; default 4 (the settings table says why). */
   batchSize?: number;
   onDownloadProgress?: (p: { file: string; loaded: number; total: number }) => void;
   /** Models shipped with the app (`resources/models`), looked at first. */
@@ -83,7 +83,7 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
   const remoteHost = opts.remoteHost ?? hubEndpoint();
 
   const threads = opts.threads && opts.threads > 0 ? opts.threads : availableParallelism();
-  const batchSize = Math.max(1, opts.batchSize ?? 16);
+  const batchSize = Math.max(1, opts.batchSize ?? 4);
   const pool = new EmbedPool({
     size: threads,
     config: () => {
