@@ -71,7 +71,7 @@ export async function createEmbedder(opts: EmbedderOptions): Promise<CairnEmbedd
 
   // The tokenizer lives in the main thread too: counting tokens for chunk sizing is cheap and sync.
   // The built-in model's is read straight from its files, so this thread never loads transformers.js
-  // (about 40 MB of RSS for the module and its tokenizer; the workers load it for inference).
+  // (about 40 MB of RSS for the module and its tokenizer; nor do its workers, onnx-extractor.ts).
   const fast = dir && model.dimensions !== null ? await readUnigramTokenizer(dir) : null;
   const { tokenizer, configDims } = fast
     ? { tokenizer: fast, configDims: null }
