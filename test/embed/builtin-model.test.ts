@@ -32,6 +32,8 @@ describe('built-in model cairn/use-lite', () => {
     assert.equal(embedder.pool.size, 2);
     // Queries need one worker; documents start the second (embed/pool.ts, test/embed/worker-pool).
     assert.equal(embedder.pool.threads.length, 1);
+    // A small young generation (embed/pool.ts); V8's default for a worker is 48 MB.
+    assert.equal(embedder.pool.threads[0].resourceLimits?.maxYoungGenerationSizeMb, 4);
   });
 
   test('the references come from the TensorFlow.js graph, not from this port', () => {

@@ -35,6 +35,12 @@ const MAX_START_FAILURES = 3;
  * short text, so a busy MCP engine keeps one worker; indexing gets them all and gives them back.
  */
 const EXTRA_WORKERS_IDLE_MS = 30_000;
+/**
+ * A worker's JavaScript is a tokenizer and a pooling loop; its batches live in ArrayBuffers outside
+ * the V8 heap. A small young generation is enough: `indexing-rss --quick` peaked 451/457 MB against
+ * 473/486 MB, and 32 clients 345 MB against 355 MB, in the same time (interleaved).
+ */
+const YOUNG_GENERATION_MB = 4;
 
 function stopWorker(worker: Worker, graceMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -70,6 +76,7 @@ export class EmbedPool {
       handshake: true,
       keepFull: true,
       closeIsFinal: true,
+      youngGenerationMb: YOUNG_GENERATION_MB,
       maxStartFailures: MAX_START_FAILURES,
       workerData: () => {
         const config = opts.config();

@@ -69,6 +69,8 @@ export interface WorkerPoolOptions<T, R, M> {
   readonly handshake: boolean;
   readonly workerData?: () => unknown;
   readonly heapMb?: number;
+  /** The young generation's cap alone, for a pool without `heapMb` (V8's default is 16 MB a semi-space). */
+  readonly youngGenerationMb?: number;
   /** Consecutive workers that die before ready after which queued jobs fail with `unavailable`. */
   readonly maxStartFailures?: number;
   /** Stop the workers after this long without work (unset: they stay until close). */
@@ -307,9 +309,12 @@ export class WorkerPool<T, R, M = unknown> {
   private spawn(): SlotState<T, R> {
     const { script, eval: isEval } = workerScript(this.opts.callerUrl, this.opts.script, { nice: this.opts.nice });
     const heap = this.opts.heapMb;
+    const young = this.opts.youngGenerationMb;
     const resourceLimits: ResourceLimits | undefined = heap
       ? { maxOldGenerationSizeMb: heap, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, heap / 8)) }
-      : undefined;
+      : young
+        ? { maxYoungGenerationSizeMb: young }
+        : undefined;
     const data = this.opts.workerData?.();
     const worker = new Worker(script, { eval: isEval, workerData: data, resourceLimits });
     const slot: SlotState<T, R> = {
