@@ -199,3 +199,44 @@ test('the bridge stops on stdin EOF and on SIGTERM, and leaves the engine servin
   }
   assert.equal((await readLock(dataPaths(home).lock))?.pid, serve.child.pid);
 });
+
+test('a client that writes its requests and closes stdin at once gets every answer, whether or not an engine is up yet', async () => {
+  const lines = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'exponential backoff' } },
+    },
+    { jsonrpc: '2.0', id: 4, method: 'ping' },
+  ].map((m) => JSON.stringify(m));
+  for (const engineUp of [false, true]) {
+    const serve = engineUp ? serveProc() : null;
+    if (serve) await serve.waitFor(/Cairn engine serving/);
+    else assert.equal(await readLock(dataPaths(home).lock), null, 'control: no engine runs before');
+    const bridge = start(process.execPath, [BIN, 'mcp', '--stdio'], { CAIRN_HOME: home }, { stdin: 'pipe' });
+    // The last line without its newline, as `printf` without a trailing \n writes it.
+    bridge.child.stdin!.end(`${lines.join('\n')}`);
+    assert.equal(await bridge.exited, 0, bridge.err());
+    const answers = new Map(
+      bridge
+        .out()
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as { id: number; result?: Record<string, unknown> })
+        .map((m) => [m.id, m]),
+    );
+    assert.deepEqual([...answers.keys()].sort(), [1, 2, 3, 4], `engine up: ${engineUp}\n${bridge.out()}`);
+    const hits = (answers.get(3)!.result!.structuredContent as { result: { hits: { path: string }[] } }).result.hits;
+    assert.ok(hits[0].path.endsWith('retry.md'), JSON.stringify(hits[0]));
+    await stopEngine();
+  }
+});

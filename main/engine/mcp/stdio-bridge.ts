@@ -14,8 +14,10 @@
  * from the same declarations (tools-before-engine.ts); once one is reached it is forwarded. Other messages read
  * before the engine answers are queued (the target resolves once); each request is then posted
  * as it arrives, concurrently, and every answer (JSON, or each SSE event) is written as one line. When the engine goes away mid-session the target is resolved again once
- * (a new engine may have taken over). stdin EOF or stop() ends the bridge at once: in-flight
- * requests are aborted, and a stateful session is deleted on the way out.
+ * (a new engine may have taken over). stdin EOF ends the bridge once every message read has been
+ * answered (a client that writes its requests and closes stdin, as a script piping into the
+ * command does, still gets every answer, as from the SDK's own stdio servers); stop() (a signal)
+ * ends it at once, aborting what is in flight. A stateful session is deleted on the way out.
  */
 import type { Readable, Writable } from 'node:stream';
 import { discoverResult, initializeResult, type Toolset } from './server-identity.js';
@@ -70,6 +72,8 @@ export class StdioBridge {
   /** The replay of that initialize, once per engine reached (a new engine gets its own). */
   private readonly handshakes = new WeakMap<BridgeTarget, Promise<void>>();
   private readonly inflight = new Set<AbortController>();
+  /** Each message read and not yet answered: what stdin EOF waits for. */
+  private readonly pending = new Set<Promise<void>>();
   private stopped = false;
   private buffer = '';
   private done!: () => void;
@@ -81,8 +85,10 @@ export class StdioBridge {
   start(): void {
     this.o.input.setEncoding('utf8');
     this.o.input.on('data', (chunk: string) => this.onData(chunk));
-    this.o.input.once('end', () => void this.stop());
+    this.o.input.once('end', () => void this.drain());
     this.o.input.once('error', () => void this.stop());
+    // A client gone from the other end (EPIPE): nobody is left to answer.
+    this.o.output.once('error', () => void this.stop());
     // Start finding the engine at once: by the client's first message it may be up.
     void this.resolveTarget().catch(() => undefined);
   }
@@ -126,8 +132,24 @@ export class StdioBridge {
     while ((nl = this.buffer.indexOf('\n')) >= 0) {
       const line = this.buffer.slice(0, nl).replace(/\r$/, '');
       this.buffer = this.buffer.slice(nl + 1);
-      if (line.trim() !== '') void this.forward(line);
+      this.take(line);
     }
+  }
+
+  private take(line: string): void {
+    if (line.trim() === '') return;
+    const answered = this.forward(line)
+      .catch((err: unknown) => this.log(`a message was not answered: ${(err as Error).message}`))
+      .finally(() => this.pending.delete(answered));
+    this.pending.add(answered);
+  }
+
+  /** stdin ended: answer what was read (a last line without its newline too), then stop. */
+  private async drain(): Promise<void> {
+    this.take(this.buffer.replace(/\r$/, ''));
+    this.buffer = '';
+    while (this.pending.size > 0 && !this.stopped) await Promise.allSettled([...this.pending]);
+    await this.stop();
   }
 
   private write(text: string): void {
