@@ -6,6 +6,7 @@ import { fromQuery } from '../../common/json-schema.js';
 import { defaultDataDir, dataPaths } from '../config/paths.js';
 import { CairnError, toErrorBody } from '../errors.js';
 import { readAdminToken } from '../http/launch.js';
+import { tuneHeapGrowth } from '../kernel/heap-growth.js';
 import { readLock } from '../lock.js';
 import { localClient, remoteClient, type EngineClient } from './client.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
@@ -219,6 +220,8 @@ async function run(argv: string[]): Promise<number> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // Every engine process (the app's, the stdio door's, `cairn serve`, `cairn index`) starts here.
+  tuneHeapGrowth();
   // `cairn search … | head` closes the pipe early: that is not an error worth a stack trace.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
