@@ -7,6 +7,7 @@
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -238,5 +239,40 @@ test('a client that writes its requests and closes stdin at once gets every answ
     const hits = (answers.get(3)!.result!.structuredContent as { result: { hits: { path: string }[] } }).result.hits;
     assert.ok(hits[0].path.endsWith('retry.md'), JSON.stringify(hits[0]));
     await stopEngine();
+  }
+});
+
+test('a stdio client whose engine cannot start is told why in the answer (the engine log), not only "did not start"', async () => {
+  const taken = createServer();
+  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+  const other = await indexedHome({ 'mcp.port': (taken.address() as AddressInfo).port });
+  try {
+    const bridge = start(process.execPath, [BIN, 'mcp', '--stdio'], { CAIRN_HOME: other.home }, { stdin: 'pipe' });
+    bridge.child.stdin!.end(
+      [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { query: 'backoff' } } },
+      ]
+        .map((m) => `${JSON.stringify(m)}\n`)
+        .join(''),
+    );
+    assert.equal(await bridge.exited, 0, bridge.err());
+    const answer = bridge
+      .out()
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { id: number; result?: unknown; error?: { message: string } })
+      .find((m) => m.id === 2);
+    assert.equal(answer?.result, undefined, 'control: the engine really could not start');
+    assert.match(answer?.error?.message ?? '', /did not start/);
+    assert.match(answer?.error?.message ?? '', /EADDRINUSE/, 'the log line that says why');
+  } finally {
+    taken.close();
+    await rm(other.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 });

@@ -205,7 +205,7 @@ export class StdioBridge {
     try {
       target = await this.readyTarget();
     } catch (err) {
-      if (id !== null) this.write(rpcError(id, -32603, `Cairn's engine is not available: ${(err as Error).message}`));
+      if (id !== null) this.write(rpcError(id, -32603, unavailable(err)));
       else this.log(`dropped a message: the engine is not available (${(err as Error).message})`);
       return;
     }
@@ -243,8 +243,7 @@ export class StdioBridge {
         try {
           target = await this.readyTarget();
         } catch (again) {
-          if (id !== null)
-            this.write(rpcError(id, -32603, `Cairn's engine is not available: ${(again as Error).message}`));
+          if (id !== null) this.write(rpcError(id, -32603, unavailable(again)));
           return;
         }
       } finally {
@@ -363,4 +362,10 @@ export class StdioBridge {
     }
     this.done();
   }
+}
+
+/** Why no engine answers, with what to do when the door said (e.g. the engine log's last lines). */
+function unavailable(err: unknown): string {
+  const remedy = (err as { remedy?: unknown }).remedy;
+  return `Cairn's engine is not available: ${(err as Error).message}${typeof remedy === 'string' ? ` ${remedy}` : ''}`;
 }
