@@ -6,7 +6,6 @@
  * model over 20 batches of 16 texts peaked at 289 MB through transformers.js, and at 204 MB calling
  * ONNX Runtime directly on batches at least as long (42 MB with no worker).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ort from 'onnxruntime-node';
 import type { Extractor } from './extractor.js';
@@ -22,7 +21,7 @@ const OUTPUTS = ['last_hidden_state', 'logits', 'token_embeddings'];
 export async function loadOnnxExtractor(config: WorkerConfig): Promise<Extractor | null> {
   if (config.allowRemote) return null;
   const tokenizer = readUnigramTokenizerSync(config.modelRef);
-  const maxLength = modelMaxLength(config.modelRef);
+  const maxLength = tokenizer?.maxLength ?? null;
   if (!tokenizer || maxLength === null) return null;
   const session = await ort.InferenceSession.create(join(config.modelRef, config.onnxFile), {
     // One intra-op thread per worker: the pool's size is the number of cores used. Without memory
@@ -41,8 +40,7 @@ export async function loadOnnxExtractor(config: WorkerConfig): Promise<Extractor
   const wants = new Set(session.inputNames);
   return {
     async embed(texts) {
-      // An empty text has no tokens, and mean pooling over nothing is NaN: it is embedded as one space.
-      const ids = texts.map((t) => tokenizer.encode(t.length === 0 ? ' ' : t).slice(0, maxLength));
+      const ids = texts.map((t) => tokenizer.encode(t).slice(0, maxLength));
       const rows = ids.length;
       const width = Math.max(1, ...ids.map((r) => r.length));
       const inputIds = new BigInt64Array(rows * width);
@@ -101,15 +99,4 @@ function pool(
     for (let d = r * dimensions; d < (r + 1) * dimensions; d++) out[d] /= norm;
   });
   return out;
-}
-
-/** The tokenizer's window (tokenizer_config.json's model_max_length), or null when it names none. */
-function modelMaxLength(dir: string): number | null {
-  try {
-    const n = (JSON.parse(readFileSync(join(dir, 'tokenizer_config.json'), 'utf8')) as { model_max_length?: unknown })
-      .model_max_length;
-    return typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= 1_000_000 ? n : null;
-  } catch {
-    return null;
-  }
 }

@@ -31,11 +31,7 @@ export async function loadPipelineExtractor(config: WorkerConfig, send: (msg: Fr
   })) as unknown as Pipeline;
   return {
     async embed(texts) {
-      // An empty string has no tokens under USE-lite's tokenizer, and mean pooling over nothing is NaN.
-      const out = await extractor(
-        texts.map((t) => (t.length === 0 ? ' ' : t)),
-        { pooling: config.pooling, normalize: true },
-      );
+      const out = await extractor(texts, { pooling: config.pooling, normalize: true });
       return { dimensions: out.dims[out.dims.length - 1], data: new Float32Array(out.data) };
     },
     dispose: async () => {

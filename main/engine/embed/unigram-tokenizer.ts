@@ -24,6 +24,7 @@ interface TokenizerJson {
 interface TokenizerConfig {
   remove_space?: boolean;
   do_lowercase_and_remove_accent?: boolean;
+  model_max_length?: unknown;
 }
 
 const META = '\u2581';
@@ -58,11 +59,15 @@ export interface UnigramTokenizer {
   hasUnknown(word: string): boolean;
   /** A whole text's token ids, as transformers.js' `encode(text, { add_special_tokens: false })`. */
   encode(text: string): number[];
+  /** The model's window (tokenizer_config.json's model_max_length), or null when it names none. */
+  maxLength: number | null;
 }
 
 export function unigramTokenizer(tokenizer: unknown, config: unknown = {}): UnigramTokenizer | null {
   const t = tokenizer as TokenizerJson;
-  if (!t || typeof t !== 'object' || !reproducible(t, (config ?? {}) as TokenizerConfig)) return null;
+  const c = (config ?? {}) as TokenizerConfig;
+  if (!t || typeof t !== 'object' || !reproducible(t, c)) return null;
+  const window = c.model_max_length;
   const vocab = t.model?.vocab as [string, number][];
   const unkId = t.model?.unk_id as number;
   const scores = vocab.map((v) => v[1]);
@@ -134,6 +139,8 @@ export function unigramTokenizer(tokenizer: unknown, config: unknown = {}): Unig
     return tokens;
   };
   return {
+    maxLength:
+      typeof window === 'number' && Number.isInteger(window) && window > 0 && window <= 1_000_000 ? window : null,
     count,
     hasUnknown: (word) => {
       count(word);

@@ -42,7 +42,8 @@ port.on('message', (msg: ToWorker) => {
     send({ type: 'failed', id: msg.id, message: 'the embedding worker is closing' });
     return;
   }
-  inflight = ex.embed(msg.texts).then(
+  // An empty text has no tokens, and mean pooling over nothing is NaN: it is embedded as one space.
+  inflight = ex.embed(msg.texts.map((t) => (t.length === 0 ? ' ' : t))).then(
     (r) => send({ type: 'result', id: msg.id, dimensions: r.dimensions, data: r.data }, [r.data.buffer as ArrayBuffer]),
     (err: unknown) => send({ type: 'failed', id: msg.id, message: err instanceof Error ? err.message : String(err) }),
   );
