@@ -119,6 +119,26 @@ test('without a model, workers chunk with the pessimistic count; unchanged files
   }
 });
 
+test('stopIdle stops idle workers at once, leaves busy ones, and the next parse starts them again', async () => {
+  const { dir, cleanup } = await tempDir('parse-pool-stop');
+  const pool = new ParsePool(1);
+  try {
+    const [task] = await writeFixtures(dir);
+    const counter = { spec: { key: '', model: false } };
+    const parsing = pool.parse(task, 112, counter, () => false);
+    assert.equal(pool.stopIdle(), false, 'a worker with a file to parse is left to it');
+    assert.ok((await parsing) !== 'unchanged');
+    assert.equal(pool.threads, 1, 'control: an idle worker stays until its idle stop');
+    assert.equal(pool.stopIdle(), true);
+    assert.equal(pool.threads, 0);
+    const again = await pool.parse(task, 112, counter, () => false);
+    assert.deepEqual(comparable(again), comparable(await parsing));
+  } finally {
+    await pool.close();
+    await cleanup();
+  }
+});
+
 test(
   'the unigram tokenizer agrees with transformers.js on every word: token count and unknown pieces',
   { timeout: 300_000 },

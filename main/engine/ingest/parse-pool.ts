@@ -108,6 +108,11 @@ export class ParsePool {
     });
   }
 
+  /** Stops the workers now unless one is parsing (their idle stop, brought forward). */
+  stopIdle(): boolean {
+    return this.pool.stopIdle();
+  }
+
   /** Stops every worker now (tests, shutdown); queued tasks are dropped. */
   close(): Promise<void> {
     return this.pool.close();

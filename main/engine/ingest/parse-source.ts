@@ -81,6 +81,20 @@ export function warmParseWorkers(): void {
   pool().warm();
 }
 
+/**
+ * The parse workers' idle stop, brought forward: a long embedding phase follows the parsing, and
+ * idle parse workers would hold their heaps beside the embedding workers until their timer ran.
+ * Busy ones (another folder parsing) stay.
+ */
+export function stopIdleParseWorkers(): void {
+  shared?.stopIdle();
+}
+
+/** The parse worker threads running now (diagnostics and tests). */
+export function parseWorkerThreads(): number {
+  return shared?.threads ?? 0;
+}
+
 /** Stops the shared parse workers (tests that count threads; idle workers stop on their own). */
 export async function closeParseWorkers(): Promise<void> {
   const p = shared;

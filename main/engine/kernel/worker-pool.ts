@@ -174,6 +174,18 @@ export class WorkerPool<T, R, M = unknown> {
     return new Promise((resolve, reject) => this.starters.set(this.spawn(), { resolve, reject }));
   }
 
+  /**
+   * Stops the workers now when none has work, as the idle timer would later (a pool with
+   * `idleStopMs`: its next job starts them again). False when some are busy: they stay.
+   */
+  stopIdle(): boolean {
+    if (this.queue.length > 0 || this.inFlight > 0) return false;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    void this.close();
+    return true;
+  }
+
   /** Starts workers up to the pool's size ahead of work. */
   fill(): void {
     if (this.closed) return;
