@@ -125,6 +125,10 @@ test(
 );
 
 test('the admin API refuses saving a non-loopback mcp.host without mcp.allow_non_loopback; with it in the same patch it is saved', async () => {
+  // A port chosen at each start: the default (58012) would be probed, and a Cairn running on this
+  // machine holds it (the new address would then be refused as "in use", which is not this test's point).
+  const port = engine.settings.get<number>('mcp.port');
+  engine.settings.set({ 'mcp.port': 0 });
   const s = await startHttpServer(engine, opts({ host: '127.0.0.1' }));
   const admin = (method: string, path: string, body: unknown) =>
     fetch(s.url + path, {
@@ -174,5 +178,6 @@ test('the admin API refuses saving a non-loopback mcp.host without mcp.allow_non
     );
   } finally {
     await s.close();
+    engine.settings.set({ 'mcp.port': port });
   }
 });
