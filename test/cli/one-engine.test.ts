@@ -272,6 +272,17 @@ test('a stdio client whose engine cannot start is told why in the answer (the en
     assert.match(answer?.error?.message ?? '', /did not start/);
     assert.match(answer?.error?.message ?? '', /EADDRINUSE/, 'the log line that says why');
   } finally {
+    // The door starts an engine again as the bridge leaves (one a later client would find): the
+    // port stays taken until every start has failed on it, or that engine would outlive the test.
+    const log = join(other.home, 'logs', 'engine.log');
+    const settled = async () => {
+      const text = await readFile(log, 'utf8').catch(() => '');
+      return text.split('started by').length === text.split('EADDRINUSE').length;
+    };
+    for (let quiet = 0, i = 0; quiet < 20 && i < 600; i++) {
+      quiet = (await settled()) && !(await readLock(dataPaths(other.home).lock)) ? quiet + 1 : 0;
+      await sleep(100);
+    }
     taken.close();
     await rm(other.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
