@@ -9,6 +9,8 @@ import { join } from 'node:path';
 export interface CompiledCli {
   /** Arguments after `node` that run `cairn <args…>` from the compiled output. */
   argv(args: string[]): string[];
+  /** The compiled composition root (main/engine/engine.js), for a benchmark's own child process. */
+  engineModule: string;
 }
 
 export function buildCompiledCli(root: string, log: (line: string) => void): CompiledCli {
@@ -26,5 +28,5 @@ export function buildCompiledCli(root: string, log: (line: string) => void): Com
     runner,
     "const { main } = await import('./main/engine/cli/main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n",
   );
-  return { argv: (args) => [runner, ...args] };
+  return { argv: (args) => [runner, ...args], engineModule: join(out, 'main/engine/engine.js') };
 }
