@@ -4,13 +4,13 @@
 // loaded model would size.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/engine.js';
 import { IndexStore } from '../../main/engine/index/store.js';
 import { Embeddings } from '../../main/engine/ingest/embeddings.js';
 import { closeParseWorkers, parseSource } from '../../main/engine/ingest/parse-source.js';
-import type { ParseTask } from '../../main/engine/ingest/parse-task.js';
+import { fallbackCount, type ParseTask } from '../../main/engine/ingest/parse-task.js';
 import type { FileRows } from '../../main/engine/ingest/rows.js';
 import { BUILTIN_MODEL_ID } from '../../main/engine/embed/builtin/build.js';
 
@@ -104,6 +104,38 @@ test('chunks are sized without loading the model, and equal those sized by the l
     const withModel = await parseSource(emb, false);
     assert.deepEqual(shape(await withModel.parse(await task(), () => false)), onWorkers);
   } finally {
+    await emb.close();
+  }
+});
+
+test('the tokenizer is read once per version of tokenizer.json, not at every ingest, and again once it changes', async () => {
+  const emb = new Embeddings(store, BUILTIN_MODEL_ID, { dataDir: dir, threads: 1, batchSize: 16 });
+  const path = join(emb.localDir() as string, 'tokenizer.json');
+  // Whole seconds, so that setting the same time again gives the same stat.
+  const atime = new Date(1_700_000_000_000);
+  const mtime = new Date(1_700_000_000_000);
+  await utimes(path, atime, mtime);
+  const first = await emb.chunkTokens();
+  const real = WORDS.map((w) => first.countWord(w));
+  const original = await readFile(path);
+  try {
+    // A shape the Unigram counter does not reproduce, the same size and time: the same version.
+    const foreign = JSON.stringify({ model: { type: 'BPE' } });
+    await writeFile(path, foreign.padEnd(original.length, ' '));
+    await utimes(path, atime, mtime);
+    const cached = await emb.chunkTokens();
+    assert.equal(emb.loaded, false, 'the unchanged version was checked again and sent to the model');
+    // Read only now that this thread counts: it finds the foreign shape and counts pessimistically.
+    const differ = WORDS.filter((w, i) => real[i] !== fallbackCount(w));
+    assert.ok(differ.length >= 3, `the control: the real counts differ from the pessimistic ones (${differ})`);
+    for (const w of WORDS) assert.equal(cached.countWord(w), fallbackCount(w), w);
+
+    // A new version is checked again: not reproducible, so chunks wait for the model (which fails here).
+    await utimes(path, atime, new Date(mtime.getTime() + 10_000));
+    await assert.rejects(emb.chunkTokens());
+    assert.equal(emb.state, 'error');
+  } finally {
+    await writeFile(path, original);
     await emb.close();
   }
 });

@@ -1,5 +1,5 @@
 /** The built-in model's tokenizer files read into the fast Unigram tokenizer (null for any other shape). */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { unigramTokenizer, type UnigramTokenizer } from './unigram-tokenizer.js';
@@ -25,5 +25,15 @@ export function readUnigramTokenizerSync(dir: string): UnigramTokenizer | null {
     return unigramTokenizer(tokenizer, config);
   } catch {
     return null;
+  }
+}
+
+/** What changes when tokenizer.json is replaced (its size and time), '' when it is not there. */
+export function tokenizerVersion(dir: string): string {
+  try {
+    const st = statSync(join(dir, FILES[0]));
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return '';
   }
 }
