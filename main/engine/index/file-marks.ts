@@ -1,17 +1,18 @@
 import type { Table } from '@lancedb/lancedb';
 import type { FileRow } from './schema.js';
 import { retryOnConflict } from './retry.js';
+import { forWrite } from './arrow-write.js';
 
 /** Writes to the `files` table that change marks on rows, not what a file holds (IndexStore's callers). */
 
 /** New change times / inodes of files whose content was found unchanged. */
 export async function restat(files: Table, rows: FileRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await retryOnConflict(() =>
+  await retryOnConflict(async () =>
     files
       .mergeInsert('path')
       .whenMatchedUpdateAll()
-      .execute(rows as unknown as Record<string, unknown>[]),
+      .execute(await forWrite(files, rows)),
   );
 }
 
@@ -26,5 +27,5 @@ export async function setEmbedded(files: Table, where: string, embedded: boolean
  */
 export async function addIntents(files: Table, rows: FileRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await retryOnConflict(() => files.add(rows as unknown as Record<string, unknown>[]));
+  await retryOnConflict(async () => files.add(await forWrite(files, rows)));
 }

@@ -9,6 +9,7 @@ import { storedRows, type StoredRow } from './stored-rows.js';
 import { folderFileRows, type ListedFileRow } from './file-list.js';
 import { sqlIn } from './sql.js';
 import { retryOnConflict } from './retry.js';
+import { forWrite } from './arrow-write.js';
 import { addIntents, restat, setEmbedded } from './file-marks.js';
 import { REBUILD_REMEDY, verifyTables } from './integrity.js';
 import { TableHandles } from './handles.js';
@@ -380,7 +381,7 @@ export class IndexStore {
     const t = this.vectorTables.get(vectorsName);
     if (!t) throw new CairnError('internal', `the vectors table ${vectorsName} is not open`);
     await addMissingVectorColumns(t);
-    if (rows.length > 0) await retryOnConflict(() => t.add(rows as unknown as Record<string, unknown>[]));
+    if (rows.length > 0) await retryOnConflict(async () => t.add(await forWrite(t, rows)));
   }
 
   /**

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { ChunkRow, VectorRow } from './schema.js';
 import { sqlIn } from './sql.js';
 import { retryOnConflict } from './retry.js';
+import { forWrite } from './arrow-write.js';
 import { embeddingInputHash } from './embedding-input.js';
 
 /** Table-level steps of IndexStore: opening and creating tables, and the row writes it composes. */
@@ -109,7 +110,7 @@ export async function carryOverVectors(vectors: lancedb.Table, chunks: VectorSou
     rows.push(vectorRowFor(chunk, v));
     have.add(chunk.id);
   }
-  if (rows.length > 0) await retryOnConflict(() => vectors.add(rows as unknown as Record<string, unknown>[]));
+  if (rows.length > 0) await retryOnConflict(async () => vectors.add(await forWrite(vectors, rows)));
   return have;
 }
 
@@ -129,7 +130,7 @@ export function vectorRowFor(c: VectorSource, vector: number[] | Float32Array): 
 }
 
 export async function appendRows(table: lancedb.Table, rows: unknown[]): Promise<void> {
-  if (rows.length > 0) await table.add(rows as Record<string, unknown>[]);
+  if (rows.length > 0) await table.add(await forWrite(table, rows as object[]));
 }
 
 export async function replaceWhere(table: lancedb.Table, key: string, rows: unknown[], scope: string): Promise<void> {
@@ -139,9 +140,6 @@ export async function replaceWhere(table: lancedb.Table, key: string, rows: unkn
   }
   // Matched rows are identical by construction (the id hashes content, place and mtime), so they
   // are left alone: an update in place would hide them from full-text search until optimize.
-  await table
-    .mergeInsert(key)
-    .whenNotMatchedInsertAll()
-    .whenNotMatchedBySourceDelete({ where: scope })
-    .execute(rows as Record<string, unknown>[]);
+  const data = await forWrite(table, rows as object[]);
+  await table.mergeInsert(key).whenNotMatchedInsertAll().whenNotMatchedBySourceDelete({ where: scope }).execute(data);
 }

@@ -2,6 +2,7 @@ import type * as lancedb from '@lancedb/lancedb';
 import type { ChunkRow, DocRow, EdgeRow, FileRow, NodeRow } from './schema.js';
 import { sqlIn } from './sql.js';
 import { retryOnConflict } from './retry.js';
+import { forWrite } from './arrow-write.js';
 import { addMissingVectorColumns, appendRows, carryOverVectors, replaceWhere } from './tables.js';
 import type { TableIndexes } from './table-indexes.js';
 import type { CoreTables } from './handles.js';
@@ -63,14 +64,14 @@ export async function writeRows(
   await retryOnConflict(() => put(t.nodes, nodes));
   if (!fresh) await retryOnConflict(() => t.edges.delete(inPaths));
   const edges = writes.flatMap((w) => w.edges);
-  if (edges.length > 0) await retryOnConflict(() => t.edges.add(edges as unknown as Record<string, unknown>[]));
+  if (edges.length > 0) await retryOnConflict(async () => t.edges.add(await forWrite(t.edges, edges)));
   const files = writes.map((w) => ({ ...w.file, embedded: (missing.get(w.file.path) ?? 0) === 0 }));
-  await retryOnConflict(() =>
+  await retryOnConflict(async () =>
     t.files
       .mergeInsert('path')
       .whenMatchedUpdateAll()
       .whenNotMatchedInsertAll()
-      .execute(files as unknown as Record<string, unknown>[]),
+      .execute(await forWrite(t.files, files)),
   );
   return missing;
 }
