@@ -38,51 +38,61 @@ test(
   "the indexer's read of a path that became a FIFO returns that file's error at once, never blocks",
   { timeout: 30_000 },
   async () => {
-    const p = join(folder.dir, 'was-a-file.md');
-    await writeFile(p, '# A file\n');
-    const st = await stat(p);
-    // The walk saw a regular file; now it is a FIFO with no writer (a blocking open would never return).
-    await rm(p);
-    mkfifo(p);
-    const rows = await readAndParse(
-      {
-        folder: folder.dir,
-        src: { path: p, rel: 'was-a-file.md', size: st.size, mtimeMs: st.mtimeMs },
-        rebuild: false,
-        access: {
-          spec: { path: folder.dir },
-          opts: { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] },
-          epoch: 0,
-        },
-      },
-      { maxTokens: 256, countTokens: fallbackCount },
-    );
-    assert.notEqual(rows, 'unchanged');
-    if (rows === 'unchanged') return;
-    assert.equal(rows.chunks.length, 0);
-    assert.equal(rows.file.error_code, 'invalid_argument');
-    assert.match(rows.file.error_message, /not a regular file/);
-    await rm(p);
-    // Control: a regular file at the same path parses.
-    await writeFile(p, '# A file\n\nwith words\n');
-    const st2 = await stat(p);
-    const ok = await readAndParse(
-      {
-        folder: folder.dir,
-        src: { path: p, rel: 'was-a-file.md', size: st2.size, mtimeMs: st2.mtimeMs },
-        rebuild: false,
-        access: {
-          spec: { path: folder.dir },
-          opts: { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] },
-          epoch: 0,
-        },
-      },
-      { maxTokens: 256, countTokens: fallbackCount },
-    );
-    assert.ok(ok !== 'unchanged' && ok.chunks.length > 0);
-    await rm(p);
+    // Both reads: the thread pool's (main thread) and the synchronous one of the parse workers,
+    // where a blocking open would park the thread for good.
+    for (const syncRead of [false, true]) await fifoThenFile(syncRead);
   },
 );
+
+async function fifoThenFile(syncRead: boolean): Promise<void> {
+  const p = join(folder.dir, 'was-a-file.md');
+  await writeFile(p, '# A file\n');
+  const st = await stat(p);
+  // The walk saw a regular file; now it is a FIFO with no writer (a blocking open would never return).
+  await rm(p);
+  mkfifo(p);
+  const rows = await readAndParse(
+    {
+      folder: folder.dir,
+      src: { path: p, rel: 'was-a-file.md', size: st.size, mtimeMs: st.mtimeMs },
+      rebuild: false,
+      access: {
+        spec: { path: folder.dir },
+        opts: { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] },
+        epoch: 0,
+      },
+    },
+    { maxTokens: 256, countTokens: fallbackCount },
+    undefined,
+    syncRead,
+  );
+  assert.notEqual(rows, 'unchanged');
+  if (rows === 'unchanged') return;
+  assert.equal(rows.chunks.length, 0);
+  assert.equal(rows.file.error_code, 'invalid_argument');
+  assert.match(rows.file.error_message, /not a regular file/);
+  await rm(p);
+  // Control: a regular file at the same path parses.
+  await writeFile(p, '# A file\n\nwith words\n');
+  const st2 = await stat(p);
+  const ok = await readAndParse(
+    {
+      folder: folder.dir,
+      src: { path: p, rel: 'was-a-file.md', size: st2.size, mtimeMs: st2.mtimeMs },
+      rebuild: false,
+      access: {
+        spec: { path: folder.dir },
+        opts: { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] },
+        epoch: 0,
+      },
+    },
+    { maxTokens: 256, countTokens: fallbackCount },
+    undefined,
+    syncRead,
+  );
+  assert.ok(ok !== 'unchanged' && ok.chunks.length > 0);
+  await rm(p);
+}
 
 test(
   'FIFOs swapped in under the watcher: the folder returns to fresh, later edits are indexed, SIGTERM stops serve',

@@ -131,6 +131,9 @@ test('the indexer reads through the door: no parse of the flipping path yields o
         access: { ...access, epoch: n++ },
       },
       { maxTokens: 256, countTokens: fallbackCount },
+      undefined,
+      // Every other attempt reads as the parse workers do, without the thread pool.
+      n % 2 === 0,
     );
     return rows === 'unchanged' ? '' : rows.chunks.map((c) => c.text).join('\n');
   });

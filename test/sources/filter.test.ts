@@ -55,24 +55,37 @@ test('FolderFilter sees a changed .gitignore after invalidate()', async () => {
   }
 });
 
-test('the file door returns the bytes, or a typed error naming the file', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'cairn-read-'));
+test('the file door returns the bytes, or a typed error naming the file, through either read', async () => {
+  const base = await mkdtemp(join(tmpdir(), 'cairn-read-'));
+  const dir = join(base, 'folder');
   try {
-    await writeFile(join(dir, 'a.txt'), 'hello');
+    await writeTree(base, { 'outside.txt': 'secret', 'folder/a.txt': 'hello', 'folder/big.txt': 'x'.repeat(2000) });
     await mkdir(join(dir, 'sub'));
-    const door = new FolderAccess({ path: dir }, { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] });
-    const readSourceFile = async (p: string) => (await door.readFile(p)).bytes;
-    assert.equal((await readSourceFile(join(dir, 'a.txt'))).toString(), 'hello');
-    await assert.rejects(
-      readSourceFile(join(dir, 'missing.txt')),
-      (err: unknown) => err instanceof CairnError && err.code === 'not_found' && err.message.includes('missing.txt'),
-    );
-    await assert.rejects(
-      readSourceFile(join(dir, 'sub')),
-      (err: unknown) => err instanceof CairnError && err.message.includes(join(dir, 'sub')),
-    );
+    await symlink(join(base, 'outside.txt'), join(dir, 'leak.txt'));
+    await symlink(join(dir, 'a.txt'), join(dir, 'inside-link.txt'));
+    const door = new FolderAccess({ path: dir }, { maxFileBytes: 1000, respectGitignore: true, extraExcludes: [] });
+    // The parse workers read synchronously: both reads must keep every guarantee of the door.
+    const reads = {
+      threadPool: async (p: string) => (await door.readFile(p)).bytes,
+      synchronous: async (p: string) => door.readFileSync(p).bytes,
+    };
+    for (const [name, read] of Object.entries(reads)) {
+      assert.equal((await read(join(dir, 'a.txt'))).toString(), 'hello', name);
+      assert.equal((await read(join(dir, 'inside-link.txt'))).toString(), 'hello', name);
+      const refused = async (p: string, code: string, text: RegExp) =>
+        assert.rejects(
+          read(p),
+          (err: unknown) =>
+            err instanceof CairnError && err.code === code && text.test(err.message) && err.message.includes(p),
+          `${name}: ${p}`,
+        );
+      await refused(join(dir, 'missing.txt'), 'not_found', /missing\.txt/);
+      await refused(join(dir, 'sub'), 'invalid_argument', /not a regular file/);
+      await refused(join(dir, 'leak.txt'), 'path_outside_folders', /out of the folder/);
+      await refused(join(dir, 'big.txt'), 'invalid_argument', /too large/);
+    }
   } finally {
-    await rm(dir, { recursive: true });
+    await rm(base, { recursive: true });
   }
 });
 

@@ -28,11 +28,14 @@ export async function readAndParse(
   task: ParseTask,
   budget: TokenBudget,
   beforeParse?: (bytes: Buffer) => Promise<void>,
+  /** Read without the thread pool (a worker thread, which blocks no one by waiting). */
+  syncRead = false,
 ): Promise<FileRows | 'unchanged'> {
   const { folder, src, prev, rebuild } = task;
   let bytes: Buffer;
   try {
-    bytes = (await accessFromSpec(task.access).readFile(src.path)).bytes;
+    const access = accessFromSpec(task.access);
+    bytes = (syncRead ? access.readFileSync(src.path) : await access.readFile(src.path)).bytes;
   } catch (err) {
     return {
       file: fileRow(folder, src, '', 0, (err as { code?: string }).code ?? 'unreadable', (err as Error).message),

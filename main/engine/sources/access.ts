@@ -29,7 +29,7 @@
  * A hard link inside the folder is the same file as its other names: it is served as in-folder
  * content (the kernel's protected_hardlinks stops other users linking files they cannot write).
  */
-import { closeSync, fstatSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, readSync, type Stats } from 'node:fs';
 import { lstat, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, normalize, resolve, sep } from 'node:path';
 import type { FolderSpec } from '../../common/settings.js';
@@ -37,6 +37,7 @@ import type { ErrorCode } from '../../common/errors.js';
 import { CairnError } from '../errors.js';
 import { DOCUMENT_EXTENSIONS, SNIFF_BYTES, extensionOf, looksBinary } from './defaults.js';
 import { FolderFilter, type FilterOptions, type RejectReason } from './filter.js';
+import { WholeFile } from './whole-file.js';
 import { pathTrick, relativeInside } from '../kernel/scope.js';
 import { fsPath, readlinkTextSync, realpathText, realpathTextSync } from '../kernel/path-bytes.js';
 import {
@@ -290,25 +291,42 @@ export class FolderAccess {
   async readFile(abs: string, nameChecked = false): Promise<{ bytes: Buffer; stat: Stats }> {
     const { fh, stat: st } = await this.open(abs, nameChecked);
     try {
-      const cap = this.opts.maxFileBytes;
-      const chunks: Buffer[] = [];
-      let got = 0;
+      const whole = this.whole(abs, st);
       for (;;) {
-        const buf = Buffer.allocUnsafe(Math.min(cap + 1 - got, Math.max(st.size - got, 64 * 1024)) || 1);
-        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-        if (bytesRead === 0) break;
-        chunks.push(buf.subarray(0, bytesRead));
-        got += bytesRead;
-        // Grew past the limit while being read (the stat said less): as good as too large.
-        if (got > cap)
-          throw refusal('invalid_argument', abs, `too large (over ${cap} bytes, index.max_file_bytes)`, {
-            reason: 'too large',
-          });
+        const buf = whole.next();
+        if (!whole.took(buf, (await fh.read(buf, 0, buf.length, null)).bytesRead)) break;
       }
-      return { bytes: Buffer.concat(chunks, got), stat: st };
+      return { bytes: whole.bytes(), stat: st };
     } finally {
       await fh.close();
     }
+  }
+
+  /**
+   * The same without the thread pool, for a worker thread: on a folder of small files the round
+   * trip per syscall (open, stat, readlink, read, close) cost more than parsing the file.
+   */
+  readFileSync(abs: string, nameChecked = false): { bytes: Buffer; stat: Stats } {
+    const { fd, stat: st } = this.openSync(abs, nameChecked);
+    try {
+      const whole = this.whole(abs, st);
+      for (;;) {
+        const buf = whole.next();
+        if (!whole.took(buf, readSync(fd, buf, 0, buf.length, null))) break;
+      }
+      return { bytes: whole.bytes(), stat: st };
+    } finally {
+      closeSync(fd);
+      // One file per call: no directory stays held between a worker's tasks.
+      this.release();
+    }
+  }
+
+  private whole(abs: string, st: Stats): WholeFile {
+    const cap = this.opts.maxFileBytes;
+    return new WholeFile(st.size, cap, () =>
+      refusal('invalid_argument', abs, `too large (over ${cap} bytes, index.max_file_bytes)`, { reason: 'too large' }),
+    );
   }
 
   /** `readFile` plus the content rule the walk applies (NUL sniff), for `read`: it serves only what indexing would admit. */
