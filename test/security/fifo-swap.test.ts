@@ -46,26 +46,28 @@ test(
 
 async function fifoThenFile(syncRead: boolean): Promise<void> {
   const p = join(folder.dir, 'was-a-file.md');
+  const parse = (st: { size: number; mtimeMs: number }) =>
+    readAndParse(
+      {
+        folder: folder.dir,
+        src: { path: p, rel: 'was-a-file.md', size: st.size, mtimeMs: st.mtimeMs },
+        rebuild: false,
+        access: {
+          spec: { path: folder.dir },
+          opts: { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] },
+          epoch: 0,
+        },
+      },
+      { maxTokens: 256, countTokens: fallbackCount },
+      undefined,
+      syncRead,
+    );
   await writeFile(p, '# A file\n');
   const st = await stat(p);
   // The walk saw a regular file; now it is a FIFO with no writer (a blocking open would never return).
   await rm(p);
   mkfifo(p);
-  const rows = await readAndParse(
-    {
-      folder: folder.dir,
-      src: { path: p, rel: 'was-a-file.md', size: st.size, mtimeMs: st.mtimeMs },
-      rebuild: false,
-      access: {
-        spec: { path: folder.dir },
-        opts: { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] },
-        epoch: 0,
-      },
-    },
-    { maxTokens: 256, countTokens: fallbackCount },
-    undefined,
-    syncRead,
-  );
+  const rows = await parse(st);
   assert.notEqual(rows, 'unchanged');
   if (rows === 'unchanged') return;
   assert.equal(rows.chunks.length, 0);
@@ -74,22 +76,7 @@ async function fifoThenFile(syncRead: boolean): Promise<void> {
   await rm(p);
   // Control: a regular file at the same path parses.
   await writeFile(p, '# A file\n\nwith words\n');
-  const st2 = await stat(p);
-  const ok = await readAndParse(
-    {
-      folder: folder.dir,
-      src: { path: p, rel: 'was-a-file.md', size: st2.size, mtimeMs: st2.mtimeMs },
-      rebuild: false,
-      access: {
-        spec: { path: folder.dir },
-        opts: { maxFileBytes: 1 << 20, respectGitignore: true, extraExcludes: [] },
-        epoch: 0,
-      },
-    },
-    { maxTokens: 256, countTokens: fallbackCount },
-    undefined,
-    syncRead,
-  );
+  const ok = await parse(await stat(p));
   assert.ok(ok !== 'unchanged' && ok.chunks.length > 0);
   await rm(p);
 }
