@@ -26,7 +26,7 @@ export async function forWrite(table: LanceTable, rows: readonly object[]): Prom
 }
 
 /** The rows as one record batch of `schema`, or null when a value is missing or not plain. */
-export function rowsToArrow(schema: Schema, rows: readonly Row[]): Table | null {
+function rowsToArrow(schema: Schema, rows: readonly Row[]): Table | null {
   const children: Data[] = [];
   for (const field of schema.fields) {
     const data = column(field, rows);

@@ -307,17 +307,20 @@ export class FolderAccess {
    * trip per syscall (open, stat, readlink, read, close) cost more than parsing the file.
    */
   readFileSync(abs: string, nameChecked = false): { bytes: Buffer; stat: Stats } {
-    const { fd, stat: st } = this.openSync(abs, nameChecked);
     try {
-      const whole = this.whole(abs, st);
-      for (;;) {
-        const buf = whole.next();
-        if (!whole.took(buf, readSync(fd, buf, 0, buf.length, null))) break;
+      const { fd, stat: st } = this.openSync(abs, nameChecked);
+      try {
+        const whole = this.whole(abs, st);
+        for (;;) {
+          const buf = whole.next();
+          if (!whole.took(buf, readSync(fd, buf, 0, buf.length, null))) break;
+        }
+        return { bytes: whole.bytes(), stat: st };
+      } finally {
+        closeSync(fd);
       }
-      return { bytes: whole.bytes(), stat: st };
     } finally {
-      closeSync(fd);
-      // One file per call: no directory stays held between a worker's tasks.
+      // One file per call, refused or not: no directory stays held between a worker's tasks.
       this.release();
     }
   }
