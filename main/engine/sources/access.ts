@@ -15,8 +15,9 @@
  * 3. The DESCRIPTOR is checked, not the path: on Linux `/proc/self/fd/N` names the file the kernel
  *    actually opened (symlink flips cannot change what it says), and that name must lie inside the
  *    folder's real path and be admitted by the rules too, so a link is followed only to a target
- *    the folder itself would index. Grep's workers (openSync, many files per directory) check the
- *    directory instead, once: its descriptor is held, its /proc name must lie inside the folder,
+ *    the folder itself would index. The synchronous opens (openSync: grep's workers, many files per
+ *    directory; the parse workers, one file per call) check the directory instead, once: its
+ *    descriptor is held, its /proc name must lie inside the folder,
  *    and each file is then opened by name from that very directory (`/proc/self/fd/D/name`, an
  *    openat) without following a final symlink, so its real path is the directory's plus its name
  *    (a final symlink, or a directory that cannot be held, takes the per-file way). What changes:
