@@ -8,6 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import { CairnError } from '../errors.js';
 import { WorkerPool } from '../kernel/worker-pool.js';
 import type { FromWorker, ToWorker, WorkerConfig } from './protocol.js';
+import { keepOnnxRuntimeLocal } from './runtime-env.js';
 
 export interface PoolOptions {
   size: number;
@@ -68,6 +69,7 @@ export class EmbedPool {
   dimensions = 0;
 
   constructor(private readonly opts: PoolOptions) {
+    keepOnnxRuntimeLocal();
     this.pool = new WorkerPool<string[], Float32Array[], FromWorker>({
       callerUrl: import.meta.url,
       script: 'worker',
