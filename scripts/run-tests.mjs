@@ -4,7 +4,8 @@
 // `--slow` runs the slow tier instead, `--all` both; other arguments are path substrings to filter.
 // One run shares one scratch folder (CAIRN_TEST_RUN_DIR): the fixture index the MCP/HTTP suites
 // copy is built there once, by the first suite that needs it (test/helpers/shared-fixture.ts).
-import { mkdtempSync, rmSync } from 'node:fs';
+// The suites' own temp folders go there too (TMPDIR): a run leaves nothing behind in the system's.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -18,13 +19,20 @@ if (files.length === 0) {
 }
 const own = !process.env.CAIRN_TEST_RUN_DIR;
 const runDir = process.env.CAIRN_TEST_RUN_DIR ?? mkdtempSync(join(tmpdir(), 'cairn-test-run-'));
+const scratch = join(runDir, 'tmp');
+mkdirSync(scratch, { recursive: true });
 const r = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
   {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, CAIRN_TEST_RUN_DIR: runDir, LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error' },
+    env: {
+      ...process.env,
+      CAIRN_TEST_RUN_DIR: runDir,
+      TMPDIR: scratch,
+      LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error',
+    },
   },
 );
 if (own) rmSync(runDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });

@@ -17,6 +17,7 @@ export const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
+  globalSetup: './global-setup.ts',
   outputDir: '../../test-results/e2e',
   timeout: 180_000,
   expect: { timeout: 15_000 },
