@@ -5,7 +5,7 @@
 // One run shares one scratch folder (CAIRN_TEST_RUN_DIR): the fixture index the MCP/HTTP suites
 // copy is built there once, by the first suite that needs it (test/helpers/shared-fixture.ts).
 // The suites' own temp folders go there too (TMPDIR): a run leaves nothing behind in the system's.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -21,6 +21,10 @@ const own = !process.env.CAIRN_TEST_RUN_DIR;
 const runDir = process.env.CAIRN_TEST_RUN_DIR ?? mkdtempSync(join(tmpdir(), 'cairn-test-run-'));
 const scratch = join(runDir, 'tmp');
 mkdirSync(scratch, { recursive: true });
+// Shared like the system's temp folder: suites run engines as another user (nobody) to test
+// permissions, and those need to reach it (tsx's cache, their HOME, their fixtures' parent).
+chmodSync(runDir, 0o711);
+chmodSync(scratch, 0o1777);
 const r = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
