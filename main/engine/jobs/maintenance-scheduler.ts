@@ -3,6 +3,14 @@ import type { JobQueue } from './queue.js';
 /** The queue's name for maintenance work (never listed among the jobs). */
 const MAINTENANCE = '*maintenance*';
 const DEBOUNCE_MS = 2000;
+/**
+ * The longest a pass waits behind a stream of updates. Without it, edits arriving faster than the
+ * debounce re-armed it for good: a soak editing every 500 ms ran no pass in 6 minutes, and as each
+ * write's full-text fold replaced index files the session held open, the deleted files held open
+ * grew to 400 (71 MB); new vectors also stayed out of the vector index and fragments piled up.
+ * With it: one pass every 30 s (about 1 s each at 2k chunks), descriptors back down after each.
+ */
+const MAX_WAIT_MS = 30_000;
 
 /**
  * Index maintenance through the job queue: two passes, or one and a job's write, never overlap (a
@@ -11,6 +19,8 @@ const DEBOUNCE_MS = 2000;
 export class MaintenanceScheduler {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** When the oldest request no pass has taken yet must have its pass (ms since the epoch). */
+  private dueBy: number | null = null;
 
   constructor(
     private readonly queue: JobQueue,
@@ -20,11 +30,17 @@ export class MaintenanceScheduler {
      * option keepVersionsMs). A second pass this long after one deletes them; null: none.
      */
     private readonly keepVersionsMs: number | null = null,
+    private readonly maxWaitMs = MAX_WAIT_MS,
   ) {}
 
-  /** Debounced: a burst of small updates leads to one compaction, after the queue drains. */
+  /**
+   * Debounced: a burst of small updates leads to one compaction, after the queue drains; a burst
+   * that never pauses gets one at least every `maxWaitMs`.
+   */
   schedule(delayMs = DEBOUNCE_MS): void {
-    this.arm(delayMs, true);
+    const now = Date.now();
+    this.dueBy ??= now + this.maxWaitMs;
+    this.arm(Math.max(0, Math.min(delayMs, this.dueBy - now)), true);
   }
 
   /** Runs it now, between jobs (also what tests and benchmarks call before measuring). */
@@ -37,6 +53,8 @@ export class MaintenanceScheduler {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
+      // Requests from here on are after the pass has been queued: they wait for a pass of their own.
+      if (followUp) this.dueBy = null;
       this.queue.exclusive('update', MAINTENANCE, () => this.pass(followUp));
     }, delayMs);
     this.timer.unref();

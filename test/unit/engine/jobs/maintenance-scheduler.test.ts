@@ -1,7 +1,8 @@
 // Unit: the maintenance scheduler (main/engine/jobs/maintenance-scheduler.ts) over a real job
 // queue with a counting pass, no index. A pass is followed by exactly one more once the keep
 // window has passed (it deletes what the first replaced), and that follow-up schedules no other:
-// an idle engine does not maintain forever. Counts are asserted, never times.
+// an idle engine does not maintain forever; and updates that never pause still get passes. Counts
+// are asserted, never times.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JobQueue } from '../../../../main/engine/jobs/queue.js';
@@ -53,4 +54,37 @@ test('a closed scheduler starts no follow-up', async () => {
     }),
     1,
   );
+});
+
+/** Passes run while updates keep coming every 50 ms for `forMs`, each re-arming the 2 s debounce. */
+async function passesDuringStream(maxWaitMs: number, forMs: number) {
+  const queue = new JobQueue();
+  let passes = 0;
+  const s = new MaintenanceScheduler(
+    queue,
+    async () => {
+      passes++;
+    },
+    null,
+    maxWaitMs,
+  );
+  try {
+    const end = Date.now() + forMs;
+    while (Date.now() < end) {
+      s.schedule();
+      await sleep(50);
+    }
+    await queue.idle();
+    return passes;
+  } finally {
+    s.close();
+  }
+}
+
+test('updates that never pause still get a pass every max wait', async () => {
+  assert.ok((await passesDuringStream(300, 1500)) >= 2);
+});
+
+test('the control: with no max wait, the same stream starves maintenance', async () => {
+  assert.equal(await passesDuringStream(Number.POSITIVE_INFINITY, 1500), 0);
 });
