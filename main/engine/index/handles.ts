@@ -64,10 +64,11 @@ export class TableHandles {
   /**
    * Opens every table again in a new session and makes those the current handles; the old ones
    * are closed after `graceMs` (or at close), so that a search that took a table before the swap
-   * finishes on it. `others` are further tables of the old connection (vectors) to retire with it.
-   * A failure keeps the current handles.
+   * finishes on it. `others` gives, at the moment of the swap, the further tables of the old
+   * connection (vectors) to retire with it: one opened while the new connection was being made is
+   * among them. A failure keeps the current handles.
    */
-  async reopen(others: lancedb.Table[], graceMs: number): Promise<void> {
+  async reopen(others: () => lancedb.Table[], graceMs: number): Promise<void> {
     const db = await connect(this.dir);
     let core: CoreTables;
     try {
@@ -76,7 +77,7 @@ export class TableHandles {
       db.close();
       throw err;
     }
-    const old = { db: this.db, tables: [...Object.values(this.core), ...others] };
+    const old = { db: this.db, tables: [...Object.values(this.core), ...others()] };
     this.db = db;
     this.core = core;
     const timer = setTimeout(() => this.closeRetired(entry), graceMs);

@@ -164,9 +164,18 @@ export class IndexStore {
   async vectors(tableName: string, dimensions: number, create: boolean): Promise<lancedb.Table | null> {
     const cached = this.vectorTables.get(tableName);
     if (cached) return cached;
-    const names = new Set(await this.db.tableNames());
-    const t = await openOrCreate(this.db, this.dir, names, tableName, create ? () => vectorSchema(dimensions) : null);
+    const db = this.db;
+    const names = new Set(await db.tableNames());
+    const t = await openOrCreate(db, this.dir, names, tableName, create ? () => vectorSchema(dimensions) : null);
     if (t) {
+      // Searches that all found no table after a reopen each opened one: the first kept serves
+      // them all, and one opened on a connection a reopen has since retired is not kept (neither
+      // would ever be closed, holding a session and its open index files until collected).
+      const kept = this.vectorTables.get(tableName);
+      if (kept || db !== this.db) {
+        t.close();
+        return kept ?? this.vectors(tableName, dimensions, create);
+      }
       this.vectorTables.set(tableName, t);
       // Also reached by searches: a failure (a full disk) leaves it to the next write.
       await this.indexes.ensureKeyIndex(t, 'id').catch(() => undefined);
@@ -253,10 +262,8 @@ export class IndexStore {
     const names = await this.vectorTableNames();
     const out: lancedb.Table[] = [];
     for (const name of names) {
-      const v = this.vectorTables.get(name) ?? (await openOrCreate(this.db, this.dir, new Set(names), name, null));
-      if (!v) continue;
-      this.vectorTables.set(name, v);
-      out.push(v);
+      const v = await this.vectors(name, 0, false);
+      if (v) out.push(v);
     }
     return out;
   }
@@ -396,9 +403,11 @@ export class IndexStore {
 
   /** New handles for every table; searches already running finish on the old ones. */
   async reopen(graceMs: number): Promise<void> {
-    const vectors = [...this.vectorTables.values()];
-    await this.handles.reopen(vectors, graceMs);
-    this.vectorTables.clear();
+    await this.handles.reopen(() => {
+      const vectors = [...this.vectorTables.values()];
+      this.vectorTables.clear();
+      return vectors;
+    }, graceMs);
     this.reads.rebind(this.chunks, this.docs);
   }
 
