@@ -24,6 +24,8 @@ interface Sample {
   index_descriptors: number;
   deleted_open: number;
   deleted_open_bytes: number;
+  /** The deleted-but-open files by table and part (`chunks.lance/_indices`): which writes leave them held. */
+  deleted_open_where: Record<string, number>;
   rss_mb: number;
 }
 
@@ -40,6 +42,19 @@ function slope(xs: number[], ys: number[]): number {
     den += (xs[i] - mx) ** 2;
   }
   return den === 0 ? 0 : num / den;
+}
+
+function byPlace(indexDir: string, paths: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of paths) {
+    const place = p
+      .slice(indexDir.length + 1)
+      .split('/')
+      .slice(0, 2)
+      .join('/');
+    out[place] = (out[place] ?? 0) + 1;
+  }
+  return out;
 }
 
 function filesUnder(dir: string): string[] {
@@ -83,6 +98,7 @@ export const soakBenchmark: Benchmark = {
           index_descriptors: open.all.length,
           deleted_open: open.deleted.length,
           deleted_open_bytes: open.deletedBytes,
+          deleted_open_where: byPlace(indexDir, open.deleted),
           rss_mb: Math.round(process.memoryUsage().rss / 1e6),
         });
       };
@@ -108,7 +124,7 @@ export const soakBenchmark: Benchmark = {
           const s = samples[samples.length - 1];
           if (samples.length % 6 === 0)
             ctx.log(
-              `   ${round(s.t_s, 0)} s: ${s.descriptors} descriptors, ${s.index_descriptors} on the index, ${s.deleted_open} deleted but open (${round(s.deleted_open_bytes / 1e6, 2)} MB), RSS ${s.rss_mb} MB`,
+              `   ${round(s.t_s, 0)} s: ${s.descriptors} descriptors, ${s.index_descriptors} on the index, ${s.deleted_open} deleted but open (${round(s.deleted_open_bytes / 1e6, 2)} MB) ${JSON.stringify(s.deleted_open_where)}, RSS ${s.rss_mb} MB`,
             );
           nextSample = now + 5_000;
         }
@@ -138,7 +154,7 @@ export const soakBenchmark: Benchmark = {
       minutes,
       steady.map((s) => s.deleted_open_bytes / 1e6),
     );
-    const max = (k: keyof Sample) => Math.max(...samples.map((s) => s[k]));
+    const max = (k: Exclude<keyof Sample, 'deleted_open_where'>) => Math.max(...samples.map((s) => s[k]));
     out.figures = {
       duration_s: durationS,
       vectors,
@@ -154,6 +170,7 @@ export const soakBenchmark: Benchmark = {
         end: round(last.deleted_open_bytes / 1e6, 3),
         max: round(max('deleted_open_bytes') / 1e6, 3),
       },
+      deleted_open_where_at_end: last.deleted_open_where,
       rss_mb: { start: first.rss_mb, end: last.rss_mb, max: max('rss_mb') },
       slope_per_minute: {
         descriptors: round(fdSlope, 2),
