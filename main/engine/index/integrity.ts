@@ -72,7 +72,12 @@ export async function verifyTables(dir: string, tables: CheckedTable[]): Promise
           .limit(1)
           .toArray();
     } catch (err) {
-      throw corrupt(dir, t.name, `it cannot be read: ${(err as Error).message.split('\n')[0].slice(0, 300)}`, err);
+      throw unreadable(dir, t.name, err);
     }
   }
+}
+
+/** A table that failed a read: `index_corrupt` naming it, with the first line of LanceDB's error. */
+export function unreadable(dir: string, table: string, err: unknown): CairnError {
+  return corrupt(dir, table, `it cannot be read: ${(err as Error).message.split('\n')[0].slice(0, 300)}`, err);
 }

@@ -11,7 +11,7 @@ import { sqlIn } from './sql.js';
 import { retryOnConflict } from './retry.js';
 import { forWrite } from './arrow-write.js';
 import { addIntents, restat, setEmbedded } from './file-marks.js';
-import { REBUILD_REMEDY, verifyTables } from './integrity.js';
+import { REBUILD_REMEDY, unreadable, verifyTables } from './integrity.js';
 import { TableHandles } from './handles.js';
 import { GraphIndex } from '../graph/graph.js';
 import { countFolder, type FolderCounts } from './folder-counts.js';
@@ -95,10 +95,15 @@ export class IndexStore {
       handles = await TableHandles.open(dir);
       const store = new IndexStore(dir, handles);
       await addMissingFileColumns(store.files);
-      // Touch every table once so that a damaged one is found now, not at the first query.
-      await Promise.all(Object.values(handles.core).map((t) => t.countRows()));
-      await store.indexes.adoptFts(store.chunks, 'search_text');
-      await store.indexes.adoptFts(store.docs, 'text');
+      // Touch every table once so that a damaged one is found now, not at the first query, and named.
+      const named = (t: lancedb.Table, read: Promise<unknown>) =>
+        read.catch((err: unknown) => {
+          throw unreadable(dir, t.name, err);
+        });
+      await Promise.all(Object.values(handles.core).map((t) => named(t, t.countRows())));
+      // Listing a table's indexes reads their statistics: a damaged full-text index fails here.
+      await named(store.chunks, store.indexes.adoptFts(store.chunks, 'search_text'));
+      await named(store.docs, store.indexes.adoptFts(store.docs, 'text'));
       // An index from before the key indexes gets them now; a full or read-only disk must not make
       // it unopenable (they are only for speed), so a failure waits for the next write.
       for (const column of ['id', 'path'])
