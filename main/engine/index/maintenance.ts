@@ -1,5 +1,7 @@
 import * as lancedb from '@lancedb/lancedb';
 import type { Table } from '@lancedb/lancedb';
+import { readdir, rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { retryOnConflict } from './retry.js';
 
 export interface MaintenanceOptions {
@@ -73,4 +75,27 @@ function needsRebuild(ann: { numIndexedRows?: number; numUnindexedRows?: number;
   if (unindexed === 0) return false;
   // The segment the next optimize would add counts too.
   return unindexed >= REBUILD_SHARE * indexed || segments + 1 > MAX_VECTOR_SEGMENTS;
+}
+
+/**
+ * LanceDB's cleanup deletes the files of the indexes it prunes but not their folders: about two
+ * empty folders per pass under `_indices` (22 after 12 passes on a vectors table), so an engine
+ * edited all day, with a pass every 30 s, would gather thousands. A pass runs with no job writing
+ * (JobQueue.exclusive), so no index being built is this empty; rmdir refuses a folder with a file.
+ */
+export async function pruneEmptyIndexFolders(indexDir: string, tables: string[]): Promise<number> {
+  let pruned = 0;
+  for (const table of tables) {
+    const indices = join(indexDir, `${table}.lance`, '_indices');
+    const entries = await readdir(indices, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (!e.isDirectory()) continue;
+      const removed = await rmdir(join(indices, e.name)).then(
+        () => true,
+        () => false, // not empty, or gone: either way nothing to do
+      );
+      if (removed) pruned++;
+    }
+  }
+  return pruned;
 }

@@ -26,7 +26,7 @@ import {
   type StoredStat,
   type UnembeddedFile,
 } from './file-table.js';
-import { maintain, type MaintenanceOptions } from './maintenance.js';
+import { maintain, pruneEmptyIndexFolders, type MaintenanceOptions } from './maintenance.js';
 import {
   addMissingFileColumns,
   addMissingVectorColumns,
@@ -403,6 +403,10 @@ export class IndexStore {
   async maintain(vectorsName: string | null, opts: MaintenanceOptions): Promise<void> {
     const vectors = vectorsName ? (this.vectorTables.get(vectorsName) ?? null) : null;
     await maintain(Object.values(this.handles.core), vectors, opts);
+    await pruneEmptyIndexFolders(
+      this.dir,
+      [...Object.values(this.handles.core), ...(vectors ? [vectors] : [])].map((t) => t.name),
+    );
     await this.reopen(opts.retireAfterMs);
   }
 

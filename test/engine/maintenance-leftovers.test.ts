@@ -1,19 +1,23 @@
-// Under edits, every maintenance pass replaces the vector index (a new segment or a rebuild) and
-// the store reopens its tables; searches read the index through the new session. LanceDB before
-// 0.37 kept the vector index files of every session that had read them open for good, closed and
-// collected or not: a serving engine held 28 more deleted files a minute in the soak benchmark
-// (bench/results/soak.json) and its memory doubled in ten minutes. This runs those rounds on a
-// real index and checks that what a pass replaced is let go (LanceDB 0.33 fails it at the first
-// rebuild, round 2, holding the replaced index.idx and auxiliary.idx twice). LanceDB 0.37 closes an
-// index file once read, so the control holds one itself across a rebuild: the probe must see it.
+// What maintenance passes leave behind on a vectors table, on a real index (the full-text side is
+// test/freshness/descriptors.test.ts):
+// - Open files. Every pass under edits replaces the vector index (a new segment or a rebuild) and
+//   the store reopens its tables. LanceDB before 0.37 kept the vector index files of every session
+//   that had read them open for good, closed and collected or not: a serving engine held 28 more
+//   deleted files a minute in the soak benchmark and its memory doubled in ten minutes. LanceDB
+//   0.33 fails the first test at the first rebuild (round 2). 0.37 closes an index file once read,
+//   so the control holds one itself across a rebuild: the probe must see it.
+// - Empty folders. LanceDB's cleanup deletes a pruned index's files, not its folder; the pass
+//   removes those (index/maintenance.ts). The control runs the same passes without that step.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { closeSync, openSync, readdirSync } from 'node:fs';
+import * as lancedb from '@lancedb/lancedb';
 import { join } from 'node:path';
 import { IndexStore, vectorRowFor } from '../../main/engine/index/store.js';
 import { VectorReads } from '../../main/engine/index/search-reads.js';
+import { maintain } from '../../main/engine/index/maintenance.js';
 import { openIndexFiles } from '../../bench/lib/descriptors.js';
 import { tempDir } from '../helpers/engine.js';
 
@@ -104,3 +108,52 @@ test(
     }
   },
 );
+
+/** Folders under the tables' `_indices` with nothing in them. */
+function emptyIndexFolders(dir: string): string[] {
+  const out: string[] = [];
+  for (const table of readdirSync(dir).filter((n) => n.endsWith('.lance'))) {
+    const indices = join(dir, table, '_indices');
+    let uuids: string[] = [];
+    try {
+      uuids = readdirSync(indices);
+    } catch {
+      continue; // a table with no index yet
+    }
+    for (const u of uuids) if (readdirSync(join(indices, u)).length === 0) out.push(join(table, u));
+  }
+  return out;
+}
+
+test('passes leave no empty index folders behind; LanceDB alone does (the control)', { timeout: 120_000 }, async () => {
+  const { dir, cleanup } = await tempDir('vector-index-folders');
+  try {
+    const store = await IndexStore.open(dir);
+    try {
+      for (let round = 0; round < 6; round++) {
+        await store.vectors(NAME, DIM, true);
+        await store.addVectors(NAME, rows(round === 0 ? 300 : round === 3 ? 400 : 10));
+        await store.maintain(NAME, OPTS);
+      }
+      assert.deepEqual(emptyIndexFolders(dir), []);
+      await search(store, 1); // what is left still answers
+    } finally {
+      await store.close();
+    }
+    // The same kind of passes through LanceDB only (index/maintenance.ts without the prune).
+    const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
+    try {
+      const table = await db.openTable(NAME);
+      for (let round = 0; round < 3; round++) {
+        await table.add(rows(round === 1 ? 600 : 10) as unknown as Record<string, unknown>[]);
+        await maintain([], table, OPTS);
+      }
+      table.close();
+      assert.ok(emptyIndexFolders(dir).length > 0, 'LanceDB left no empty folder: the check above tests nothing');
+    } finally {
+      db.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});
