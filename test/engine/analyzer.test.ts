@@ -22,6 +22,13 @@ describe('English analysis (Lucene EnglishAnalyzer-like)', () => {
     assert.deepEqual(terms(analyzeQuery('the dogs')), ['dog']);
   });
 
+  test('a query term counts once however often the query (or its analysis) repeats it', () => {
+    // LanceDB 0.37 counts a repeated query token again; counting it scored lower on every quality set.
+    assert.deepEqual(terms(analyzeQuery('dogs chase dogs and the dog')), ['dog', 'chase']);
+    // Control: the document side keeps every occurrence (term frequency is what BM25 scores there).
+    assert.deepEqual(terms(analyzeForIndex('dogs chase dogs and the dog')), ['dog', 'chase', 'dog', 'dog']);
+  });
+
   test('a query of stop words only has no terms', () => {
     assert.equal(analyzeQuery('to be or not to be'), '');
     assert.notEqual(analyzeQuery('to be or not to bee'), '');
