@@ -10,6 +10,7 @@
  * The clock starts once the engine is open, as qmd's starts once its module is imported.
  */
 import { pathToFileURL } from 'node:url';
+import { peakRssMb } from './peak-rss.mjs';
 
 const [engineJs, home, dir, settings] = process.argv.slice(2);
 const { openEngine } = await import(pathToFileURL(engineJs).href);
@@ -28,7 +29,7 @@ if (state !== 'done' || !folder || folder.state === 'error' || folder.chunks ===
   );
   process.exit(1);
 }
-const maxRss = process.resourceUsage().maxRSS / 1024;
+const maxRss = peakRssMb();
 await engine.close();
 process.stdout.write(JSON.stringify({ ms, max_rss_mb: maxRss, chunks: folder.chunks, files: folder.files }) + '\n');
 process.exit(0);

@@ -16,6 +16,7 @@
 import { createInterface } from 'node:readline';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
+import { peakRssMb } from './peak-rss.mjs';
 
 const [op, refs, db, arg] = process.argv.slice(2);
 const qmdDist = join(refs, 'node_modules/@tobilu/qmd/dist');
@@ -31,7 +32,7 @@ async function index() {
   process.stdout.write(
     JSON.stringify({
       ms,
-      max_rss_mb: process.resourceUsage().maxRSS / 1024,
+      max_rss_mb: peakRssMb(),
       documents: r.indexed + r.updated + r.unchanged,
     }) + '\n',
   );
