@@ -12,7 +12,7 @@ export function peakRssMb() {
     const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
     if (m) return Number(m[1]) / 1024;
   } catch {
-    // No procfs (not Linux): fall through to getrusage, which has no such carry-over there.
+    // No procfs: getrusage, the best there is (the peers benchmark itself runs on Linux only).
   }
   return process.resourceUsage().maxRSS / 1024;
 }

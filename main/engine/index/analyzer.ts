@@ -193,8 +193,8 @@ export function analyzeQuery(query: string): string {
   const d = detectLatin(lower, lower.join(' '));
   const languages = d.confident ? [d.language] : LATIN_LANGUAGES;
   // Each term once (LanceDB 0.37 would count a repeat again). Counting repeats scored lower on all
-  // five quality sets (bench/results/quality-sparse.json; SciFact -0.005, MEDLINE -0.019 nDCG@10):
-  // a long query's repeats are mostly the analyzer's own (a word and its parts, one stem from
-  // several languages), not the person's emphasis.
+  // five quality sets than bench/results/quality-sparse.json (sparse nDCG@10: SciFact -0.005,
+  // MEDLINE -0.019): a long query's repeats are mostly the analyzer's own (a word and its parts,
+  // one stem from several languages), not the person's emphasis.
   return [...new Set(analyze(words, languages, false))].join(' ');
 }
