@@ -59,6 +59,12 @@ export interface EngineOptions {
    * folder reads fresh until its start-up reconcile has finished, from the first status on.
    */
   serving?: boolean;
+  /**
+   * Keep the sparse leg's BM25 in memory (default true). A one-shot command with no engine running
+   * (`cairn status`, a search) exits before building it would pay: at 100k chunks the build made
+   * `cairn status` take 6.3 s and 444 MB instead of 2.4 s and 270 MB.
+   */
+  searchMirror?: boolean;
 }
 
 /**
@@ -210,22 +216,27 @@ export class Engine implements EngineApi {
   static async openIn(folder: DataFolder, opts: EngineOptions): Promise<Engine> {
     const { paths, settings, lock } = folder;
     try {
-      const { opened, repairedFrom } = await openIndex(paths.index, opts.repair === true, async (store) => {
-        const engine = new Engine(
-          paths,
-          settings,
-          store,
-          lock,
-          { ...DEFAULT_MAINTENANCE, ...opts.maintenance },
-          opts.bundledModelsDir ?? (process.env.CAIRN_MODELS_DIR || undefined),
-          opts.folderRetryMs ?? 5000,
-          opts.serving === true,
-        );
-        if (opts.serving && settings.get<boolean>('watch.enabled'))
-          engine.states.requireReconcile(engine.folderSpecs().map((f) => f.path));
-        await engine.load();
-        return engine;
-      });
+      const { opened, repairedFrom } = await openIndex(
+        paths.index,
+        opts.repair === true,
+        async (store) => {
+          const engine = new Engine(
+            paths,
+            settings,
+            store,
+            lock,
+            { ...DEFAULT_MAINTENANCE, ...opts.maintenance },
+            opts.bundledModelsDir ?? (process.env.CAIRN_MODELS_DIR || undefined),
+            opts.folderRetryMs ?? 5000,
+            opts.serving === true,
+          );
+          if (opts.serving && settings.get<boolean>('watch.enabled'))
+            engine.states.requireReconcile(engine.folderSpecs().map((f) => f.path));
+          await engine.load();
+          return engine;
+        },
+        { searchMirror: opts.searchMirror },
+      );
       opened.repairedFrom = repairedFrom;
       return opened;
     } catch (err) {

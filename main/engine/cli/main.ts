@@ -23,7 +23,8 @@ async function connect(home: string, opts: { repair?: boolean } = {}): Promise<E
   const token = live?.url ? await readAdminToken(paths.adminToken) : null;
   if (live?.url && token) return remoteClient(live.url, token);
   const { openEngine } = await import('../engine.js');
-  return localClient(await openEngine({ home, repair: opts.repair }));
+  // One command and out: the in-memory BM25 would be built for nothing (LanceDB answers a search).
+  return localClient(await openEngine({ home, repair: opts.repair, searchMirror: false }));
 }
 
 function print(json: boolean, value: unknown, human: () => string): void {

@@ -14,10 +14,11 @@ export async function openIndex<T>(
   indexDir: string,
   rebuild: boolean,
   build: (store: IndexStore) => Promise<T>,
+  storeOptions: { searchMirror?: boolean } = {},
 ): Promise<{ opened: T; repairedFrom: CairnError | null }> {
   let store: IndexStore | null = null;
   try {
-    store = await IndexStore.open(indexDir);
+    store = await IndexStore.open(indexDir, storeOptions);
     await store.verify();
     await readContract(indexDir);
     return { opened: await build(store), repairedFrom: null };
@@ -25,6 +26,6 @@ export async function openIndex<T>(
     await store?.close();
     if (!(err instanceof CairnError && err.code === 'index_corrupt' && rebuild)) throw err;
     await rename(indexDir, `${indexDir}.corrupt-${Date.now()}`);
-    return { opened: await build(await IndexStore.open(indexDir)), repairedFrom: err };
+    return { opened: await build(await IndexStore.open(indexDir, storeOptions)), repairedFrom: err };
   }
 }

@@ -88,7 +88,11 @@ export class IndexStore {
     return this.handles.connection;
   }
 
-  static async open(dir: string): Promise<IndexStore> {
+  /**
+   * `searchMirror: false` never builds the sparse leg's in-memory BM25 (every search reads
+   * LanceDB): for a process that answers one command and exits, the background build is all cost.
+   */
+  static async open(dir: string, opts: { searchMirror?: boolean } = {}): Promise<IndexStore> {
     await mkdir(dir, { recursive: true });
     let handles: TableHandles | null = null;
     try {
@@ -109,7 +113,8 @@ export class IndexStore {
       for (const column of ['id', 'path'])
         await store.indexes.ensureKeyIndex(store.chunks, column).catch(() => undefined);
       // The sparse leg's in-memory BM25, read in the background; LanceDB answers until it is there.
-      store.reads.memory.warm();
+      if (opts.searchMirror === false) store.reads.memory.disable();
+      else store.reads.memory.warm();
       return store;
     } catch (err) {
       handles?.close([]);
