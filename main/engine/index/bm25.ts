@@ -16,6 +16,12 @@
  * built in bulk, plus a tail of flat number arrays for documents added since, merged into the
  * block when it grows. A removed document's slot is marked dead and skipped; `n` counts live
  * postings only, and dead slots leave at the next merge.
+ *
+ * `add` only appends (token, slot, freq) to one typed buffer; the next search or `compactIfDue`
+ * places those postings in the tail, or merges everything into the block when that is due. A bulk
+ * build (a whole table read) so makes no per-token arrays: at 100k chunks they were ~100 MB of
+ * JS garbage, promoted while the read awaited LanceDB, and the old-space pages it left stayed
+ * committed as slack for the life of the process (issue 17, memory under load).
  */
 
 export const K1 = 1.2;
@@ -24,6 +30,8 @@ export const B = 0.75;
 export const MAX_TOKEN_BYTES = 40;
 
 const f = Math.fround;
+/** Pending postings at which `add` merges them into the block (see the module comment). */
+const PENDING_MERGE = 1 << 20;
 const encoder = new TextEncoder();
 
 /** The tokens LanceDB's index sees in a column value or a query (see the module comment). */
@@ -58,6 +66,9 @@ export class Bm25Index {
   /** Postings added since the block was built: per token id, [slot, freq, slot, freq, ...]. */
   private tail = new Map<number, number[]>();
   private tailPostings = 0;
+  /** Postings added since the last search or merge: token, slot, freq, token, slot, freq, ... */
+  private pending = new Uint32Array(0);
+  private pendingLength = 0;
   private lengths = new Uint32Array(1024);
   private alive = new Uint8Array(1024);
   private slots = 0;
@@ -98,12 +109,18 @@ export class Bm25Index {
       }
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
+    if (this.pendingLength + counts.size * 3 > this.pending.length)
+      this.pending = grow(this.pending, this.pendingLength + counts.size * 3);
+    const pending = this.pending;
+    let at = this.pendingLength;
     for (const [id, c] of counts) {
-      let list = this.tail.get(id);
-      if (!list) this.tail.set(id, (list = []));
-      list.push(slot, c);
+      pending[at++] = id;
+      pending[at++] = slot;
+      pending[at++] = c;
     }
-    this.tailPostings += counts.size;
+    this.pendingLength = at;
+    // A bulk build merges as it goes, so the buffer stays near 12 MB, not the table's postings twice.
+    if (at >= PENDING_MERGE * 3) this.compact();
     this.lengths[slot] = tokens.length;
     this.alive[slot] = 1;
     this.live++;
@@ -125,8 +142,27 @@ export class Bm25Index {
    */
   compactIfDue(): void {
     const block = this.blockDocs.length;
-    if (this.tailPostings < Math.max(50_000, block / 8) && this.deadSlots < Math.max(1_000, this.live / 4)) return;
-    this.compact();
+    const waiting = this.tailPostings + this.pendingLength / 3;
+    if (waiting >= Math.max(50_000, block / 8) || this.deadSlots >= Math.max(1_000, this.live / 4)) this.compact();
+    else this.placePending();
+  }
+
+  /** Moves the pending postings to the tail, where a search finds them by token. */
+  private placePending(): void {
+    const pending = this.pending;
+    for (let i = 0; i < this.pendingLength; i += 3) {
+      let list = this.tail.get(pending[i]);
+      if (!list) this.tail.set(pending[i], (list = []));
+      list.push(pending[i + 1], pending[i + 2]);
+    }
+    this.tailPostings += this.pendingLength / 3;
+    this.releasePending();
+  }
+
+  private releasePending(): void {
+    this.pendingLength = 0;
+    // A bulk build's buffer is tens of MB; an incremental one is reused.
+    if (this.pending.length > 1 << 16) this.pending = new Uint32Array(0);
   }
 
   compact(): void {
@@ -143,20 +179,31 @@ export class Bm25Index {
         if (list) for (let i = 0; i < list.length; i += 2) if (this.alive[list[i]]) visit(t, list[i], list[i + 1]);
       }
     };
-    each((t) => counts[t + 1]++);
+    // Pending postings come after every tail posting, so each token's stay in slot order.
+    const pending = this.pending;
+    const eachPending = (visit: (t: number, slot: number, freq: number) => void) => {
+      for (let i = 0; i < this.pendingLength; i += 3)
+        if (this.alive[pending[i + 1]]) visit(pending[i], pending[i + 1], pending[i + 2]);
+    };
+    const count = (t: number) => counts[t + 1]++;
+    each(count);
+    eachPending(count);
     for (let t = 0; t < tokens; t++) counts[t + 1] += counts[t];
     const docs = new Uint32Array(counts[tokens]);
     const freqs = new Uint32Array(counts[tokens]);
     const at = counts.slice(0, tokens);
-    each((t, slot, freq) => {
+    const place = (t: number, slot: number, freq: number) => {
       docs[at[t]] = slot;
       freqs[at[t]++] = freq;
-    });
+    };
+    each(place);
+    eachPending(place);
     this.offsets = counts;
     this.blockDocs = docs;
     this.blockFreqs = freqs;
     this.tail.clear();
     this.tailPostings = 0;
+    this.releasePending();
     this.deadSlots = 0;
   }
 
@@ -181,6 +228,7 @@ export class Bm25Index {
     const touched = this.touched;
     let count = 0;
     if (this.live === 0) return { slots: touched, count, sums };
+    if (this.pendingLength > 0) this.compactIfDue();
     const { k1, b } = this.params;
     const K = f(k1);
     const Bf = f(b);
@@ -256,6 +304,7 @@ export class Bm25Index {
       this.blockDocs.byteLength +
       this.blockFreqs.byteLength +
       this.tailPostings * 2 * 8 +
+      this.pending.byteLength +
       this.lengths.byteLength +
       this.alive.byteLength +
       this.sums.byteLength +
