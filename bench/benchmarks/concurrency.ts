@@ -25,7 +25,7 @@ import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.j
 import { buildCompiledCli } from '../lib/compiled-cli.js';
 import { fixtureOptions, fixtureSizes, indexedCorpus, vectorsNote } from '../lib/indexed-fixture.js';
 import { MCP_HEADERS, searchCallBody } from '../lib/load.js';
-import { residentParts } from '../lib/resident-floor.js';
+import { pruneOldVersions, residentParts } from '../lib/resident-floor.js';
 import { emptyOutput, target } from '../lib/results.js';
 import { engineEnv, mallocNote, freePort, processFigures, stop, toolsList } from '../lib/serve-child.js';
 import { round, spread } from '../lib/stats.js';
@@ -47,6 +47,7 @@ export const concurrencyBenchmark: Benchmark = {
     const durationS = numberOption(ctx.options, 'duration', ctx.quick ? 15 : 60);
     const calls = numberOption(ctx.options, 'calls', 0);
     const fx = await indexedCorpus(ctx.root, size, ctx.log, fixtureOptions(ctx.options));
+    await pruneOldVersions(fx.home);
     const note = vectorsNote(fx);
     if (note) out.notes.push(note);
     const compiled = buildCompiledCli(ctx.root, ctx.log);
