@@ -101,3 +101,19 @@ test('words spelling a name reach the private definition of that name (a leading
   const res = await engine.search({ query: 'drift gauge', mode: 'tribrid', top_k: 10 });
   assert.ok(graphHits(res.hits).includes('ledger.py:12'), JSON.stringify(res.hits.map((h) => [h.path, h.legs])));
 });
+
+test('the graph read back from the tables, as at open, answers as the one kept in step with the writes', async () => {
+  const queries = ['glacier meltwater excursions', 'fjord sediment audit', 'settle_ledger_rows', 'SedimentCore'];
+  const answers = async () =>
+    Promise.all(
+      queries.map(async (query) => graphHits((await engine.search({ query, mode: 'tribrid', top_k: 10 })).hits)),
+    );
+  const graph = engine.store.graph;
+  const kept = { stats: graph.stats(), hits: await answers() };
+  assert.ok(kept.hits.flat().length >= 3, `control: the queries reach the graph (${JSON.stringify(kept.hits)})`);
+  graph.clear();
+  assert.deepEqual(await answers(), [[], [], [], []], 'control: a cleared graph answers nothing');
+  await engine.store.loadGraph();
+  assert.deepEqual(graph.stats(), kept.stats);
+  assert.deepEqual(await answers(), kept.hits);
+});

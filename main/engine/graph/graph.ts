@@ -276,7 +276,8 @@ export function identifiers(query: string): string[] {
   ];
 }
 
-function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+/** Appends `value` to the list at `key` (a multimap over Map). */
+export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
