@@ -1,6 +1,6 @@
 import { rename } from 'node:fs/promises';
 import { readContract } from '../index/contract.js';
-import { IndexStore } from '../index/store.js';
+import { IndexStore, type StoreOptions } from '../index/store.js';
 import { CairnError } from '../errors.js';
 
 /**
@@ -14,7 +14,7 @@ export async function openIndex<T>(
   indexDir: string,
   rebuild: boolean,
   build: (store: IndexStore) => Promise<T>,
-  storeOptions: { searchMirror?: boolean } = {},
+  storeOptions: StoreOptions = {},
 ): Promise<{ opened: T; repairedFrom: CairnError | null }> {
   let store: IndexStore | null = null;
   try {

@@ -43,6 +43,11 @@ export type { FileWrite };
 /** How often a run of writes recounts its folder for status (recountAll). */
 const RUN_COUNT_MS = 5000;
 
+/** How a store is opened (see IndexStore.open). */
+export interface StoreOptions {
+  searchMirror?: boolean;
+}
+
 /**
  * The LanceDB tables of one index folder. Writes are grouped so that a file's old and new chunks
  * are swapped in one commit (merge-insert with delete-by-source), and the `files` row, which
@@ -92,7 +97,7 @@ export class IndexStore {
    * `searchMirror: false` never builds the sparse leg's in-memory BM25 (every search reads
    * LanceDB): for a process that answers one command and exits, the background build is all cost.
    */
-  static async open(dir: string, opts: { searchMirror?: boolean } = {}): Promise<IndexStore> {
+  static async open(dir: string, opts: StoreOptions = {}): Promise<IndexStore> {
     await mkdir(dir, { recursive: true });
     let handles: TableHandles | null = null;
     try {
