@@ -27,10 +27,10 @@ function answers(index: Bm25Index, query: string, keyOf: (slot: number) => strin
   return out;
 }
 
-test('interleaved adds, searches, removals and merges answer as a bulk build of the live documents', () => {
+function interleaved(pendingMerge?: number): void {
   const r = rng(7);
   const live = new Map<number, { key: string; text: string }>();
-  const index = new Bm25Index();
+  const index = new Bm25Index(undefined, pendingMerge);
   let added = 0;
   const add = (n: number) => {
     for (let i = 0; i < n; i++) {
@@ -91,4 +91,13 @@ test('interleaved adds, searches, removals and merges answer as a bulk build of 
       JSON.stringify([...answers(ref, q, (slot) => keys[slot])]),
   );
   assert.ok(differs, 'an index missing one live document answers differently');
+}
+
+test('interleaved adds, searches, removals and merges answer as a bulk build of the live documents', () => {
+  interleaved();
+});
+
+test('so do they when adds merge their pending postings as they go, as a bulk build does', () => {
+  // 1M postings in production; here a merge falls inside most steps, on the document just added.
+  interleaved(2_000);
 });

@@ -83,7 +83,11 @@ export class Bm25Index {
   private normOf = new Float32Array(0);
   private normKey = '';
 
-  constructor(private readonly params: Bm25Params = { k1: K1, b: B }) {}
+  constructor(
+    private readonly params: Bm25Params = { k1: K1, b: B },
+    /** Pending postings at which `add` merges them into the block (tests set it low). */
+    private readonly pendingMerge = PENDING_MERGE,
+  ) {}
 
   get size(): number {
     return this.live;
@@ -119,12 +123,13 @@ export class Bm25Index {
       pending[at++] = c;
     }
     this.pendingLength = at;
-    // A bulk build merges as it goes, so the buffer stays near 12 MB, not the table's postings twice.
-    if (at >= PENDING_MERGE * 3) this.compact();
     this.lengths[slot] = tokens.length;
     this.alive[slot] = 1;
     this.live++;
     this.totalTokens += tokens.length;
+    // A bulk build merges as it goes, so the buffer stays near 12 MB, not the table's postings twice
+    // (after the document is alive: a merge keeps live postings only).
+    if (at >= this.pendingMerge * 3) this.compact();
     return slot;
   }
 
