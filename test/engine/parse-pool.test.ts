@@ -79,6 +79,13 @@ test(
         );
       }
       assert.deepEqual(asked, [], 'a worker with the tokenizer.json counts on its own thread');
+      // All at once: each worker holds several files (parse-pool.ts PARSE_QUEUE) and parses them in
+      // turn, asking this thread for word counts between them; every answer is still its own file's.
+      for (const counter of [own, remote]) {
+        const together = await Promise.all(tasks.map((t) => pool.parse(t, budget.maxTokens, counter, () => false)));
+        const inline = await Promise.all(tasks.map(async (t) => comparable(await readAndParse(t, budget))));
+        assert.deepEqual(together.map(comparable), inline, counter.spec.key);
+      }
     } finally {
       await pool.close();
       await e.close();

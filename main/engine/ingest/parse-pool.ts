@@ -38,6 +38,8 @@ const MAX_START_FAILURES = 3;
  * hostile document (a DOCX bomb, a pathological PDF) would take; past it the worker dies, alone.
  */
 export const PARSE_HEAP_MB = 1024;
+/** Files sent to a worker at once: the one it parses and those it takes next. */
+const PARSE_QUEUE = 8;
 /** One file's parse past this is stuck (or hostile): its worker is replaced and the file recorded as unparsable. */
 export const PARSE_TIMEOUT_MS = 120_000;
 
@@ -63,6 +65,10 @@ export class ParsePool {
       callerUrl: import.meta.url,
       script: 'parse-worker',
       size,
+      // The next files wait in the worker: it never idles while this thread, busy writing a batch,
+      // has not yet read its last answer (at 20k chunks a worker alone stood idle a quarter of the time).
+      perWorker: PARSE_QUEUE,
+      sequential: true,
       handshake: true,
       heapMb: limits.heapMb,
       maxStartFailures: MAX_START_FAILURES,

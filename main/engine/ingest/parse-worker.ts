@@ -78,8 +78,16 @@ async function parse(m: Extract<ToParseWorker, { type: 'parse' }>): Promise<void
   }
 }
 
+/** Files are parsed one after another, in the order sent: the pool times each from the answer before it. */
+let queue: Promise<void> = Promise.resolve();
+
 port.on('message', (m: ToParseWorker) => {
-  if (m.type === 'parse') void parse(m);
+  if (m.type === 'parse')
+    queue = queue
+      .then(() => parse(m))
+      .catch((err: unknown) =>
+        send({ type: 'failed', id: m.id, message: err instanceof Error ? err.message : String(err) }),
+      );
   else {
     pending.get(m.id)?.(m.counts);
     pending.delete(m.id);

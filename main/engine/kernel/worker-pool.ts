@@ -65,6 +65,13 @@ export interface WorkerPoolOptions<T, R, M> {
   readonly nice?: number;
   /** Jobs one worker holds at once (1: it gets the next only when it answers). */
   readonly perWorker?: number;
+  /**
+   * The worker runs the jobs it holds one after another, in the order sent (perWorker > 1 then
+   * only saves it the wait for its next job). A job's deadline starts when the one before it is
+   * answered, and when the worker dies, only the oldest job it held was running: the others are
+   * sent again as if never sent.
+   */
+  readonly sequential?: boolean;
   /** The worker posts a ready message first (`ready(slot)`); before it, only pools with perWorker > 1 send. */
   readonly handshake: boolean;
   readonly workerData?: () => unknown;
@@ -211,7 +218,10 @@ export class WorkerPool<T, R, M = unknown> {
     const s = slot as SlotState<T, R>;
     s.ready = true;
     this.startFailures = 0;
-    for (const h of s.held.values()) this.arm(s, h);
+    for (const h of s.held.values()) {
+      this.arm(s, h);
+      if (this.opts.sequential) break;
+    }
     this.starters.get(s)?.resolve();
     this.starters.delete(s);
     this.dispatch();
@@ -224,6 +234,8 @@ export class WorkerPool<T, R, M = unknown> {
     if (!h) return;
     s.held.delete(id);
     if (h.timer) clearTimeout(h.timer);
+    const next = this.opts.sequential && s.ready ? s.held.values().next() : null;
+    if (next && !next.done) this.arm(s, next.value);
     if ('error' in outcome) h.job.reject(outcome.error);
     else h.job.resolve(outcome.value);
     this.dispatch();
@@ -286,8 +298,8 @@ export class WorkerPool<T, R, M = unknown> {
       }
       const id = this.nextId++;
       best.held.set(id, h);
-      if (best.ready) this.arm(best, h);
-      else h.waitingSince = Date.now();
+      if (!best.ready) h.waitingSince = Date.now();
+      else if (!this.opts.sequential || best.held.size === 1) this.arm(best, h);
       best.worker.ref();
       best.worker.postMessage(this.opts.post(h.job.payload, id));
     }
@@ -297,8 +309,9 @@ export class WorkerPool<T, R, M = unknown> {
   private arm(slot: SlotState<T, R>, h: Held<T, R>): void {
     const ms = h.job.timeoutMs;
     if (ms === undefined || h.timer) return;
-    h.deadline ??= Date.now() + ms;
-    if (h.waitingSince !== null) h.deadline += Date.now() - h.waitingSince;
+    // A deadline of its own starts now; a shared one is moved by the worker's start-up.
+    if (h.deadline === null) h.deadline = Date.now() + ms;
+    else if (h.waitingSince !== null) h.deadline += Date.now() - h.waitingSince;
     h.waitingSince = null;
     h.timer = setTimeout(() => this.expire(slot, h, ms), Math.max(0, h.deadline - Date.now()));
   }
@@ -353,6 +366,13 @@ export class WorkerPool<T, R, M = unknown> {
     const held = [...slot.held.values()];
     slot.held.clear();
     const resend: Held<T, R>[] = [];
+    // Behind the one it was running (killed at its deadline: already settled), a sequential
+    // worker's jobs never started: they are sent again, untouched.
+    if (this.opts.sequential)
+      for (const h of held.splice(slot.killed ? 0 : 1)) {
+        if (h.timer) clearTimeout(h.timer);
+        resend.push({ ...h, deadline: h.job.deadline ?? null, waitingSince: null, timer: null });
+      }
     for (const h of held) {
       if (h.timer) clearTimeout(h.timer);
       h.timer = null;

@@ -1,0 +1,12 @@
+// A worker for worker-pool-sequential.test.ts: each job blocks its thread for `ms` (so the jobs it
+// holds run strictly one after another), then answers; `exit` ends the thread instead, as a crash.
+import { parentPort } from 'node:worker_threads';
+
+const port = parentPort as NonNullable<typeof parentPort>;
+const cell = new Int32Array(new SharedArrayBuffer(4));
+port.on('message', (m: { id: number; ms: number; exit?: boolean }) => {
+  if (m.exit) process.exit(3);
+  Atomics.wait(cell, 0, 0, m.ms);
+  port.postMessage({ type: 'done', id: m.id });
+});
+port.postMessage({ type: 'ready' });
