@@ -27,7 +27,8 @@ async function waitWhile(file: string, pid: number, timeoutMs: number): Promise<
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const info = await readLock(file);
-    if (info && info.pid !== pid) return info;
+    // A successor (an attached serve) may hold the folder while the stopped process still exits.
+    if (info && info.pid !== pid && !alive(pid)) return info;
     if (!info && !alive(pid)) break;
     if (Date.now() > deadline) {
       throw new CairnError(
