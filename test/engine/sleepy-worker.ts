@@ -1,6 +1,9 @@
 // A worker for worker-pool-sequential.test.ts: each job blocks its thread for `ms` (so the jobs it
 // holds run strictly one after another), then answers; `exit` ends the thread instead, as a crash.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+
+// A worker that cannot start (a module that fails to load).
+if ((workerData as { dieAtStart?: boolean } | undefined)?.dieAtStart) process.exit(4);
 
 const port = parentPort as NonNullable<typeof parentPort>;
 const cell = new Int32Array(new SharedArrayBuffer(4));

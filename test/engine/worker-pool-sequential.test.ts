@@ -11,8 +11,10 @@ interface Job {
   exit?: boolean;
 }
 
-function pool(sequential: boolean): WorkerPool<Job, string, { type: string; id: number }> {
+function pool(sequential: boolean, dieAtStart = false): WorkerPool<Job, string, { type: string; id: number }> {
   const p: WorkerPool<Job, string, { type: string; id: number }> = new WorkerPool({
+    workerData: () => ({ dieAtStart }),
+    maxStartFailures: 2,
     callerUrl: import.meta.url,
     script: 'sleepy-worker',
     size: 1,
@@ -101,5 +103,30 @@ test('a sequential worker that runs out of time on one job kills only that job',
     assert.deepEqual(results.slice(1), ['done 4', 'done 5']);
   } finally {
     await p.close();
+  }
+});
+
+test('jobs sent to a sequential worker that dies before it is ready fail as the pool being unavailable', async () => {
+  const p = pool(true, true);
+  try {
+    const results = (
+      await Promise.allSettled([run(p, { ms: 10 }, 1000), run(p, { ms: 10 }, 1000), run(p, { ms: 10 }, 1000)])
+    ).map(outcome);
+    // None of them ran: the caller falls back (the parse pool parses on its own thread), no file is
+    // recorded as having crashed its worker.
+    assert.deepEqual(
+      results.map((r) => r.replace(/:.*/s, '')),
+      ['Error', 'Error', 'Error'],
+    );
+    for (const r of results) assert.match(r, /unavailable: exit code 4/);
+  } finally {
+    await p.close();
+  }
+  // Control: a worker that starts answers the same jobs.
+  const ok = pool(true);
+  try {
+    assert.equal(await run(ok, { ms: 10 }, 1000), 'done 1');
+  } finally {
+    await ok.close();
   }
 });

@@ -366,10 +366,10 @@ export class WorkerPool<T, R, M = unknown> {
     const held = [...slot.held.values()];
     slot.held.clear();
     const resend: Held<T, R>[] = [];
-    // Behind the one it was running (killed at its deadline: already settled), a sequential
-    // worker's jobs never started: they are sent again, untouched.
+    // Behind the one it was running (none before it was ready; killed at its deadline: already
+    // settled), a sequential worker's jobs never started: they are sent again, untouched.
     if (this.opts.sequential)
-      for (const h of held.splice(slot.killed ? 0 : 1)) {
+      for (const h of held.splice(slot.killed || !slot.ready ? 0 : 1)) {
         if (h.timer) clearTimeout(h.timer);
         resend.push({ ...h, deadline: h.job.deadline ?? null, waitingSince: null, timer: null });
       }
