@@ -6,6 +6,7 @@ import { MAX_VECTOR_SEGMENTS, maintain } from '../../main/engine/index/maintenan
 import { vectorLeg } from '../../main/engine/search/legs.js';
 import { VectorReads } from '../../main/engine/index/search-reads.js';
 import { tempDir } from '../helpers/engine.js';
+import type { Table } from '@lancedb/lancedb';
 
 /** Deterministic clustered unit vectors: nearest neighbours are close, like text embeddings. */
 function vectors(n: number, dim: number, seed: number): Float32Array[] {
@@ -117,6 +118,56 @@ test('HNSW index recall@10 against exact search is at least 0.95', async () => {
     }
     const recall = found / (queries.length * 10);
     assert.ok(recall >= 0.95, `recall@10 ${recall}`);
+  } finally {
+    await store.close();
+    await cleanup();
+  }
+});
+
+/** The real table, with the order of its compactions and index builds written down. */
+function recorded(table: Table): { table: Table; calls: string[] } {
+  const calls: string[] = [];
+  const proxy = new Proxy(table, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (key === 'optimize' || key === 'createIndex')
+        return (...args: unknown[]) => (calls.push(key), (value as (...a: unknown[]) => unknown).apply(target, args));
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+  return { table: proxy, calls };
+}
+
+test('a first vector index is built on the compacted table, never compacted after; a rebuild compacts after it', async () => {
+  const { dir, cleanup } = await tempDir('ann-order');
+  const store = await IndexStore.open(dir);
+  try {
+    const dim = 16;
+    const real = await store.vectors('vectors__test_16', dim, true);
+    assert.ok(real);
+    const opts = { vectorIndexThreshold: 1000, keepVersionsMs: 0 };
+    // Twelve writes, as an indexing run leaves them (one per step of files).
+    for (let f = 0; f < 12; f++) await real.add(rowsOf(vectors(100, dim, f + 1), f * 100));
+    assert.equal((await real.stats()).fragmentStats.numFragments, 12);
+    const first = recorded(real);
+    await maintain([], first.table, opts);
+    assert.deepEqual(first.calls, ['optimize', 'createIndex']);
+    assert.equal((await real.stats()).fragmentStats.numFragments, 1, 'the table was not compacted');
+    const ann = (await real.listIndices()).find((i) => i.columns.includes('vector'));
+    assert.deepEqual([ann?.numIndexedRows, ann?.numUnindexedRows, ann?.numSegments], [1200, 0, 1]);
+    // Control: with an index serving, a large delta rebuilds it first and compacts after.
+    await real.add(rowsOf(vectors(700, dim, 50), 1200));
+    const rebuild = recorded(real);
+    await maintain([], rebuild.table, opts);
+    assert.deepEqual(rebuild.calls, ['createIndex', 'optimize']);
+    // And a small delta is folded in by the compaction alone, as a segment.
+    await real.add(rowsOf(vectors(10, dim, 60), 1900));
+    const small = recorded(real);
+    await maintain([], small.table, opts);
+    assert.deepEqual(small.calls, ['optimize']);
+    const after = (await real.listIndices()).find((i) => i.columns.includes('vector'));
+    assert.deepEqual([after?.numIndexedRows, after?.numUnindexedRows], [1910, 0]);
   } finally {
     await store.close();
     await cleanup();

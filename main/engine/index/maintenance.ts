@@ -44,15 +44,29 @@ export async function maintain(
   if (!vectors) return;
   const rows = await vectors.countRows();
   const ann = (await vectors.listIndices()).find((i) => i.columns.includes('vector'));
+  const optimize = () => retryOnConflict(() => vectors.optimize({ cleanupOlderThan: olderThan }));
   // Below the threshold (a table emptied by removals too) an index is neither built nor rebuilt.
-  if (rows >= opts.vectorIndexThreshold && (!ann || needsRebuild(ann))) {
-    // HNSW with scalar quantisation: 2 ms queries at 20k rows; recall is kept by a larger ef at
-    // query time (search-reads.ts). Created anew, it replaces every segment.
-    await retryOnConflict(() =>
-      vectors.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }) }),
-    );
+  if (rows < opts.vectorIndexThreshold || (ann && !needsRebuild(ann))) {
+    await optimize();
+    return;
   }
-  await retryOnConflict(() => vectors.optimize({ cleanupOlderThan: olderThan }));
+  // Compacting a table that has an index rewrites the index for the moved rows, which cost as much
+  // as building it (10k real vectors: build 1.85 s, then compaction 1.69 s). A first index is
+  // built after the compaction instead (compaction 0.05 s, nothing to rewrite after the build).
+  // A rebuild keeps the old index serving until the new one replaces it, so it compacts after.
+  if (!ann) await optimize();
+  await buildVectorIndex(vectors);
+  if (ann) await optimize();
+}
+
+/**
+ * HNSW with scalar quantisation: 2 ms queries at 20k rows; recall is kept by a larger ef at query
+ * time (search-reads.ts). Created anew, it replaces every segment.
+ */
+function buildVectorIndex(vectors: Table): Promise<void> {
+  return retryOnConflict(() =>
+    vectors.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }) }),
+  );
 }
 
 /**
