@@ -172,6 +172,37 @@ test('identical files spread over several steps of one pass are still embedded o
   assert.equal(job.progress.chunks_total, status.chunks);
 });
 
+test('copies far apart in one pass are embedded once: a copy steps after the first finds its vector in the table', async () => {
+  // 320 files are five steps of 64 (the walk is sorted by name). The pass keeps the vectors of its
+  // last two steps in memory; a copy three or more steps after the first is found in what the pass
+  // wrote, which its lookups of the table as it was when the pass began do not see.
+  const e = join(root, 'e');
+  await mkdir(e, { recursive: true });
+  const text = `# Runbook\n\n${[3, 4].map((n) => section('zephyr', n, 'failover')).join('\n\n')}\n`;
+  const copies = [0, 80, 160, 240, 319];
+  for (let i = 0; i < 320; i++) {
+    const body = copies.includes(i) ? text : `Filler note ${i}: the quokka counted ${i * 17} pebbles by the river.\n`;
+    await writeFile(join(e, `r-${String(i).padStart(3, '0')}.md`), body);
+  }
+  await engine.addFolder({ path: e });
+  sent.length = 0;
+  const { id } = await engine.indexFolder(e, 'create');
+  await engine.idle();
+  const job = engine.job(id)!;
+  assert.equal(job.state, 'done', JSON.stringify(job.error));
+
+  const runbook = sent.filter((s) => s.includes('zephyr'));
+  assert.ok(runbook.length >= 2, `the runbook's chunks were embedded: ${runbook.length}`);
+  assert.equal(new Set(runbook).size, runbook.length, 'each chunk of the runbook went to the model once');
+  // The control: every filler, each its own input, was embedded.
+  assert.equal(sent.filter((s) => s.includes('quokka counted')).length, 320 - copies.length);
+  const status = await folderStatus(e);
+  assert.equal(status.chunks, 320 - copies.length + copies.length * runbook.length);
+  assert.equal(status.embedded_chunks, status.chunks);
+  const hits = await vectorHitPaths(e, 'zephyr release changes how failover works');
+  for (const i of copies) assert.ok(hits.has(join(e, `r-${String(i).padStart(3, '0')}.md`)), [...hits].join(', '));
+});
+
 test('the reuse key is what the model is given: equal text under another title line is embedded again', async () => {
   // A plain-text chunk's title line is its file's name, so equal text in two differently named
   // files is two different model inputs; the same name in another folder is the same input.

@@ -59,19 +59,21 @@ test('an old vectors table gets the reuse key empty: its rows answer for their o
       assert.ok(fields.includes('input_hash'), fields.join(', '));
       // Its own chunk still has its vector; a chunk of the very same title line and text does not
       // get a copy, as the old row's input is not known.
-      const have = await store.vectorsFor(NAME, [
-        chunk('old', 'a.txt', 'same words'),
-        chunk('twin', 'a.txt', 'same words'),
-      ]);
+      const before = await store.passVectors(NAME);
+      const have = await before.fromBefore([chunk('old', 'a.txt', 'same words'), chunk('twin', 'a.txt', 'same words')]);
       assert.deepEqual([...have].sort(), ['old']);
 
       // The control: a row written today carries its input, and a chunk of that input gets a copy,
       // while a chunk of equal text under another title line does not.
       await store.addVectors(NAME, [vectorRowFor(chunk('new', 'b.txt', 'other words'), [0, 1, 0, 0])]);
-      const now = await store.vectorsFor(NAME, [
-        chunk('copy', 'sub/b.txt', 'other words'),
-        chunk('renamed', 'c.txt', 'other words'),
-      ]);
+      const twins = [chunk('copy', 'sub/b.txt', 'other words'), chunk('renamed', 'c.txt', 'other words')];
+      // A pass looks up what was there when it began: the row written since is not among it...
+      assert.deepEqual([...(await before.fromBefore(twins))], []);
+      before.close();
+      // ...and a pass begun now finds it.
+      const pass = await store.passVectors(NAME);
+      const now = await pass.fromBefore(twins);
+      pass.close();
       assert.deepEqual([...now].sort(), ['copy']);
       const rows = (await t.query().select(['id', 'input_hash']).toArray()) as { id: string; input_hash: string }[];
       const byId = new Map(rows.map((r) => [r.id, r.input_hash]));

@@ -27,13 +27,8 @@ import {
   type UnembeddedFile,
 } from './file-table.js';
 import { maintain, pruneEmptyIndexFolders, type MaintenanceOptions } from './maintenance.js';
-import {
-  addMissingFileColumns,
-  addMissingVectorColumns,
-  carryOverVectors,
-  openOrCreate,
-  type VectorSource,
-} from './tables.js';
+import { addMissingFileColumns, addMissingVectorColumns, openOrCreate } from './tables.js';
+import { PassVectors } from './pass-vectors.js';
 
 export { vectorRowFor } from './tables.js';
 import { SearchReads } from './search-reads.js';
@@ -390,13 +385,11 @@ export class IndexStore {
     return chunksOfPaths(this.chunks, paths);
   }
 
-  /**
-   * Of these chunks, the ids that have a vector in the model's table: their own, or one copied now
-   * from a chunk of the same text (another file or folder, or an earlier step of this pass).
-   */
-  async vectorsFor(vectorsName: string, chunks: VectorSource[]): Promise<Set<string>> {
+  /** The model's vectors table for one embedding pass (index/pass-vectors.ts); close it after. */
+  passVectors(vectorsName: string): Promise<PassVectors> {
     const t = this.vectorTables.get(vectorsName);
-    return t ? carryOverVectors(t, chunks) : new Set();
+    if (!t) throw new CairnError('internal', `the vectors table ${vectorsName} is not open`);
+    return PassVectors.open(this.db, t);
   }
 
   async addVectors(vectorsName: string, rows: VectorRow[]): Promise<void> {

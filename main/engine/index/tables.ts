@@ -74,13 +74,18 @@ export type VectorSource = Pick<
 
 /**
  * Copies vectors of an identical model input (title line and text, see index/embedding-input.ts)
- * to chunk ids that have none yet; returns the ids that have a vector now.
+ * to chunk ids that have none yet; returns the ids that have a vector now. Looks them up in `from`
+ * (an earlier version of the same table, see index/pass-vectors.ts), copies into `vectors`.
  */
-export async function carryOverVectors(vectors: lancedb.Table, chunks: VectorSource[]): Promise<Set<string>> {
+export async function carryOverVectors(
+  vectors: lancedb.Table,
+  chunks: VectorSource[],
+  from: lancedb.Table = vectors,
+): Promise<Set<string>> {
   const have = new Set<string>();
   if (chunks.length === 0) return have;
   await addMissingVectorColumns(vectors);
-  const present = (await vectors
+  const present = (await from
     .query()
     .where(
       sqlIn(
@@ -94,11 +99,7 @@ export async function carryOverVectors(vectors: lancedb.Table, chunks: VectorSou
   const need = chunks.filter((c) => !have.has(c.id)).map((c) => ({ chunk: c, input: embeddingInputHash(c) }));
   if (need.length === 0) return have;
   const inputs = [...new Set(need.map((n) => n.input))];
-  const found = (await vectors
-    .query()
-    .where(sqlIn('input_hash', inputs))
-    .select(['input_hash', 'vector'])
-    .toArray()) as {
+  const found = (await from.query().where(sqlIn('input_hash', inputs)).select(['input_hash', 'vector']).toArray()) as {
     input_hash: string;
     vector: ArrayLike<number>;
   }[];

@@ -5,9 +5,20 @@ import type { VectorRow } from '../index/schema.js';
 import type { Job } from '../jobs/job.js';
 import type { Embeddings } from './embeddings.js';
 import { embeddingInputHash, embeddingText } from '../index/embedding-input.js';
+import type { PassVectors } from '../index/pass-vectors.js';
 import { stopIdleParseWorkers } from './parse-source.js';
+import { InputHashSet } from './input-hash-set.js';
 
 const FILES_PER_STEP = 64;
+/**
+ * Files are marked embedded a few hundred at a time: each mark is an update of the `files` table
+ * that adds a fragment every later one reads (300 marks of 64 files: 78 ms each by the last,
+ * against 38 ms for the last of 38 marks of 512). A crash loses only the marks: the next pass finds
+ * those files' vectors by chunk id and embeds nothing again. The folder's embedded count moves with
+ * the marks (the job's progress moves with every text); it is exact again when the pass ends.
+ */
+const MARK_FILES = 512;
+const MARK_MS = 10_000;
 /**
  * Chunks to embed from which the parse workers are stopped first (a few seconds of embedding at
  * least; they start again with the next parse): `indexing-rss --quick`, 2,057 chunks, peaked at
@@ -16,13 +27,15 @@ const FILES_PER_STEP = 64;
 const STOP_PARSE_WORKERS_FROM = 512;
 
 /**
- * Computes the vectors a folder's chunks still lack, a few files at a time, marking each file
- * embedded once all its chunks have vectors. Interrupted (crash, cancel), it resumes from the
- * `embedded` flags: finished files are not embedded again.
+ * Computes the vectors a folder's chunks still lack, a few files at a time, marking files embedded
+ * once all their chunks have vectors. Interrupted (crash, cancel), it resumes from the `embedded`
+ * flags and the vectors written: finished files are not embedded again.
  *
  * Vectors are content-addressed by what the model is given, the title line and the chunk's text
  * (`embeddingInputHash`, the key the write-time carry-over uses too): a chunk whose input already
- * has a vector gets a copy, and chunks of one input new in one step are embedded once.
+ * has a vector gets a copy, and chunks of one input new in one step are embedded once. What was
+ * written before the pass is looked up in the table as it was when the pass began, what the pass
+ * embedded in memory (index/pass-vectors.ts says why).
  */
 export async function embedPending(
   store: IndexStore,
@@ -53,8 +66,20 @@ export async function embedPending(
   // its vectors are written, as before. The vectors of the two steps before are kept: the next
   // step's chunks were read before they were written, so a text they repeat is copied from here.
   const recent: Map<string, Float32Array>[] = [];
+  // Every input this pass embedded: one not in `recent` is in the table already (only the last
+  // step's vectors may still be being written, and they are in `recent`).
+  const embedded = new InputHashSet();
   let writing: Promise<Settled<void>> = Promise.resolve({ ok: undefined });
-  const read = (i: number) => (i < pending.length ? settled(readStep(store, table, pending, i)) : null);
+  let unmarked: UnembeddedFile[] = [];
+  let markedAt = performance.now();
+  const mark = async () => {
+    const files = unmarked;
+    unmarked = [];
+    markedAt = performance.now();
+    await store.markEmbedded(folder, files);
+  };
+  const lookups = await store.passVectors(table);
+  const read = (i: number) => (i < pending.length ? settled(readStep(lookups, store, pending, i)) : null);
   let next = read(0);
   try {
     for (let i = 0; next; i += FILES_PER_STEP) {
@@ -63,12 +88,21 @@ export async function embedPending(
       next = read(i + FILES_PER_STEP);
       const copied: VectorRow[] = [];
       const todo: Keyed[] = [];
+      const earlier: Keyed[] = [];
       for (const chunk of chunks) {
         if (have.has(chunk.id)) continue;
         const input = embeddingInputHash(chunk);
         const v = recent[0]?.get(input) ?? recent[1]?.get(input);
         if (v) copied.push(vectorRowFor(chunk, v));
-        else todo.push({ chunk, input });
+        else (embedded.mayHave(input) ? earlier : todo).push({ chunk, input });
+      }
+      if (earlier.length > 0) {
+        const found = await lookups.written([...new Set(earlier.map((k) => k.input))]);
+        for (const k of earlier) {
+          const v = found.get(k.input);
+          if (v) copied.push(vectorRowFor(k.chunk, v));
+          else todo.push(k);
+        }
       }
       const { texts, slot, inputs } = uniqueTexts(todo);
       // Files count as done as their last chunk's vector arrives (vectors arrive in `texts` order),
@@ -100,6 +134,7 @@ export async function embedPending(
         );
         recent.unshift(new Map(inputs.map((input, k) => [input, vectors[k]])));
         recent.length = Math.min(recent.length, 2);
+        for (const input of inputs) embedded.add(input);
       }
       unwrap(await writing);
       const rows = [...copied, ...todo.map(({ chunk }, k) => vectorRowFor(chunk, vectors[slot[k]]))];
@@ -108,16 +143,22 @@ export async function embedPending(
         (async () => {
           if (rows.length > 0) await store.addVectors(table, rows);
           job.advance(0, left);
-          await store.markEmbedded(folder, step);
+          unmarked.push(...step);
+          if (unmarked.length >= MARK_FILES || performance.now() - markedAt >= MARK_MS) await mark();
           job.advance(paths.length - filesReported, 0);
         })(),
       );
     }
     unwrap(await writing);
+    await mark();
   } finally {
-    // Cancelled or failed: nothing of this pass may still be writing once it returns.
+    // Cancelled or failed: nothing of this pass may still be writing once it returns, and the
+    // files whose vectors were written are marked. A failure to mark them then is not reported
+    // over the error that ended the pass: the next pass finds their vectors by chunk id.
     await writing;
     await next;
+    await mark().catch(() => undefined);
+    lookups.close();
     job.working(undefined);
   }
 }
@@ -130,12 +171,11 @@ interface Step {
   have: Set<string>;
 }
 
-async function readStep(store: IndexStore, table: string, pending: UnembeddedFile[], i: number): Promise<Step> {
+async function readStep(lookups: PassVectors, store: IndexStore, pending: UnembeddedFile[], i: number): Promise<Step> {
   const step = pending.slice(i, i + FILES_PER_STEP);
   const paths = step.map((p) => p.path);
   const chunks = await store.chunksToEmbed(paths);
-  // An earlier step of this pass may have embedded the same text since the files were written.
-  const have = await store.vectorsFor(table, chunks);
+  const have = await lookups.fromBefore(chunks);
   return { paths, step, chunks, have };
 }
 
