@@ -63,11 +63,10 @@ export async function embedPending(
   // The model is the cost: while one step is embedded, the next step's chunks are read and the
   // last step's vectors written, so the workers do not wait on LanceDB between steps (10k chunks:
   // 14 steps, 80-130 ms of reads and writes each). A step's files are marked embedded only after
-  // its vectors are written, as before. The vectors of the two steps before are kept: the next
-  // step's chunks were read before they were written, so a text they repeat is copied from here.
+  // its vectors are written. The vectors of the two steps before are kept: the last one's may
+  // still be being written, and a text repeated that close is copied without a read.
   const recent: Map<string, Float32Array>[] = [];
-  // Every input this pass embedded: one not in `recent` is in the table already (only the last
-  // step's vectors may still be being written, and they are in `recent`).
+  // Every input this pass embedded: one not in `recent` is in the table already.
   const embedded = new InputHashSet();
   let writing: Promise<Settled<void>> = Promise.resolve({ ok: undefined });
   let unmarked: UnembeddedFile[] = [];
