@@ -1,7 +1,6 @@
 import * as lancedb from '@lancedb/lancedb';
 import { retryOnConflict } from './retry.js';
-import { sqlIn } from './sql.js';
-import { addMissingVectorColumns, carryOverVectors, type VectorSource } from './tables.js';
+import { addMissingVectorColumns, carryOverVectors, vectorsByInput, type VectorSource } from './tables.js';
 
 const KEYS = ['id', 'input_hash'];
 /**
@@ -50,14 +49,8 @@ export class PassVectors {
   }
 
   /** The vectors of these inputs in the latest version: for inputs this pass embedded. */
-  async written(inputs: string[]): Promise<Map<string, number[]>> {
-    if (inputs.length === 0) return new Map();
-    const rows = (await this.latest
-      .query()
-      .where(sqlIn('input_hash', inputs))
-      .select(['input_hash', 'vector'])
-      .toArray()) as { input_hash: string; vector: ArrayLike<number> }[];
-    return new Map(rows.map((r) => [r.input_hash, Array.from(r.vector)]));
+  written(inputs: string[]): Promise<Map<string, number[]>> {
+    return vectorsByInput(this.latest, inputs);
   }
 
   close(): void {

@@ -99,11 +99,7 @@ export async function carryOverVectors(
   const need = chunks.filter((c) => !have.has(c.id)).map((c) => ({ chunk: c, input: embeddingInputHash(c) }));
   if (need.length === 0) return have;
   const inputs = [...new Set(need.map((n) => n.input))];
-  const found = (await from.query().where(sqlIn('input_hash', inputs)).select(['input_hash', 'vector']).toArray()) as {
-    input_hash: string;
-    vector: ArrayLike<number>;
-  }[];
-  const byInput = new Map(found.map((r) => [r.input_hash, Array.from(r.vector)]));
+  const byInput = await vectorsByInput(from, inputs);
   const rows: VectorRow[] = [];
   for (const { chunk, input } of need) {
     const v = byInput.get(input);
@@ -113,6 +109,17 @@ export async function carryOverVectors(
   }
   if (rows.length > 0) await retryOnConflict(async () => vectors.add(await forWrite(vectors, rows)));
   return have;
+}
+
+/** The vectors of these model inputs (`input_hash`) in the table, one per input. */
+export async function vectorsByInput(vectors: lancedb.Table, inputs: string[]): Promise<Map<string, number[]>> {
+  if (inputs.length === 0) return new Map();
+  const rows = (await vectors
+    .query()
+    .where(sqlIn('input_hash', inputs))
+    .select(['input_hash', 'vector'])
+    .toArray()) as { input_hash: string; vector: ArrayLike<number> }[];
+  return new Map(rows.map((r) => [r.input_hash, Array.from(r.vector)]));
 }
 
 export function vectorRowFor(c: VectorSource, vector: number[] | Float32Array): VectorRow {
