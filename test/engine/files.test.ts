@@ -72,6 +72,18 @@ test('every path escape is refused', async () => {
   await refused(join(root, 'outside'));
 });
 
+test('an indexed folder itself is named as a folder, not as outside the folders', async () => {
+  for (const path of [fx.folder, `${fx.folder}/`, join(fx.folder, 'docs')]) {
+    await assert.rejects(
+      engine.read({ path }),
+      (e: unknown) => e instanceof CairnError && e.code === 'invalid_argument' && !/not inside/.test(e.message),
+      path,
+    );
+  }
+  // The control: the folder's parent is still outside every indexed folder.
+  await refused(root);
+});
+
 test('read bounds: missing file, bad ranges', async () => {
   await assert.rejects(
     engine.read({ path: join(fx.folder, 'nope.md') }),

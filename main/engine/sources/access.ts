@@ -415,7 +415,15 @@ export async function containedPath<F extends string | FolderSpec>(
   if (isAbsolute(requested)) {
     const path = resolve(requested);
     const folder = folders.find((f) => below(f, path));
-    if (folder === undefined) throw refuse('no indexed folder contains it');
+    if (folder === undefined) {
+      // The folder itself is not outside anything: say what it is, as for any directory inside it.
+      if (folders.some((f) => root(f) === path))
+        throw new CairnError('invalid_argument', `${requested} is an indexed folder, not a file`, {
+          remedy: 'Pass the path of a file inside it, as search or grep returns it.',
+          details: { key: 'path', path: requested },
+        });
+      throw refuse('no indexed folder contains it');
+    }
     return { path, folder };
   }
   const candidates = folders
