@@ -17,7 +17,6 @@
  * `--malloc glibc-default` leaves glibc's defaults. `--calls N` ends the load after N calls instead of
  * after `--duration` seconds, so runs on a machine under different load compare at equal work.
  */
-import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { corpusQueries } from '../corpus/synthetic.js';
 import { numberOption } from '../lib/args.js';
@@ -27,7 +26,7 @@ import { fixtureOptions, fixtureSizes, indexedCorpus, vectorsNote } from '../lib
 import { MCP_HEADERS, searchCallBody } from '../lib/load.js';
 import { pruneOldVersions, residentParts } from '../lib/resident-floor.js';
 import { emptyOutput, target } from '../lib/results.js';
-import { engineEnv, mallocNote, freePort, processFigures, stop, toolsList } from '../lib/serve-child.js';
+import { engineEnv, mallocNote, processFigures, startServe, stop } from '../lib/serve-child.js';
 import { round, spread } from '../lib/stats.js';
 
 const CLIENTS = 32;
@@ -52,25 +51,15 @@ export const concurrencyBenchmark: Benchmark = {
     if (note) out.notes.push(note);
     const compiled = buildCompiledCli(ctx.root, ctx.log);
     const queries = corpusQueries(2000, 23);
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}/mcp`;
-    let stderr = '';
-    const child = spawn(process.execPath, compiled.argv(['serve', '--port', String(port)]), {
-      cwd: ctx.root,
-      env: engineEnv(ctx.options, { CAIRN_HOME: fx.home, LANCEDB_LOG: 'error' }),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child.stderr?.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));
-    const pid = child.pid!;
+    const served = await startServe(
+      compiled.argv([]),
+      engineEnv(ctx.options, { CAIRN_HOME: fx.home, LANCEDB_LOG: 'error' }),
+      ctx.root,
+    );
+    const { child, pid, mcpUrl: url } = served;
     const samples: Sample[] = [];
     let timer: NodeJS.Timeout | undefined;
     try {
-      const t0 = performance.now();
-      while (!(await toolsList(url))) {
-        if (child.exitCode !== null) throw new Error(`cairn serve exited with ${child.exitCode}: ${stderr}`);
-        if (performance.now() - t0 > 120_000) throw new Error(`cairn serve did not answer within 120 s: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
       const cold = processFigures(pid);
       if (!cold) throw new Error('cannot read the server process from /proc');
       const start = performance.now();

@@ -4,7 +4,6 @@
  * The server runs as its own process, compiled as the packaged app runs it; the same start from the
  * TypeScript sources (through tsx, as `npm start` in a checkout does) is reported beside it.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { numberOption } from '../lib/args.js';
@@ -15,7 +14,7 @@ import { buildCompiledCli } from '../lib/compiled-cli.js';
 import { autocannonCli, MCP_HEADERS, runAutocannon, sampleRss, searchCallBody } from '../lib/load.js';
 import { emptyOutput, target } from '../lib/results.js';
 import { round, roundSpread, spread } from '../lib/stats.js';
-import { freePort, stop, toolsList } from '../lib/serve-child.js';
+import { startServe, stop } from '../lib/serve-child.js';
 
 export const startupBenchmark: Benchmark = {
   name: 'startup',
@@ -35,31 +34,18 @@ export const startupBenchmark: Benchmark = {
     const sourceTimes: number[] = [];
     let idleMb = Number.NaN;
     let load: { first: number; last: number; max: number } | null = null;
-    let stderr = '';
     // Starts alternate between the compiled CLI and the sources, so load on the machine hits both alike.
     for (let run = 0; run < repeats * 2; run++) {
       const fromSource = run % 2 === 1;
       const r = run >> 1;
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}/mcp`;
-      const t0 = performance.now();
-      const argv = fromSource
-        ? ['--import', 'tsx', cli, 'serve', '--port', String(port)]
-        : compiled.argv(['serve', '--port', String(port)]);
-      const child = spawn(process.execPath, argv, {
-        cwd: ctx.root,
-        env: { ...process.env, CAIRN_HOME: fx.home, LANCEDB_LOG: 'error' },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      child.stderr?.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));
+      const served = await startServe(
+        fromSource ? ['--import', 'tsx', cli] : compiled.argv([]),
+        { ...process.env, CAIRN_HOME: fx.home, LANCEDB_LOG: 'error' },
+        ctx.root,
+      );
+      const { child, mcpUrl: url } = served;
       try {
-        while (!(await toolsList(url))) {
-          if (child.exitCode !== null) throw new Error(`cairn serve exited with ${child.exitCode}: ${stderr}`);
-          if (performance.now() - t0 > 120_000)
-            throw new Error(`cairn serve did not answer tools/list within 120 s: ${stderr}`);
-          await new Promise((res) => setTimeout(res, 10));
-        }
-        const ms = performance.now() - t0;
+        const ms = served.readyMs;
         (fromSource ? sourceTimes : times).push(ms);
         ctx.log(
           `   start ${r + 1}${fromSource ? ' (TypeScript sources via tsx)' : ''}: tools/list answered after ${ms.toFixed(0)} ms`,

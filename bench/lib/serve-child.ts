@@ -1,5 +1,5 @@
 /** `cairn serve` as its own process for a benchmark: a free port, waiting for tools/list, stopping it. */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { ENGINE_MALLOC_ENV, withEngineMallocEnv } from '../../main/engine/kernel/malloc-env.js';
@@ -29,6 +29,49 @@ export async function toolsList(url: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+export interface ServeChild {
+  child: ChildProcess;
+  pid: number;
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  mcpUrl: string;
+  /** Milliseconds from the spawn to the first tools/list answered. */
+  readyMs: number;
+  /** The last 2,000 characters it wrote to stderr. */
+  stderr(): string;
+}
+
+/**
+ * Spawns `node <argv> serve --port <free port>` (argv: the compiled CLI's, or tsx and the
+ * sources) with `env`, and resolves once it answers tools/list; a server that exits first or does
+ * not answer within 120 s is an error carrying its stderr. Stop it with `stop(s.child)`.
+ */
+export async function startServe(argv: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ServeChild> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const mcpUrl = `${url}/mcp`;
+  let stderr = '';
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [...argv, 'serve', '--port', String(port)], {
+    cwd,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));
+  try {
+    while (!(await toolsList(mcpUrl))) {
+      if (child.exitCode !== null) throw new Error(`cairn serve exited with ${child.exitCode}: ${stderr}`);
+      if (performance.now() - t0 > 120_000)
+        throw new Error(`cairn serve did not answer tools/list within 120 s: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  } catch (err) {
+    await stop(child);
+    throw err;
+  }
+  return { child, pid: child.pid!, url, mcpUrl, readyMs: performance.now() - t0, stderr: () => stderr };
 }
 
 export async function stop(child: ChildProcess): Promise<void> {
