@@ -13,7 +13,12 @@ export interface CompiledCli {
   engineModule: string;
 }
 
+/** Compiled once per run: the sources do not change while the benchmarks run. */
+const compiled = new Map<string, CompiledCli>();
+
 export function buildCompiledCli(root: string, log: (line: string) => void): CompiledCli {
+  const done = compiled.get(root);
+  if (done) return done;
   const out = join(root, 'bench/.cache/build');
   log('   compiling the CLI (tsc -p tsconfig.build.json) into bench/.cache/build');
   execFileSync(
@@ -28,5 +33,7 @@ export function buildCompiledCli(root: string, log: (line: string) => void): Com
     runner,
     "const { main } = await import('./main/engine/cli/main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n",
   );
-  return { argv: (args) => [runner, ...args], engineModule: join(out, 'main/engine/engine.js') };
+  const cli: CompiledCli = { argv: (args) => [runner, ...args], engineModule: join(out, 'main/engine/engine.js') };
+  compiled.set(root, cli);
+  return cli;
 }
