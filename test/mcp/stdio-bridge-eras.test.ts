@@ -115,7 +115,7 @@ function bridge(
     }
     throw new Error(`no answer to ${JSON.stringify(msg)}`);
   };
-  return { ask, stop: () => b.stop() };
+  return { ask, lines, raw: (text: string | Buffer) => input.write(text), stop: () => b.stop() };
 }
 
 const META = {
@@ -432,6 +432,44 @@ test('2025-era over the same bridge (initialize answered by the bridge, replayed
       params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
     });
     assert.equal(future.error?.code, -32022);
+  } finally {
+    await b.stop();
+  }
+});
+
+test('hostile lines on stdin each get a JSON-RPC error that says what is wrong, and the bridge keeps serving', async () => {
+  const b = bridge({ toolset: async () => 'agent' });
+  try {
+    assert.equal((await b.ask(initialize('2025-11-25'))).result!.protocolVersion, '2025-11-25');
+    b.raw('not json\n');
+    b.raw(Buffer.from([0x00, 0xff, 0xfe, 0x7b, 0x0a]));
+    b.raw(`${JSON.stringify([{ jsonrpc: '2.0', id: 7, method: 'ping' }])}\n`);
+    b.raw(`${JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'no/such/method' })}\n`);
+    // The control: a request after them is served as if they had not been sent.
+    const call = await b.ask({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { query: 'lighthouse budget', top_k: 1 } },
+    });
+    assert.ok(
+      (call.result!.structuredContent as { result: { hits: { path: string }[] } }).result.hits[0].path.endsWith(
+        'budget.md',
+      ),
+    );
+    // The forwarded ones are answered by the engine, in any order beside the call: waited for (bounded).
+    const errorLines = () => b.lines.filter((l) => l.error);
+    for (let i = 0; i < 400 && errorLines().length < 4; i++) await sleep(25);
+    const errors = errorLines().map((l) => ({ id: l.id, ...(l.error as { code: number; message: string }) }));
+    const parse = errors.filter((e) => e.code === -32700);
+    assert.equal(parse.length, 2, JSON.stringify(errors));
+    for (const e of parse) assert.equal(e.id, null);
+    const batch = errors.find((e) => e.code === -32600);
+    assert.ok(batch, JSON.stringify(errors));
+    assert.match(batch.message, /batch/);
+    // Said for stdio as for HTTP: no transport's words (a stdio client sends no POST).
+    assert.doesNotMatch(batch.message, /POST/);
+    assert.equal(errors.find((e) => e.id === 8)?.code, -32601);
   } finally {
     await b.stop();
   }

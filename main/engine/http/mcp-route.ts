@@ -62,7 +62,7 @@ async function postBody(req: Request, settings: SettingsReader): Promise<{ body:
     return jsonRpcError(
       400,
       -32600,
-      'Invalid Request: send one JSON-RPC message per POST (batches are not supported).',
+      'Invalid Request: send one JSON-RPC message at a time (batches are not supported).',
     );
   if (typeof body !== 'object' || body === null)
     return jsonRpcError(400, -32600, 'Invalid Request: the body must be a JSON-RPC message object.');
