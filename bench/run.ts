@@ -32,7 +32,7 @@ options: --quick  small version of each benchmark (CI)
                   --setting k=v --sweep 'search.vector_weight_code=0,0.1' --reuse-index (bench/.cache/code-search)
          latency, vector-recall, mcp, startup: --fixture-chunks N[,M] --queries N --repeats N
          latency: --scale-chunks N (scaling point, synthetic text and vectors; default 1000000, 0: none)
-         peers: --peer-copies 0.6,2.4 (shares of the real prose corpus) --peer-chunks N (synthetic) --repeats N --index-repeats N
+         peers: --peer-copies 0.6,2.4 (shares of the real prose corpus) --peer-files N (grouped into N files) --peer-chunks N (synthetic) --repeats N --index-repeats N
          mcp: --duration S   indexing: --chunks N --repeats N --text-only 1 (no end-to-end/raw runs)
          freshness: --repeats N
          soak: --duration S --edit-ms N --chunks N --text-only 1`;

@@ -108,27 +108,38 @@ const REAL_CHUNKS_PER_COPY = 41_556;
  * A fractional copy writes that share of each set's documents (0.6: the first 60 % of each), so the
  * sizes the issue compares (25k, 100k, 400k chunks) are reached from one corpus.
  */
-function realCorpus(sets: TestSet[], copies: number): PeerCorpus {
+function realCorpus(sets: TestSet[], copies: number, files: number): PeerCorpus {
   return {
-    label: `real x${copies}`,
+    label: `real x${copies}${files ? ` in ${files} files` : ''}`,
     kind: 'real',
     write(dir) {
-      let files = 0;
-      let bytes = 0;
+      const docs: { sub: string; name: string; title: string; text: string }[] = [];
       for (let c = 0; c < Math.ceil(copies); c++) {
         const share = Math.min(1, copies - c);
-        for (const set of sets) {
-          const sub = join(dir, `copy-${c}`, set.name);
-          mkdirSync(sub, { recursive: true });
-          for (const d of set.docs.slice(0, Math.round(set.docs.length * share))) {
-            const text = `# ${d.title || d.id}\n\n${d.text}\n`;
-            writeFileSync(join(sub, `${d.id.replace(/[^A-Za-z0-9_-]/g, '_')}.md`), text);
-            files++;
-            bytes += Buffer.byteLength(text);
-          }
-        }
+        for (const set of sets)
+          for (const d of set.docs.slice(0, Math.round(set.docs.length * share)))
+            docs.push({
+              sub: join(`copy-${c}`, set.name),
+              name: d.id.replace(/[^A-Za-z0-9_-]/g, '_'),
+              title: d.title || d.id,
+              text: d.text,
+            });
       }
-      return { files, bytes };
+      // One file per document, or `files` files of consecutive documents, one section each (the
+      // issue's corpus was 2,000 notes of about 12 chunks, where per-file costs weigh less).
+      const groups: (typeof docs)[] = files
+        ? Array.from({ length: files }, (_, f) =>
+            docs.slice(Math.floor((f * docs.length) / files), Math.floor(((f + 1) * docs.length) / files)),
+          ).filter((g) => g.length > 0)
+        : docs.map((d) => [d]);
+      let bytes = 0;
+      for (const g of groups) {
+        const text = g.map((d) => `# ${d.title}\n\n${d.text}\n`).join('\n');
+        mkdirSync(join(dir, g[0].sub), { recursive: true });
+        writeFileSync(join(dir, g[0].sub, `${g[0].name}.md`), text);
+        bytes += Buffer.byteLength(text);
+      }
+      return { files: groups.length, bytes };
     },
   };
 }
@@ -439,7 +450,7 @@ export const peersBenchmark: Benchmark = {
       const copies = ctx.options.has('peer-copies')
         ? listOption(ctx.options, 'peer-copies', []).map(Number)
         : [25_000, 100_000, 400_000].map((n) => Math.round((n / REAL_CHUNKS_PER_COPY) * 100) / 100);
-      specs = copies.map((c) => realCorpus(sets, c));
+      specs = copies.map((c) => realCorpus(sets, c, numberOption(ctx.options, 'peer-files', 0)));
       queries = sets.flatMap((x) => x.queries.map((q) => q.text)).slice(0, numberOption(ctx.options, 'queries', 600));
     } else {
       const sizes = raw
