@@ -2,7 +2,7 @@
 // whether they meet in BM25, so each rule is checked on both sides.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeForIndex, analyzeQuery } from '../../main/engine/index/analyzer.js';
+import { analyzeForIndex, analyzeQuery, FileText, textLanguage } from '../../main/engine/index/analyzer.js';
 
 const terms = (s: string) => s.split(' ').filter(Boolean);
 /** Whether every term of the analysed query is among the analysed document's terms. */
@@ -177,4 +177,43 @@ test("an indexed word's terms are remembered per language: the same word stems b
     assert.ok(!tokens(fr).includes('fonctionn'));
     assert.ok(tokens(en).includes('fonctionn'));
   }
+});
+
+describe('FileText: a file analysed once for its language and its document', () => {
+  // Each body meets the header at a line break in a way a split analysis could get wrong.
+  const bodies = [
+    '\u0301accent on the first character, then words',
+    "'s possessive at the start and John's at the end's",
+    'ÄRGER über die Straße und der Hund ist nicht hier',
+    '大熊猫 at the start, then parseInvoiceTotals',
+    'ﬁne ＡＢＣ１２３ compatibility forms',
+    '',
+    'word '.repeat(6000),
+    'der Hund '.repeat(20_000),
+  ];
+  const headers = ['notes\nparseInvoice', 'readme\n', 'x'];
+
+  test('gives exactly what analysing the joined text gives, cut or not, in every language', () => {
+    let compared = 0;
+    for (const body of bodies)
+      for (const header of headers)
+        for (const max of [200_000, 50, header.length + 1 + body.length])
+          for (const fallback of ['en', 'de', 'fr'] as const) {
+            const file = new FileText(body);
+            assert.deepEqual(file.language(), textLanguage(body));
+            assert.equal(
+              file.analyzeAfter(header, max, fallback),
+              analyzeForIndex(`${header}\n${body}`.slice(0, max), fallback),
+              `${JSON.stringify(body.slice(0, 30))} after ${JSON.stringify(header)}, max ${max}, ${fallback}`,
+            );
+            compared++;
+          }
+    assert.equal(compared, bodies.length * headers.length * 3 * 3);
+  });
+
+  test("control: the header's words are part of the document", () => {
+    const file = new FileText('the body');
+    assert.notEqual(file.analyzeAfter('invoices', 200_000, 'en'), analyzeForIndex('the body', 'en'));
+    assert.ok(terms(file.analyzeAfter('invoices', 200_000, 'en')).includes('invoic'));
+  });
 });

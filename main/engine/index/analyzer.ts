@@ -1,4 +1,4 @@
-import { detectLatin, LATIN_LANGUAGES, stem, type LatinLanguage } from './text-language.js';
+import { detectLatin, LATIN_LANGUAGES, stem, type Detected, type LatinLanguage } from './text-language.js';
 import { compoundParts } from './compounds.js';
 import { UNSPACED, unspacedWords } from './word-breaks.js';
 
@@ -53,8 +53,8 @@ interface RawWord {
 
 function rawWords(text: string): RawWord[] {
   const out: RawWord[] = [];
-  for (const m of text.normalize('NFKC').replace(POSSESSIVE, '$1').matchAll(WORD)) {
-    const w = m[0];
+  // `match` with /g gives the words as strings; `matchAll` built a match object for each.
+  for (const w of text.normalize('NFKC').replace(POSSESSIVE, '$1').match(WORD) ?? []) {
     const lower = w.toLowerCase();
     if (lower !== w && /[a-z]/.test(w)) {
       const parts = w.split(CAMEL);
@@ -68,10 +68,42 @@ function rawWords(text: string): RawWord[] {
   return out;
 }
 
+/** Characters `textLanguage` reads: enough for DETECT_WORDS words. */
+const DETECT_CHARS = DETECT_WORDS * 12;
+
+function languageOf(words: readonly RawWord[]): Detected {
+  const sample = words.slice(0, DETECT_WORDS).map((w) => w.word);
+  return detectLatin(sample, sample.join(' '));
+}
+
 /** The language evidence of a text (for `analyzeForIndex`'s fallback: a file's language for its chunks). */
-export function textLanguage(text: string): { language: LatinLanguage; confident: boolean } {
-  const words = rawWords(text.slice(0, DETECT_WORDS * 12)).map((w) => w.word);
-  return detectLatin(words.slice(0, DETECT_WORDS), words.slice(0, DETECT_WORDS).join(' '));
+export function textLanguage(text: string): Detected {
+  return languageOf(rawWords(text.slice(0, DETECT_CHARS)));
+}
+
+/**
+ * A file's text, its words found once for both of what a file row needs from the whole of it: its
+ * language (`textLanguage`) and its document's tokens (`analyzeForIndex` of a header, a line
+ * break, then the text). Words never cross a line break, nor do NFKC or the possessive rule, so
+ * the header's words and the text's words are those of the joined string.
+ */
+export class FileText {
+  private words: RawWord[] | null = null;
+
+  constructor(private readonly text: string) {}
+
+  language(): Detected {
+    if (this.text.length > DETECT_CHARS) return textLanguage(this.text);
+    return languageOf((this.words ??= rawWords(this.text)));
+  }
+
+  /** `analyzeForIndex(`${header}\n${text}`.slice(0, maxChars), fallback)`. */
+  analyzeAfter(header: string, maxChars: number, fallback: LatinLanguage): string {
+    const joined = header.length + 1 + this.text.length;
+    if (joined > maxChars) return analyzeForIndex(`${header}\n${this.text}`.slice(0, maxChars), fallback);
+    this.words ??= rawWords(this.text);
+    return analyzeWords([...rawWords(`${header}\n`), ...this.words], fallback);
+  }
 }
 
 function fold(w: string): string {
@@ -115,20 +147,24 @@ function terms(w: string, languages: readonly LatinLanguage[], querySide: boolea
 }
 
 const INDEX_TERMS_MAX = 200_000;
-const indexTermsCache = new Map<LatinLanguage, Map<string, string[] | null>>();
+const NONE: readonly string[] = [];
+const indexTermsCache = new Map<LatinLanguage, Map<string, readonly string[]>>();
 
 /**
- * `terms` of an indexed word, remembered per language: words recur across a folder's chunks, and
- * folding and stemming each occurrence anew was a third of turning a file into rows.
+ * The index terms of one word (CJK runs in it included), remembered per language: words recur
+ * across a folder's chunks, and folding, stemming and testing each occurrence anew was a third of
+ * turning a file into rows.
  */
-function indexTerms(w: string, language: LatinLanguage): string[] | null {
+function indexTerms(w: string, language: LatinLanguage): readonly string[] {
   let cache = indexTermsCache.get(language);
   if (!cache) indexTermsCache.set(language, (cache = new Map()));
   let t = cache.get(w);
   if (t === undefined) {
     // A bounded memo: when full, start over rather than track recency on this hot path.
     if (cache.size >= INDEX_TERMS_MAX) cache.clear();
-    t = terms(w, [language], false);
+    const out: string[] = [];
+    wordTerms(w, (x) => terms(x, [language], false), true, out);
+    t = out.length > 0 ? out : NONE;
     cache.set(w, t);
   }
   return t;
@@ -145,24 +181,30 @@ function cjkTerms(run: string, unigrams: boolean, out: string[]): void {
   if (unigrams) out.push(...chars);
 }
 
+/** One word's terms into `out`: CJK runs as bigrams, the rest through `termsOf`. */
+function wordTerms(w: string, termsOf: (w: string) => string[] | null, unigrams: boolean, out: string[]): void {
+  if (!CJK.test(w)) {
+    const t = termsOf(w);
+    if (t) out.push(...t);
+    return;
+  }
+  for (const piece of w.split(CJK_SPLIT)) {
+    if (piece === '') continue;
+    if (CJK.test(piece)) cjkTerms(piece, unigrams, out);
+    else {
+      const t = termsOf(piece);
+      if (t) out.push(...t);
+    }
+  }
+}
+
 function analyze(words: RawWord[], languages: readonly LatinLanguage[], indexSide: boolean): string[] {
   const out: string[] = [];
-  const termsOf = (w: string) => (indexSide ? indexTerms(w, languages[0]) : terms(w, languages, true));
-  const push = (w: string) => {
-    if (!CJK.test(w)) {
-      const t = termsOf(w);
-      if (t) out.push(...t);
-      return;
-    }
-    for (const piece of w.split(CJK_SPLIT)) {
-      if (piece === '') continue;
-      if (CJK.test(piece)) cjkTerms(piece, indexSide, out);
-      else {
-        const t = termsOf(piece);
-        if (t) out.push(...t);
+  const push = indexSide
+    ? (w: string) => {
+        for (const t of indexTerms(w, languages[0])) out.push(t);
       }
-    }
-  };
+    : (w: string) => wordTerms(w, (x) => terms(x, languages, true), false, out);
   for (const w of words) {
     push(w.word);
     if (w.parts) for (const p of w.parts) push(p);
@@ -175,9 +217,11 @@ function analyze(words: RawWord[], languages: readonly LatinLanguage[], indexSid
  * whole file, used when this piece alone says too little (a heading, a short chunk).
  */
 export function analyzeForIndex(text: string, fallback?: LatinLanguage): string {
-  const words = rawWords(text);
-  const sample = words.slice(0, DETECT_WORDS).map((w) => w.word);
-  const d = detectLatin(sample, sample.join(' '));
+  return analyzeWords(rawWords(text), fallback);
+}
+
+function analyzeWords(words: RawWord[], fallback?: LatinLanguage): string {
+  const d = languageOf(words);
   const language = d.confident || !fallback ? d.language : fallback;
   return analyze(words, [language], true).join(' ');
 }

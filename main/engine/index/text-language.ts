@@ -52,6 +52,9 @@ const MARKS: [RegExp, LatinLanguage][] = [
   [/[ìò]/u, 'it'],
 ];
 
+/** Any of MARKS' letters: most text has none, and one test then stands for five. */
+const ANY_MARK = new RegExp(`[${MARKS.map(([re]) => re.source.slice(1, -1)).join('')}]`, 'u');
+
 function words(s: string): Set<string> {
   return new Set(s.split(' '));
 }
@@ -73,7 +76,8 @@ export function detectLatin(lowerWords: readonly string[], lowerText: string): D
     const ls = PROFILED.get(w);
     if (ls) for (const l of ls) score.set(l, (score.get(l) ?? 0) + 1);
   }
-  for (const [re, l] of MARKS) if (re.test(lowerText)) score.set(l, (score.get(l) ?? 0) + 1.5);
+  if (ANY_MARK.test(lowerText))
+    for (const [re, l] of MARKS) if (re.test(lowerText)) score.set(l, (score.get(l) ?? 0) + 1.5);
   let best: LatinLanguage = 'en';
   let top = 0;
   let second = 0;

@@ -4,7 +4,7 @@ import type { ChunkRow, DocRow, EdgeRow, FileRow, NodeRow } from '../index/schem
 import type { FileWrite } from '../index/write-rows.js';
 import type { ParsedFile, SourceFile } from '../types.js';
 import { splitIdentifier } from '../search/identifiers.js';
-import { analyzeForIndex, textLanguage } from '../index/analyzer.js';
+import { analyzeForIndex, FileText } from '../index/analyzer.js';
 import type { LatinLanguage } from '../index/text-language.js';
 
 export function sha1(data: string | Uint8Array): string {
@@ -43,7 +43,10 @@ export function rowsFor(
 ): FileRows {
   const ext = extOf(src.rel);
   // The file's language decides for chunks too short to show their own (a heading, a list item).
-  const fileLanguage = textLanguage(plainText ?? parsed.chunks.map((c) => c.text).join('\n')).language;
+  // Its body is the file's own text where it is text; for extracted formats (PDF, DOCX, HTML) the
+  // chunks' text, whose small window overlaps barely move term counts.
+  const body = new FileText(plainText ?? parsed.chunks.map((c) => c.text).join('\n'));
+  const fileLanguage = body.language().language;
   /** Equal pieces at one place (a long line cut in equal windows) are told apart by their ordinal. */
   const seen = new Map<string, number>();
   const chunks: ChunkRow[] = parsed.chunks.map((c) => {
@@ -93,7 +96,7 @@ export function rowsFor(
   }));
   return {
     file: fileRow(folder, src, hash, chunks.length, '', ''),
-    doc: docRow(folder, src, hash, ext, parsed, plainText, fileLanguage),
+    doc: docRow(folder, src, hash, ext, parsed, body, fileLanguage),
     chunks,
     nodes,
     edges,
@@ -112,16 +115,13 @@ function docRow(
   hash: string,
   ext: string,
   parsed: ParsedFile,
-  plainText: string | undefined,
+  body: FileText,
   language: LatinLanguage,
 ): DocRow | undefined {
   if (parsed.chunks.length === 0) return undefined;
   const names = [...new Set(parsed.symbols.filter((s) => s.kind !== 'heading').map((s) => s.name))]
     .map(splitIdentifier)
     .join(' ');
-  // The file's own text where it is text; for extracted formats (PDF, DOCX, HTML) the chunks'
-  // text, whose small window overlaps barely move term counts.
-  const body = plainText ?? parsed.chunks.map((c) => c.text).join('\n');
   return {
     // By content, not size and date: a same-size rewrite with the old mtime is a new row, and the
     // old one is deleted with the swap instead of answering beside the new text.
@@ -133,10 +133,7 @@ function docRow(
     kind: parsed.chunks[0].kind,
     mtime: src.mtimeMs,
     // Analysed tokens, as the chunks' search_text (see index/analyzer.ts).
-    text: analyzeForIndex(
-      `${basename(src.rel, extname(src.rel))}\n${names}\n${body}`.slice(0, MAX_DOC_CHARS),
-      language,
-    ),
+    text: body.analyzeAfter(`${basename(src.rel, extname(src.rel))}\n${names}`, MAX_DOC_CHARS, language),
   };
 }
 

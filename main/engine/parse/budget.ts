@@ -38,7 +38,12 @@ export function isBlank(u: Unit): boolean {
  * keeps the line's number (the only case where a chunk splits inside a line).
  */
 export function splitLongUnit(unit: Unit, budget: TokenBudget): Unit[] {
-  const pieces: Unit[] = [];
+  return countedPieces(unit, budget).map((p) => p.unit);
+}
+
+/** `splitLongUnit` with each piece's count, which the search for its end has already made. */
+function countedPieces(unit: Unit, budget: TokenBudget): { unit: Unit; tokens: number }[] {
+  const pieces: { unit: Unit; tokens: number }[] = [];
   let rest = unit.text;
   while (rest.length > 0) {
     // Probe a prefix that grows geometrically instead of counting the whole rest each time: a
@@ -50,7 +55,7 @@ export function splitLongUnit(unit: Unit, budget: TokenBudget): Unit[] {
       count = prefixCounts(budget, rest.slice(0, hi));
     }
     if (hi === rest.length && count(hi) <= budget.maxTokens) {
-      pieces.push({ line: unit.line, text: rest });
+      pieces.push({ unit: { line: unit.line, text: rest }, tokens: count(hi) });
       break;
     }
     let lo = 1;
@@ -62,7 +67,8 @@ export function splitLongUnit(unit: Unit, budget: TokenBudget): Unit[] {
     let cut = lo;
     const space = rest.lastIndexOf(' ', cut);
     if (space > cut * 0.7) cut = space + 1;
-    pieces.push({ line: unit.line, text: rest.slice(0, cut) });
+    // `count` is exact for every prefix of what it was made over (token-counter.ts).
+    pieces.push({ unit: { line: unit.line, text: rest.slice(0, cut) }, tokens: count(cut) });
     rest = rest.slice(cut);
   }
   return pieces;
@@ -86,21 +92,27 @@ function toWindow(units: Unit[]): Window | null {
  * Packs consecutive lines greedily into windows that fit the budget; `overlapTokens` of trailing
  * lines are repeated at the start of the next window so a match across a cut still lands whole.
  */
-export function packUnits(input: readonly Unit[], budget: TokenBudget, overlapTokens = 0): Window[] {
+export function packUnits(
+  input: readonly Unit[],
+  budget: TokenBudget,
+  overlapTokens = 0,
+  /** The count of each unit of `input`, where the caller has it already. */
+  known: readonly number[] = [],
+): Window[] {
   const units: Unit[] = [];
   const costs: number[] = [];
-  for (const u of input) {
-    const c = budget.countTokens(u.text);
+  input.forEach((u, k) => {
+    const c = known[k] ?? budget.countTokens(u.text);
     if (c <= budget.maxTokens) {
       units.push(u);
       costs.push(c);
     } else {
-      for (const p of splitLongUnit(u, budget)) {
-        units.push(p);
-        costs.push(budget.countTokens(p.text));
+      for (const p of countedPieces(u, budget)) {
+        units.push(p.unit);
+        costs.push(p.tokens);
       }
     }
-  }
+  });
   const out: Window[] = [];
   let i = 0;
   while (i < units.length) {
@@ -180,7 +192,8 @@ export function packParagraphs(units: readonly Unit[], budget: TokenBudget, over
     flush();
     if (own < 0) own = budget.countTokens(para);
     if (own <= budget.maxTokens) [start, end] = [a, b];
-    else out.push(...packUnits(units.slice(a, b), budget, overlapTokens));
+    // A one-line paragraph's count is its line's.
+    else out.push(...packUnits(units.slice(a, b), budget, overlapTokens, b - a === 1 ? [own] : []));
   }
   flush();
   return out;
