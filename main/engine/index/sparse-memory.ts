@@ -211,10 +211,13 @@ export class SparseMemory {
   private failedEpoch = -1;
   private building: Promise<void> | null = null;
   private refreshing: Promise<void> | null = null;
-  private readonly dirty = new Set<string>();
+  /** Paths written or removed since the mirror last read them, with the generation of their last forget. */
+  private readonly dirty = new Map<string, number>();
   private closed = false;
   /** Searches answered from memory (tests check that a comparison compared something). */
   served = 0;
+  /** Reads of changed paths (tests check that an ingest's rows were read before a search asked). */
+  refreshes = 0;
   /** Read by the next build: tests set 0 to see hits read their text from LanceDB. */
   textBudget = SHOWN_TEXT_BUDGET;
 
@@ -225,7 +228,7 @@ export class SparseMemory {
 
   forgetPaths(paths: Iterable<string>): void {
     this.generation++;
-    for (const p of paths) this.dirty.add(p);
+    for (const p of paths) this.dirty.set(p, this.generation);
     if (this.dirty.size > REBUILD_FROM) this.forgetAll();
   }
 
@@ -261,9 +264,33 @@ export class SparseMemory {
       });
   }
 
+  /**
+   * Reads what changed in the background, as a search would before it is served: called after
+   * each committed write, so an ingest's rows are in the mirror by the time it ends, read while
+   * its parse workers work, instead of by the first search after it (1.4-1.9 s for 2,000 files
+   * of 25k chunks, issue 17).
+   */
+  catchUp(): void {
+    if (this.closed) return;
+    if (this.builtEpoch !== this.epoch || !this.mirror) this.warm();
+    else if (this.dirty.size > 0) void this.refreshOnce().catch(() => undefined);
+  }
+
+  private refreshOnce(): Promise<void> {
+    return (this.refreshing ??= this.refresh().finally(() => {
+      this.refreshing = null;
+    }));
+  }
+
   /** The build in progress, if any, settled (tests, close). */
   async settled(): Promise<void> {
     await this.building;
+  }
+
+  /** The build and the refresh in progress, if any, settled (tests). */
+  async caughtUp(): Promise<void> {
+    await this.building;
+    await this.refreshing?.catch(() => undefined);
   }
 
   /** Never serves again: every search asks LanceDB (a reference to compare the mirror with). */
@@ -288,21 +315,21 @@ export class SparseMemory {
       this.warm();
       return null;
     }
-    if (this.dirty.size > 0) {
-      this.refreshing ??= this.refresh().finally(() => {
-        this.refreshing = null;
-      });
-      await this.refreshing.catch(() => undefined);
-    }
+    // A refresh already running may have read before the latest forget: a second one reads the rest.
+    for (let round = 0; round < 2 && this.dirty.size > 0; round++) await this.refreshOnce().catch(() => undefined);
     if (this.builtEpoch !== this.epoch || this.dirty.size > 0 || !this.mirror) return null;
     this.served++;
     return use(this.mirror);
   }
 
-  /** Reads the changed paths' rows again; applied only if no forget came meanwhile. */
+  /**
+   * Reads the changed paths' rows again. A path forgotten again meanwhile (written while the read
+   * ran) keeps its entries and stays dirty: what was read of it may be from before that write.
+   */
   private async refresh(): Promise<void> {
-    const paths = [...this.dirty];
+    const paths = [...this.dirty.keys()];
     const g = this.generation;
+    this.refreshes++;
     const epoch = this.epoch;
     const { chunks, docs } = this.tables();
     const where = sqlIn('path', paths);
@@ -311,17 +338,18 @@ export class SparseMemory {
       readAll(docs.query().where(where).select(DOC_COLUMNS)),
     ]);
     const m = this.mirror;
-    if (g !== this.generation || epoch !== this.epoch || !m) return;
-    for (const p of paths) {
+    if (epoch !== this.epoch || !m) return;
+    const current = new Set(paths.filter((p) => (this.dirty.get(p) ?? Infinity) <= g));
+    for (const p of current) {
       m.chunks.removePath(p);
       m.docs.removePath(p);
+      this.dirty.delete(p);
     }
     const origins = new Map<string, FileOrigin>();
-    for (const r of crows) addChunk(m, r, origins);
-    for (const r of drows) addDoc(m, r, origins);
+    for (const r of crows) if (current.has(r.path as string)) addChunk(m, r, origins);
+    for (const r of drows) if (current.has(r.path as string)) addDoc(m, r, origins);
     m.chunks.index.compactIfDue();
     m.docs.index.compactIfDue();
-    this.dirty.clear();
   }
 
   private async build(): Promise<Mirror> {

@@ -224,8 +224,10 @@ export class IndexStore {
     try {
       await writeRows(this.handles.core, this.indexes, writes, paths, vectors, fold, missing);
     } finally {
-      // Mirrors follow the tables, also after a failed write (part of it may have committed).
+      // Mirrors follow the tables, also after a failed write (part of it may have committed),
+      // and read the new rows now, not when the next search asks.
       this.reads.forgetPaths(paths);
+      this.reads.memory.catchUp();
       await this.recountAll(
         writes.map((w) => w.file.folder),
         !fold,
