@@ -76,7 +76,7 @@ export interface WorkerPoolOptions<T, R, M> {
   readonly handshake: boolean;
   readonly workerData?: () => unknown;
   readonly heapMb?: number;
-  /** The young generation's cap alone, for a pool without `heapMb` (V8's default is 16 MB a semi-space). */
+  /** The young generation's cap (V8's default is 16 MB a semi-space; with `heapMb`, an eighth of it, 8-64 MB). */
   readonly youngGenerationMb?: number;
   /** Consecutive workers that die before ready after which queued jobs fail with `unavailable`. */
   readonly maxStartFailures?: number;
@@ -336,7 +336,7 @@ export class WorkerPool<T, R, M = unknown> {
     const heap = this.opts.heapMb;
     const young = this.opts.youngGenerationMb;
     const resourceLimits: ResourceLimits | undefined = heap
-      ? { maxOldGenerationSizeMb: heap, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, heap / 8)) }
+      ? { maxOldGenerationSizeMb: heap, maxYoungGenerationSizeMb: young ?? Math.min(64, Math.max(8, heap / 8)) }
       : young
         ? { maxYoungGenerationSizeMb: young }
         : undefined;
