@@ -190,6 +190,7 @@ async function runSize(
               home,
               dir,
               JSON.stringify(QUIET_SETTINGS),
+              queries[0],
             ],
             engineEnv(ctx.options, {}),
           ),
@@ -198,7 +199,7 @@ async function runSize(
       } else {
         rmSync(join(base, 'qmd'), { recursive: true, force: true });
         mkdirSync(join(base, 'qmd'), { recursive: true });
-        qmdRuns.push(await runJson(peers.node, [peers.child, 'index', peers.dir, qmdDb, dir]));
+        qmdRuns.push(await runJson(peers.node, [peers.child, 'index', peers.dir, qmdDb, dir, queries[0]]));
         loads.after_qmd_indexing = load();
       }
     }
@@ -478,7 +479,7 @@ export const peersBenchmark: Benchmark = {
     out.notes.push(
       `References: qmd ${peers.qmdVersion} and SQLite ${peers.sqliteVersion} FTS5 (better-sqlite3 from qmd's install) on Node 22.23.3, installed into ~/.cache/cairn-bench-refs; Cairn on ${process.version}. ${real ? "Corpus: the documents of the SciFact, NPL, Cranfield and MEDLINE test sets as Markdown files (real prose), copied N times for the larger sizes; queries: those sets' own queries." : 'Corpus: synthetic Markdown text (bench/corpus/synthetic.ts, markdownOnly), not real documents: its small vocabulary makes every query word common.'}`,
       "Cairn: mode sparse, top_k 10 (chunk BM25 + file BM25 fused, hits read with their text). qmd: searchLex limit 10 in process; MCP tool `query` with one lex search and rerank off. FTS5: top 200 chunks by bm25() over the same analysed chunk text as Cairn's chunk index (what one of Cairn's full-text queries does).",
-      "Time to searchable and peak RSS: each tool indexes the folder in a fresh process (Cairn's engine compiled as the app ships it, with the app's malloc settings), into a fresh index, index-repeats times (2; 1 in quick mode) with the order alternating (Cairn then qmd, then qmd then Cairn), medians reported and every run recorded (index.cairn_runs_s, qmd_runs_s); Cairn until its text is searchable (no embedding: qmd's update computes no vectors either). Index size: Cairn's index folder once its maintenance settled (the second pass after the keep window deletes what the first replaced; index_size.cairn_in_window_mb is the folder right after the first pass), qmd's SQLite file (with WAL). Cairn's folder is a text-only one (no model loaded, no vectors): a normal folder runs the same text phase first and loads the model only for its vectors.",
+      "Time to searchable and peak RSS: each tool indexes the folder in a fresh process (Cairn's engine compiled as the app ships it, with the app's malloc settings), into a fresh index, index-repeats times (2; 1 in quick mode) with the order alternating (Cairn then qmd, then qmd then Cairn), medians reported and every run recorded (index.cairn_runs_s, qmd_runs_s); each until its first query is answered (Cairn: the job done, its text searchable with no embedding, as qmd's update computes no vectors either, then a sparse search; qmd: update, then searchLex); Cairn's peak RSS also spans the maintenance pass its engine runs a moment after a job. Index size: Cairn's index folder once its maintenance settled (the second pass after the keep window deletes what the first replaced; index_size.cairn_in_window_mb is the folder right after the first pass), qmd's SQLite file (with WAL). Cairn's folder is a text-only one (no model loaded, no vectors): a normal folder runs the same text phase first and loads the model only for its vectors.",
     );
     return out;
   },

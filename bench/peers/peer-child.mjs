@@ -3,8 +3,10 @@
  * asks for Node >= 22, and better-sqlite3's prebuilt binding is for it). Plain JS: it imports qmd
  * and better-sqlite3 from that cache, never from the repo.
  *
- *   node peer-child.mjs index <refs> <db> <dir>   qmd indexes <dir> (*.md) into <db>; prints JSON
- *                                                 { ms, max_rss_mb, documents } and exits
+ *   node peer-child.mjs index <refs> <db> <dir> <query>
+ *                                                 qmd indexes <dir> (*.md) into <db> and answers
+ *                                                 <query>; prints JSON
+ *                                                 { ms, max_rss_mb, documents, hits } and exits
  *   node peer-child.mjs serve <refs> <db> <rows>  answers JSON lines on stdin:
  *                                                 { q, tokens } -> { qmd: {ms,hits}, fts5: {ms,hits} }
  *                                                 (<rows>: JSON lines { id, text } of Cairn's chunks)
@@ -18,7 +20,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { peakRssMb } from './peak-rss.mjs';
 
-const [op, refs, db, arg] = process.argv.slice(2);
+const [op, refs, db, arg, query] = process.argv.slice(2);
 const qmdDist = join(refs, 'node_modules/@tobilu/qmd/dist');
 const qmdConfig = (dir) => ({ collections: { docs: { path: dir, pattern: '**/*.md' } } });
 
@@ -27,6 +29,8 @@ async function index() {
   const t0 = performance.now();
   const store = await createStore({ dbPath: db, config: qmdConfig(arg) });
   const r = await store.update();
+  // Searchable: a first query answered, as Cairn's side counts it (bench/peers/cairn-index.mjs).
+  const first = await store.searchLex(query, { limit: 10 });
   const ms = performance.now() - t0;
   await store.close();
   process.stdout.write(
@@ -34,6 +38,7 @@ async function index() {
       ms,
       max_rss_mb: peakRssMb(),
       documents: r.indexed + r.updated + r.unchanged,
+      hits: first.length,
     }) + '\n',
   );
 }
