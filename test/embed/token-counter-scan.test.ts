@@ -53,24 +53,29 @@ test('the scanning counter agrees with the regex definition on random whitespace
   }
 });
 
-test('prefix counts from one pass equal counting each prefix anew, at every end', () => {
-  // Words of varied cost, so a prefix that cuts one is counted as the shorter word it is.
+test('range counts from one pass equal counting each range anew, at every start and end', () => {
+  // Words of varied cost, so a range that cuts one is counted as the shorter word it is.
   const countWord = (w: string) => (w.length % 5) + 1;
   const c = new CachedTokenCounter(countWord);
   const alphabet = [' ', ' ', ' ', '\n', '\t', '\u00a0', '\u3000', 'a', 'b', 'cd', 'é', '😀', '-'];
   const rand = seeded(7);
   let compared = 0;
-  for (let k = 0; k < 3000; k++) {
+  for (let k = 0; k < 1500; k++) {
     let s = '';
-    for (let j = 0; j < k % 40; j++) s += alphabet[rand.int(alphabet.length)];
-    const prefix = c.prefixes(s);
-    for (let end = 0; end <= s.length; end++) {
-      assert.equal(prefix(end), reference(s.slice(0, end), countWord), `${JSON.stringify(s)} up to ${end}`);
-      compared++;
-    }
-    assert.throws(() => prefix(s.length + 1), RangeError);
+    for (let j = 0; j < k % 30; j++) s += alphabet[rand.int(alphabet.length)];
+    const range = c.ranges(s);
+    for (let start = 0; start <= s.length; start++)
+      for (let end = start; end <= s.length; end++) {
+        assert.equal(
+          range(start, end),
+          reference(s.slice(start, end), countWord),
+          `${JSON.stringify(s)} ${start}-${end}`,
+        );
+        compared++;
+      }
+    assert.throws(() => range(0, s.length + 1), RangeError);
   }
-  assert.ok(compared > 50_000, `only ${compared} prefixes compared`);
+  assert.ok(compared > 100_000, `only ${compared} ranges compared`);
 });
 
 test('learned counts are used instead of asking the tokenizer', () => {

@@ -22,7 +22,7 @@ test('a line longer than the window is split by characters and keeps its line nu
 test('a long line is cut where counting each probed prefix anew cuts it, with prefix counts from one pass', () => {
   const c = new CachedTokenCounter((w) => Math.ceil(w.length / 3));
   const plain = { maxTokens: 40, countTokens: (t: string) => c.count(t) };
-  const onePass = { ...plain, countPrefixes: (t: string) => c.prefixes(t) };
+  const onePass = { ...plain, countRanges: (t: string) => c.ranges(t) };
   const lines = [
     Array.from({ length: 400 }, (_, i) => `term${i % 13}${'x'.repeat(i % 9)}`).join(' '),
     Array.from({ length: 300 }, (_, i) => (i % 4 === 0 ? 'wide\t\tgap' : 'a'.repeat(i % 17))).join('  '),
@@ -104,7 +104,7 @@ test('data files are text windows of kind data with their language', async () =>
 
 test('paragraph packing skips counting joins a long paragraph cannot fit, and packs as counting every join does', () => {
   const c = new CachedTokenCounter((w) => Math.ceil(w.length / 4));
-  let budget = { maxTokens: 48, countTokens: (t: string) => c.count(t), countPrefixes: (t: string) => c.prefixes(t) };
+  let budget = { maxTokens: 48, countTokens: (t: string) => c.count(t), countRanges: (t: string) => c.ranges(t) };
   /** The packing before the shortcut: every join is counted. */
   const reference = (units: Unit[]) => {
     const out: { startLine: number; endLine: number; text: string }[] = [];

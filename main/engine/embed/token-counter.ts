@@ -42,18 +42,18 @@ export class CachedTokenCounter {
   }
 
   /**
-   * `end => count(text.slice(0, end))`, exactly, after one pass over `text`: the chunker's search
-   * for the longest prefix of a long line that fits probes a dozen prefixes, and counting each anew
-   * was most of the time spent parsing prose. A prefix is the text's runs before the one `end`
-   * falls in, that run cut at `end` (a cut word is counted as the word it is), and the edge spaces.
+   * `(start, end) => count(text.slice(start, end))`, exactly, after one pass over `text`: the
+   * chunker cuts a long line into pieces, probing a dozen ends for each, and counting each probe,
+   * or each piece's prefixes, anew was most of the time spent parsing prose. A range is the text's
+   * runs it covers, the runs at either edge cut to it (a cut word is counted as the word it is, a
+   * cut whitespace run by what it still holds), and the edge spaces.
    */
-  prefixes(text: string): (end: number) => number {
+  ranges(text: string): (start: number, end: number) => number {
     const starts: number[] = [];
-    /** The count of every run before run k, and of run k itself. */
+    /** The count of every run before run k. */
     const before: number[] = [];
     const costs: number[] = [];
-    /** For a whitespace run, where its first character other than a space is (its end if none). */
-    const other: number[] = [];
+    const words: boolean[] = [];
     const n = text.length;
     let total = 0;
     let i = 0;
@@ -64,35 +64,48 @@ export class CachedTokenCounter {
       let c = text.charCodeAt(i);
       let cost: number;
       if (isSpace(c)) {
-        let first = c !== 32 ? start : -1;
-        while (++i < n && isSpace((c = text.charCodeAt(i)))) if (c !== 32 && first < 0) first = i;
-        other.push(first < 0 ? i : first);
-        cost = runCost(first >= 0, i - start);
+        let other = c !== 32;
+        while (++i < n && isSpace((c = text.charCodeAt(i)))) if (c !== 32) other = true;
+        cost = runCost(other, i - start);
+        words.push(false);
       } else {
         while (++i < n && !isSpace(text.charCodeAt(i)));
-        other.push(-1);
         cost = this.word(text.slice(start, i));
+        words.push(true);
       }
       costs.push(cost);
       total += cost;
     }
-    const lead = n > 0 && text.charCodeAt(0) === 32 ? 1 : 0;
-    return (end) => {
-      if (end <= 0) return 0;
-      if (end > n) throw new RangeError(`prefix ${end} is past the text's ${n} characters`);
-      // The run that holds the prefix's last character: the last one starting before `end`.
+    /** The run holding character `at`: the last one starting at or before it. */
+    const runAt = (at: number): number => {
       let lo = 0;
       let hi = starts.length - 1;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (starts[mid] < end) lo = mid;
+        if (starts[mid] <= at) lo = mid;
         else hi = mid - 1;
       }
-      const runEnd = lo + 1 < starts.length ? starts[lo + 1] : n;
-      let cost = costs[lo];
-      if (end < runEnd)
-        cost = other[lo] < 0 ? this.word(text.slice(starts[lo], end)) : runCost(other[lo] < end, end - starts[lo]);
-      return before[lo] + cost + lead + (text.charCodeAt(end - 1) === 32 ? 1 : 0);
+      return lo;
+    };
+    const runEnd = (k: number) => (k + 1 < starts.length ? starts[k + 1] : n);
+    /** Run k's count over [a, b), a part of it. */
+    const part = (k: number, a: number, b: number): number => {
+      if (a === starts[k] && b === runEnd(k)) return costs[k];
+      if (words[k]) return this.word(text.slice(a, b));
+      let other = false;
+      for (let j = a; j < b && !other; j++) other = text.charCodeAt(j) !== 32;
+      return runCost(other, b - a);
+    };
+    return (start, end) => {
+      if (start < 0 || end > n) throw new RangeError(`range ${start}-${end} is outside the text's ${n} characters`);
+      if (end <= start) return 0;
+      const first = runAt(start);
+      const last = runAt(end - 1);
+      const inner =
+        first === last
+          ? part(first, start, end)
+          : part(first, start, runEnd(first)) + before[last] - before[first + 1] + part(last, starts[last], end);
+      return inner + (text.charCodeAt(start) === 32 ? 1 : 0) + (text.charCodeAt(end - 1) === 32 ? 1 : 0);
     };
   }
 

@@ -15,8 +15,8 @@ export type { ModelState };
 /** What sizes chunks to the model's window: its tokenizer's counts, with or without the model loaded. */
 export interface ChunkTokens {
   countTokens(text: string): number;
-  /** Counts of every prefix of a text in one pass (TokenBudget.countPrefixes), where the counter has it. */
-  countPrefixes?(text: string): (end: number) => number;
+  /** Counts of every range of a text after one pass (TokenBudget.countRanges), where the counter has it. */
+  countRanges?(text: string): (start: number, end: number) => number;
   /** One word's count (no whitespace). */
   countWord(word: string): number;
   /** The model's folder (its tokenizer.json), for parse workers that count on their own thread. */
@@ -151,7 +151,7 @@ export class Embeddings {
     };
     return {
       countTokens: (t) => tokens().counter.count(t),
-      countPrefixes: (t) => tokens().counter.prefixes(t),
+      countRanges: (t) => tokens().counter.ranges(t),
       countWord: (w) => tokens().countWord(w),
       dir,
     };

@@ -40,7 +40,7 @@ export async function parseSource(emb: Embeddings, useWorkers = true): Promise<P
   try {
     // The tokenizer alone, not the model: see Embeddings.chunkTokens.
     const t = await emb.chunkTokens();
-    budget = { maxTokens, countTokens: t.countTokens, countPrefixes: t.countPrefixes };
+    budget = { maxTokens, countTokens: t.countTokens, countRanges: t.countRanges };
     // A word has no whitespace, so the model's count of it is its tokenizer's count, cached.
     counter = {
       spec: { key: emb.spec.id, model: true, tokenizerDir: t.dir ?? undefined },

@@ -2,14 +2,14 @@
 export interface TokenBudget {
   maxTokens: number;
   countTokens: (text: string) => number;
-  /** `end => countTokens(text.slice(0, end))` at less than a count per call (embed/token-counter.ts). */
-  countPrefixes?: (text: string) => (end: number) => number;
+  /** `(start, end) => countTokens(text.slice(start, end))` at less than a count per call (embed/token-counter.ts). */
+  countRanges?: (text: string) => (start: number, end: number) => number;
 }
 
-/** Counts of the prefixes of `text`, from the budget's one pass where it has one. */
-function prefixCounts(budget: TokenBudget, text: string): (end: number) => number {
-  if (budget.countPrefixes) return budget.countPrefixes(text);
-  return (end) => budget.countTokens(text.slice(0, end));
+/** Counts of the ranges of `text`, from the budget's one pass where it has one. */
+function rangeCounts(budget: TokenBudget, text: string): (start: number, end: number) => number {
+  if (budget.countRanges) return budget.countRanges(text);
+  return (start, end) => budget.countTokens(text.slice(start, end));
 }
 
 /** One source line (or a piece of one) with its 1-based line number. */
@@ -44,18 +44,20 @@ export function splitLongUnit(unit: Unit, budget: TokenBudget): Unit[] {
 /** `splitLongUnit` with each piece's count, which the search for its end has already made. */
 function countedPieces(unit: Unit, budget: TokenBudget): { unit: Unit; tokens: number }[] {
   const pieces: { unit: Unit; tokens: number }[] = [];
-  let rest = unit.text;
-  while (rest.length > 0) {
+  const text = unit.text;
+  const range = rangeCounts(budget, text);
+  let at = 0;
+  while (at < text.length) {
+    const restLength = text.length - at;
+    /** The count of the rest's first `end` characters. */
+    const count = (end: number) => range(at, at + end);
     // Probe a prefix that grows geometrically instead of counting the whole rest each time: a
-    // multi-megabyte line would otherwise cost quadratic time.
-    let hi = Math.min(rest.length, budget.maxTokens * 8);
-    let count = prefixCounts(budget, rest.slice(0, hi));
-    while (hi < rest.length && count(hi) <= budget.maxTokens) {
-      hi = Math.min(rest.length, hi * 2);
-      count = prefixCounts(budget, rest.slice(0, hi));
-    }
-    if (hi === rest.length && count(hi) <= budget.maxTokens) {
-      pieces.push({ unit: { line: unit.line, text: rest }, tokens: count(hi) });
+    // multi-megabyte line would otherwise cost quadratic time. Counts do not always grow with the
+    // prefix (a cut word can cost more than it whole), so the probes are the ones the cut is defined by.
+    let hi = Math.min(restLength, budget.maxTokens * 8);
+    while (hi < restLength && count(hi) <= budget.maxTokens) hi = Math.min(restLength, hi * 2);
+    if (hi === restLength && count(hi) <= budget.maxTokens) {
+      pieces.push({ unit: { line: unit.line, text: text.slice(at) }, tokens: count(hi) });
       break;
     }
     let lo = 1;
@@ -65,11 +67,10 @@ function countedPieces(unit: Unit, budget: TokenBudget): { unit: Unit; tokens: n
       else hi = mid - 1;
     }
     let cut = lo;
-    const space = rest.lastIndexOf(' ', cut);
+    const space = text.lastIndexOf(' ', at + cut) - at;
     if (space > cut * 0.7) cut = space + 1;
-    // `count` is exact for every prefix of what it was made over (token-counter.ts).
-    pieces.push({ unit: { line: unit.line, text: rest.slice(0, cut) }, tokens: count(cut) });
-    rest = rest.slice(cut);
+    pieces.push({ unit: { line: unit.line, text: text.slice(at, at + cut) }, tokens: count(cut) });
+    at += cut;
   }
   return pieces;
 }
