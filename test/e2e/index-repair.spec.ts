@@ -1,7 +1,9 @@
 // Damage found while serving, as a person sees it: a data file of the chunks table is cut in half
-// under the running engine, a search meets it, and the index panel says the index is damaged and
-// being repaired, then that it was repaired and where the damaged copy was kept. The control: the
-// same panel before the damage shows no such notice.
+// under the running engine, an edit's write meets it, and the index panel says the index is damaged
+// and being repaired, then that it was repaired and where the damaged copy was kept. The control:
+// the same panel before the damage shows no such notice. A search alone does not meet this damage:
+// the sparse leg answers from its in-memory copy of what the index held (index/sparse-memory.ts),
+// which the truncation does not reach; the test checks that too, so a change there is seen.
 import { mkdtempSync, mkdirSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,11 +34,18 @@ test('damage found while serving is named, repaired in place, and said so', asyn
 
   for (const f of filesUnder(join(engine.home, 'index', 'chunks.lance', 'data')))
     truncateSync(f, Math.floor(statSync(f).size / 2));
-  const search = await engine.api('POST', '/api/search', { query: 'gardening weather', mode: 'sparse' }).then(
-    () => 'answered',
-    (err: Error) => err.message,
-  );
-  expect(search).toMatch(/index_corrupt/);
+  const before = await engine.api<{ hits: unknown[] }>('POST', '/api/search', {
+    query: 'gardening weather',
+    mode: 'sparse',
+  });
+  expect(before.hits.length).toBeGreaterThan(0);
+  expect((await status()).index_repair ?? null).toBeNull();
+
+  // The edit's update replaces the note's rows: its write reads the damaged table.
+  writeFileSync(join(folder, 'note-3.md'), '# Note 3\n\nGardening weather, frost dates and a new cold frame.\n');
+  await expect
+    .poll(async () => (await status()).index_repair?.damage.code ?? null, { timeout: 120_000 })
+    .toBe('index_corrupt');
 
   const notice = page.getByTestId('index-repair');
   await expect(notice).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
