@@ -149,7 +149,10 @@ export class Engine implements EngineApi {
     });
     this.maintenance = new MaintenanceScheduler(
       queue,
-      async () => store.maintain(await this.models.embeddings.vectorsName(false), maintenanceOptions),
+      () =>
+        this.damage.background(async () =>
+          store.maintain(await this.models.embeddings.vectorsName(false), maintenanceOptions),
+        ),
       maintenanceOptions.keepVersionsMs,
     );
     this.sync = new FolderSync({

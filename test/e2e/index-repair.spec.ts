@@ -1,9 +1,12 @@
-// Damage found while serving, as a person sees it: a data file of the chunks table is cut in half
-// under the running engine, an edit's write meets it, and the index panel says the index is damaged
-// and being repaired, then that it was repaired and where the damaged copy was kept. The control:
-// the same panel before the damage shows no such notice. A search alone does not meet this damage:
-// the sparse leg answers from its in-memory copy of what the index held (index/sparse-memory.ts),
-// which the truncation does not reach; the test checks that too, so a change there is seen.
+// Damage found while serving, as a person sees it: the data files of the chunks table are cut
+// short under the running engine, an edit's write meets it (or a maintenance pass does; either
+// names it), and the index panel says the index is damaged and being repaired, then that it was
+// repaired and where the damaged copy was kept. The control: the same panel before the damage
+// shows no such notice. A search alone does not meet this damage: the sparse leg answers from its
+// in-memory copy of what the index held (index/sparse-memory.ts), which the truncation does not
+// reach; the test checks that too, so a change there is seen.
+// The files are cut to a stub: a read through LanceDB's cached file metadata fails as surely as
+// a first open does.
 import { mkdtempSync, mkdirSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,8 +35,7 @@ test('damage found while serving is named, repaired in place, and said so', asyn
   await expect(page.getByTestId('folders')).toContainText('notes');
   await expect(page.getByTestId('index-repair')).toHaveCount(0);
 
-  for (const f of filesUnder(join(engine.home, 'index', 'chunks.lance', 'data')))
-    truncateSync(f, Math.floor(statSync(f).size / 2));
+  for (const f of filesUnder(join(engine.home, 'index', 'chunks.lance', 'data'))) truncateSync(f, 16);
   const before = await engine.api<{ hits: unknown[] }>('POST', '/api/search', {
     query: 'gardening weather',
     mode: 'sparse',
@@ -41,8 +43,11 @@ test('damage found while serving is named, repaired in place, and said so', asyn
   expect(before.hits.length).toBeGreaterThan(0);
   expect((await status()).index_repair ?? null).toBeNull();
 
-  // The edit's update replaces the note's rows: its write reads the damaged table.
+  // The edit's update replaces the note's rows: its write reads the damaged table. The update is
+  // also asked for, as the folder's Update does, so that the test does not rest on the watcher
+  // alone (watching has its own tests); whichever job writes first meets the damage.
   writeFileSync(join(folder, 'note-3.md'), '# Note 3\n\nGardening weather, frost dates and a new cold frame.\n');
+  await engine.api('POST', '/api/folders/index', { path: folder, kind: 'update' });
   await expect
     .poll(async () => (await status()).index_repair?.damage.code ?? null, { timeout: 120_000 })
     .toBe('index_corrupt');

@@ -25,6 +25,20 @@ export class DamageWatch {
     return (await this.find()) ?? err;
   }
 
+  /**
+   * Background work on the index (a maintenance pass): skipped while damage is known, since the
+   * index is about to be moved aside; damage it meets (compaction reads every fragment it
+   * rewrites) is named and reported as a write's is, not lost in a hidden job's failure.
+   */
+  async background(work: () => Promise<void>): Promise<void> {
+    if (this.current) return;
+    try {
+      await work();
+    } catch (err) {
+      throw await this.name(err);
+    }
+  }
+
   /** The damaged index was moved aside and a new one opened in its place (folders/repair.ts). */
   clear(): void {
     this.current = null;
