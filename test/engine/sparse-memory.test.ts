@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { openEngine } from '../../main/engine/engine.js';
 import { IndexStore, type FileWrite } from '../../main/engine/index/store.js';
 import { analyzeQuery } from '../../main/engine/index/analyzer.js';
-import { MemoryTable, type FileOrigin } from '../../main/engine/index/sparse-memory.js';
+import { MemoryTable, type FileOrigin } from '../../main/engine/index/memory-table.js';
 import type { RowFilter } from '../../main/engine/index/row-filter.js';
 import type { FileRow } from '../../main/engine/index/schema.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
@@ -286,12 +286,19 @@ test(
       const docs = await mem.storedRows('docs', null);
       const paths = [...new Set(chunks.map((c) => c.path))].sort();
       const r = rng(9);
-      // An edit: a file's chunks get other words (new ids, as a re-chunked file's do).
-      const edited = paths.slice(0, 3).map((p): FileWrite => {
+      // An edit: a file's chunks get other words, new ids (as an edited file's rows do) and a new
+      // mtime, and its committed rows are taken as written. The third file keeps its ids, as a
+      // rebuild's rows of an unchanged file do: the table keeps the rows it held under them, and
+      // the mirror reads that file back instead of taking what was written (SparseMemory.written).
+      const edited = paths.slice(0, 3).map((p, k): FileWrite => {
+        const d0 = docs.find((x) => x.path === p)!;
+        const edit = k < 2;
+        const mtime = edit ? d0.mtime + 1000 : d0.mtime;
+        const v2 = (id: string) => (edit ? `${id}-v2` : id);
         const cs = chunks
           .filter((c) => c.path === p)
-          .map((c, i) => ({ ...c, id: `${c.id}-v2`, search_text: analyzeQuery(words(r, 20 + i)) }));
-        const d = docs.find((x) => x.path === p)!;
+          .map((c, i) => ({ ...c, mtime, id: v2(c.id), search_text: analyzeQuery(words(r, 20 + i)) }));
+        const d = { ...d0, mtime, id: v2(d0.id) };
         return {
           file: {
             path: p,
@@ -351,6 +358,23 @@ test(
         edges: [],
         fresh: true,
       };
+      // Hostile text: a lone surrogate is stored as U+FFFD, so this file is read back, not taken.
+      const odd: FileWrite = {
+        ...added,
+        file: { ...added.file, path: `${base.path}.odd.md`, rel: `${base.rel}.odd.md` },
+        doc: { ...added.doc!, id: 'odddoc', path: `${base.path}.odd.md`, rel: `${base.rel}.odd.md` },
+        chunks: [
+          {
+            ...added.chunks[0],
+            id: 'odd-0',
+            path: `${base.path}.odd.md`,
+            rel: `${base.rel}.odd.md`,
+            text: 'quokka \ud800 half',
+            search_text: analyzeQuery('quokka \ud800 half'),
+          },
+        ],
+      };
+      const applied = mem.reads.memory.applied;
       // Searches run all through the writes: a refresh that reads a write's rows half done must not
       // leave the mirror behind once the write has committed.
       let writing = true;
@@ -363,7 +387,8 @@ test(
           await new Promise((r) => setImmediate(r));
         }
       })();
-      await mem.writeFiles([...edited, added], null);
+      await mem.writeFiles([...edited, added, odd], null);
+      const taken = mem.reads.memory.applied - applied;
       await mem.removeFiles(fx.folders[1], paths.filter((p) => p.startsWith(fx.folders[1])).slice(0, 4));
       writing = false;
       await racing;
@@ -379,12 +404,28 @@ test(
             2,
             `${label}: the added file`,
           );
+          const text = async (s: IndexStore) => {
+            const hits = await s.reads.matchChunks(analyzeQuery('quokka'), undefined, 10);
+            const pathOf = (id: string) => hits.find((h) => h.id === id)?.path;
+            return [
+              ...(
+                await s.reads.hitRows(
+                  hits.map((h) => h.id),
+                  pathOf,
+                )
+              ).values(),
+            ].map((h) => h.text);
+          };
+          assert.deepEqual(await text(mem), await text(ref), `${label}: the odd file's text as stored`);
+          assert.match((await text(mem))[0] ?? '', /\ufffd/, `${label}: the lone surrogate was stored as U+FFFD`);
         } finally {
           await ref.close();
         }
       };
       assert.ok(mem.reads.memory.stats(), 'still mirrored after the writes');
       await check('after writes ');
+      // After the comparison, so that a mirror that took the wrong files fails it first.
+      assert.equal(taken, 3, 'the edits and the add were taken as written');
       // A maintenance pass reopens the tables; the mirror stays.
       await mem.maintain(null, { vectorIndexThreshold: 1e9, keepVersionsMs: 0, retireAfterMs: 0 });
       await check('after maintain ');

@@ -3,7 +3,8 @@ import type { Table as ArrowTable } from 'apache-arrow';
 import { and, sqlIn } from './sql.js';
 import { decodeRows, type Raw } from './arrow-rows.js';
 import { filterSql, type RowFilter } from './row-filter.js';
-import { SHOWN_COLUMNS, SparseMemory, type ChunkEntry, type Mirror, type ShownColumns } from './sparse-memory.js';
+import type { ChunkEntry, ShownColumns } from './memory-table.js';
+import { SHOWN_COLUMNS, SparseMemory, type Mirror } from './sparse-memory.js';
 
 /**
  * What the search legs read, as typed rows: the only place their LanceDB queries are written.

@@ -1,6 +1,7 @@
 import type { Table } from '@lancedb/lancedb';
-import { Bm25Index, type Bm25Params } from './bm25.js';
-import { filterTest, type FilteredRow, type RowFilter } from './row-filter.js';
+import type { Bm25Params } from './bm25.js';
+import { MemoryTable, type ChunkEntry, type FileOrigin } from './memory-table.js';
+import type { ChunkRow, DocRow } from './schema.js';
 import { sqlIn } from './sql.js';
 import { decodeRows, type Columns, type Raw } from './arrow-rows.js';
 
@@ -9,36 +10,14 @@ import { decodeRows, type Columns, type Raw } from './arrow-rows.js';
  * two LanceDB tables the sparse leg searches. LanceDB stays the store of record: the mirror is
  * read from it (at open, in the background, and again after the index is replaced), and the
  * paths the store writes or removes are read again from it before the next search is served
- * (`forgetPaths`, called before each write and after its commit). Until it is built, or while a
+ * (`forgetPaths`, called before each write and after its commit), unless the rows a write has
+ * just committed are added as written (`written`). Until it is built, or while a
  * refresh races a write, `serve` answers null and the caller asks LanceDB as before. It relies on
  * this process being the index's only writer (the data folder's lock, engine/lock.ts).
  *
  * Slots of removed or rewritten rows are not reused before the next full read (a reopened store,
  * a moved-aside index): about 20 bytes per rewritten chunk meanwhile.
  */
-
-/** A file's origin columns, shared by its chunks' entries. */
-export interface FileOrigin extends FilteredRow {
-  rel: string;
-}
-
-/** What a hit shows beyond its place (index/search-reads.ts, HitRow). */
-export interface ShownColumns {
-  text: string;
-  language: string;
-  symbol: string;
-  heading: string;
-}
-
-export interface ChunkEntry {
-  id: string;
-  file: FileOrigin;
-  start_line: number;
-  end_line: number;
-  page: number;
-  /** Held while the mirror's shown text fits SHOWN_TEXT_BUDGET; else a hit reads it from LanceDB. */
-  shown?: ShownColumns;
-}
 
 /** Past this many changed files, reading the whole tables again is cheaper than an `IN` over them. */
 const REBUILD_FROM = 5_000;
@@ -53,150 +32,19 @@ const ORIGIN = ['folder', 'path', 'rel', 'kind', 'ext', 'mtime'];
 /** The columns of ShownColumns. */
 export const SHOWN_COLUMNS = ['text', 'language', 'symbol', 'heading'];
 const CHUNK_COLUMNS = ['id', ...ORIGIN, 'start_line', 'end_line', 'page', 'search_text', ...SHOWN_COLUMNS];
-const DOC_COLUMNS = [...ORIGIN, 'text'];
+const DOC_COLUMNS = ['id', ...ORIGIN, 'text'];
 
-/** One table's mirror: the BM25 index and, by slot, what a match returns. */
-export class MemoryTable<E extends { file: FileOrigin; shown?: ShownColumns }> {
-  readonly index: Bm25Index;
-  private readonly entries: (E | undefined)[] = [];
-  private readonly byPath = new Map<string, number[]>();
-  /** Each slot's file, as an index into `files`: a filter is tested once per file, not per chunk. */
-  private slotFile = new Uint32Array(1024);
-  private readonly files: FileOrigin[] = [];
-  private readonly fileIndex = new Map<string, number>();
-  /** The last filter's files that pass, kept until the table changes (a search asks it 2-4 times). */
-  private passing: { key: string; version: number; pass: Uint8Array } | null = null;
-  private version = 0;
-  /** Characters of shown text the live entries hold (see SHOWN_TEXT_BUDGET). */
-  heldText = 0;
-
-  constructor(params?: Bm25Params) {
-    this.index = new Bm25Index(params);
-  }
-
-  add(entry: E, text: string): void {
-    const slot = this.index.add(text);
-    this.entries[slot] = entry;
-    this.heldText += heldBy(entry);
-    this.version++;
-    let file = this.fileIndex.get(entry.file.path);
-    if (file === undefined || this.files[file] !== entry.file) {
-      file = this.files.length;
-      this.files.push(entry.file);
-      this.fileIndex.set(entry.file.path, file);
-    }
-    if (slot >= this.slotFile.length) {
-      const grown = new Uint32Array(Math.max(slot + 1, this.slotFile.length * 2));
-      grown.set(this.slotFile);
-      this.slotFile = grown;
-    }
-    this.slotFile[slot] = file;
-    const list = this.byPath.get(entry.file.path);
-    if (list) list.push(slot);
-    else this.byPath.set(entry.file.path, [slot]);
-  }
-
-  removePath(path: string): void {
-    this.version++;
-    for (const slot of this.byPath.get(path) ?? []) {
-      this.index.remove(slot);
-      this.heldText -= heldBy(this.entries[slot]);
-      this.entries[slot] = undefined;
-    }
-    this.byPath.delete(path);
-  }
-
-  /**
-   * The best `limit` matches of `match` passing `filter`, made into rows by `make` and put in
-   * `order`. The cut falls at the limit-th best score and equal scores there are ordered as the
-   * whole list would be (LanceDB keeps some of a tie at its cut, by row); rows are made for the
-   * candidates at or above the cut only (a common word matches most chunks).
-   */
-  best<U>(
-    match: string,
-    filter: RowFilter | undefined,
-    limit: number,
-    make: (entry: E, score: number) => U,
-    order: (rows: U[]) => U[],
-  ): U[] {
-    const { slots, count, sums } = this.index.search(match, filter ? this.maskOf(filter) : undefined);
-    let cut = -Infinity;
-    if (count > limit && limit > 0) {
-      const scores = new Float32Array(count);
-      for (let i = 0; i < count; i++) scores[i] = sums[slots[i]];
-      cut = nthSmallest(scores, count - limit);
-    }
-    const out: U[] = [];
-    for (let i = 0; i < count; i++) {
-      const slot = slots[i];
-      if (sums[slot] >= cut) out.push(make(this.entries[slot] as E, sums[slot]));
-    }
-    return order(out).slice(0, Math.max(0, limit));
-  }
-
-  /** The live entries of one file, in the order they were added. */
-  entriesOf(path: string): E[] {
-    return (this.byPath.get(path) ?? []).map((slot) => this.entries[slot] as E);
-  }
-
-  /** Which files pass the filter, by file index (see `slotFile`). */
-  private maskOf(filter: RowFilter): { slotFile: Uint32Array; pass: Uint8Array } {
-    const key = JSON.stringify(filter);
-    if (this.passing?.key !== key || this.passing.version !== this.version) {
-      const test = filterTest(filter);
-      const pass = new Uint8Array(this.files.length);
-      if (filter.paths) {
-        for (const p of filter.paths) {
-          const i = this.fileIndex.get(p);
-          if (i !== undefined && test(this.files[i])) pass[i] = 1;
-        }
-      } else for (let i = 0; i < this.files.length; i++) pass[i] = test(this.files[i]) ? 1 : 0;
-      this.passing = { key, version: this.version, pass };
-    }
-    return { slotFile: this.slotFile, pass: this.passing.pass };
-  }
-
-  get paths(): number {
-    return this.byPath.size;
-  }
-}
-
-/**
- * The value a full sort would put at index `n` (the cut of `best`), by selection: a common word
- * matches most chunks, and sorting all their scores was a large share of a search's time.
- * Reorders `a`.
- */
-export function nthSmallest(a: Float32Array, n: number): number {
-  let lo = 0;
-  let hi = a.length - 1;
-  while (hi > lo) {
-    // Median of three as the pivot (scores are often sorted runs: postings come in slot order).
-    const mid = (lo + hi) >>> 1;
-    const x = a[lo];
-    const y = a[mid];
-    const z = a[hi];
-    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (a[i] < pivot) i++;
-      while (a[j] > pivot) j--;
-      if (i <= j) {
-        const t = a[i];
-        a[i++] = a[j];
-        a[j--] = t;
-      }
-    }
-    if (n <= j) hi = j;
-    else if (n >= i) lo = i;
-    else return a[n];
-  }
-  return a[n];
+/** A committed write's rows for one file (index/write-rows.ts, FileWrite). */
+export interface WrittenFile {
+  file: { path: string };
+  doc?: DocRow;
+  chunks: readonly ChunkRow[];
 }
 
 export interface Mirror {
   chunks: MemoryTable<ChunkEntry>;
-  docs: MemoryTable<{ file: FileOrigin }>;
+  /** A file's row, by id: a write that finds its id kept is read back (SparseMemory.written). */
+  docs: MemoryTable<{ id: string; file: FileOrigin }>;
   /** Characters of shown text the chunks may hold (SparseMemory.textBudget when built). */
   textBudget: number;
 }
@@ -218,6 +66,8 @@ export class SparseMemory {
   served = 0;
   /** Reads of changed paths (tests check that an ingest's rows were read before a search asked). */
   refreshes = 0;
+  /** Files whose committed rows were added as written, not read back (tests). */
+  applied = 0;
   /** Read by the next build: tests set 0 to see hits read their text from LanceDB. */
   textBudget = SHOWN_TEXT_BUDGET;
 
@@ -274,6 +124,41 @@ export class SparseMemory {
     if (this.closed) return;
     if (this.builtEpoch !== this.epoch || !this.mirror) this.warm();
     else if (this.dirty.size > 0) void this.refreshOnce().catch(() => undefined);
+  }
+
+  /**
+   * A write's rows, just committed, added as reading them back would add them, which at 2,000
+   * notes of 25k chunks cost the main thread and LanceDB about 1.5 s per ingest (issue 17). The
+   * store replaces every row of each written path with exactly these (write-rows.ts), and each
+   * value reads back as the same JS value (arrow-rows.ts) unless its column does not store it as
+   * is: a lone surrogate (stored as U+FFFD), a fraction or -0 in an integer column. A row whose id
+   * the table already held is kept as it was (tables.ts, replaceWhere), which an older version
+   * may have written otherwise (a rebuild rewrites unchanged files under their old ids), so a file
+   * with an id the mirror holds is read back too, as is every file when the mirror is not current
+   * (catchUp).
+   * Called synchronously after the commit's forget: a refresh reading meanwhile finds no mark
+   * left for a path taken here, so its older read of it is not applied (refresh).
+   */
+  written(writes: readonly WrittenFile[]): void {
+    const m = this.mirror;
+    if (this.closed || !m || this.builtEpoch !== this.epoch) {
+      this.catchUp();
+      return;
+    }
+    const taken = writes.filter((w) => newRows(m, w) && readsBackAsIs(w));
+    for (const w of taken) {
+      m.chunks.removePath(w.file.path);
+      m.docs.removePath(w.file.path);
+      this.dirty.delete(w.file.path);
+    }
+    const origins = new Map<string, FileOrigin>();
+    for (const w of taken) for (const c of w.chunks) addChunk(m, c as unknown as Raw, origins);
+    for (const w of taken) if (w.doc) addDoc(m, w.doc as unknown as Raw, origins);
+    m.chunks.index.compactIfDue();
+    m.docs.index.compactIfDue();
+    this.applied += taken.length;
+    // The rest stay marked, and are read back.
+    if (this.dirty.size > 0) this.catchUp();
   }
 
   private refreshOnce(): Promise<void> {
@@ -386,6 +271,37 @@ export class SparseMemory {
   }
 }
 
+const wellFormed = (v: unknown): boolean =>
+  typeof v === 'string' && (v as unknown as { isWellFormed(): boolean }).isWellFormed();
+const int32 = (v: unknown): boolean => typeof v === 'number' && (v | 0) === v && !Object.is(v, -0);
+
+function originReadsBack(r: Raw): boolean {
+  return ['folder', 'path', 'rel', 'kind', 'ext'].every((c) => wellFormed(r[c])) && typeof r.mtime === 'number';
+}
+
+/** Whether none of the file's written row ids is one the mirror holds for it (see SparseMemory.written). */
+function newRows(m: Mirror, w: WrittenFile): boolean {
+  const held = new Set(m.chunks.entriesOf(w.file.path).map((e) => e.id));
+  if (w.chunks.some((c) => held.has(c.id))) return false;
+  return !w.doc || m.docs.entriesOf(w.file.path)[0]?.id !== w.doc.id;
+}
+
+/** Whether every value the mirror takes from a written file reads back from LanceDB as itself. */
+function readsBackAsIs(w: WrittenFile): boolean {
+  const doc = w.doc as unknown as Raw | undefined;
+  if (doc && !(originReadsBack(doc) && wellFormed(doc.text))) return false;
+  return w.chunks.every((row) => {
+    const c = row as unknown as Raw;
+    return (
+      originReadsBack(c) &&
+      ['id', 'search_text', 'text', 'language', 'symbol', 'heading'].every((k) => wellFormed(c[k])) &&
+      int32(c.start_line) &&
+      int32(c.end_line) &&
+      int32(c.page)
+    );
+  });
+}
+
 function originOf(r: Raw, origins: Map<string, FileOrigin>): FileOrigin {
   const path = r.path as string;
   let o = origins.get(path);
@@ -401,10 +317,6 @@ function originOf(r: Raw, origins: Map<string, FileOrigin>): FileOrigin {
     origins.set(path, o);
   }
   return o;
-}
-
-function heldBy(e: { shown?: ShownColumns } | undefined): number {
-  return e?.shown?.text.length ?? 0;
 }
 
 function addChunk(m: Mirror, r: Raw, origins: Map<string, FileOrigin>): void {
@@ -427,7 +339,7 @@ function addChunk(m: Mirror, r: Raw, origins: Map<string, FileOrigin>): void {
 }
 
 function addDoc(m: Mirror, r: Raw, origins: Map<string, FileOrigin>): void {
-  m.docs.add({ file: originOf(r, origins) }, r.text as string);
+  m.docs.add({ id: r.id as string, file: originOf(r, origins) }, r.text as string);
 }
 
 /** Streams a query's rows a batch at a time (the docs' text of a whole index is never held at once). */

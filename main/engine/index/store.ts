@@ -221,13 +221,16 @@ export class IndexStore {
     const paths = writes.map((w) => w.file.path);
     const vectors = vectorsName ? (this.vectorTables.get(vectorsName) ?? null) : null;
     this.reads.forgetPaths(paths);
+    let committed = false;
     try {
       await writeRows(this.handles.core, this.indexes, writes, paths, vectors, fold, missing);
+      committed = true;
     } finally {
-      // Mirrors follow the tables, also after a failed write (part of it may have committed),
-      // and read the new rows now, not when the next search asks.
+      // Mirrors follow the tables, also after a failed write (part of it may have committed, so
+      // it is read back), and take the new rows now, not when the next search asks.
       this.reads.forgetPaths(paths);
-      this.reads.memory.catchUp();
+      if (committed) this.reads.memory.written(writes);
+      else this.reads.memory.catchUp();
       await this.recountAll(
         writes.map((w) => w.file.folder),
         !fold,

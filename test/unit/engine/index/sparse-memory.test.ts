@@ -2,7 +2,7 @@
 // puts at the same index, on random scores, ties, sorted runs and equal values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nthSmallest } from '../../../../main/engine/index/sparse-memory.js';
+import { nthSmallest } from '../../../../main/engine/index/memory-table.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
