@@ -178,6 +178,11 @@ export class SparseMemory {
     await this.refreshing?.catch(() => undefined);
   }
 
+  /** Whether searches are answered from memory once it is built (not disabled, not closed). */
+  get enabled(): boolean {
+    return !this.closed;
+  }
+
   /** Never serves again: every search asks LanceDB (a reference to compare the mirror with). */
   disable(): void {
     this.closed = true;

@@ -29,7 +29,8 @@ export interface IndexerOptions {
  * batch holds. Folding rows into the full-text indexes costs about the size of the table, so a
  * large sync folds once at its end, not once per scan batch (that grew with the square of the
  * folder: 10 folds were 5.5 of 34 s for 19k files). Rows not yet folded are found by a flat scan
- * meanwhile, and the sparse leg's in-memory mirror (index/sparse-memory.ts) scores them right.
+ * meanwhile, and the sparse leg's in-memory mirror (index/sparse-memory.ts) scores them right;
+ * where that mirror answers, the run's fold is left to the maintenance pass (IndexStore.fold).
  */
 const BATCH_CHUNKS = 3000;
 const MAX_BATCH_CHUNKS = 25_000;
