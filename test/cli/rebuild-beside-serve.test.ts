@@ -14,20 +14,11 @@ import { indexNow, tempDir } from '../helpers/engine.js';
 import { REPO } from '../helpers/cli.js';
 import { start, type Proc } from '../helpers/processes.js';
 import { cairn, FolderModel } from '../freshness/lib.js';
+import { filesUnder } from '../helpers/files.js';
 
 let folder: { dir: string; cleanup: () => Promise<void> };
 let home: { dir: string; cleanup: () => Promise<void> };
 let serve: Proc | null = null;
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const n of await readdir(dir)) {
-    const p = join(dir, n);
-    if ((await stat(p)).isDirectory()) out.push(...(await filesUnder(p)));
-    else out.push(p);
-  }
-  return out.sort();
-}
 
 /** Every index file by path and content hash: what "nothing was written" is checked against. */
 async function snapshot(index: string): Promise<string[]> {

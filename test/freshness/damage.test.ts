@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { openEngine } from '../../main/engine/engine.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
 import { cairn, FolderModel } from './lib.js';
+import { filesUnder } from '../helpers/files.js';
 
 let folder: { dir: string; cleanup: () => Promise<void> };
 let reference: Content;
@@ -52,23 +53,12 @@ async function build(): Promise<string> {
   return home.dir;
 }
 
-async function dataFiles(dir: string): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const out: string[] = [];
-  for (const n of names) {
-    const p = join(dir, n);
-    if ((await stat(p)).isDirectory()) out.push(...(await dataFiles(p)));
-    else out.push(p);
-  }
-  return out;
-}
-
 const DAMAGE: { kind: string; table: RegExp; apply: (index: string) => Promise<void> }[] = [
   {
     kind: 'a truncated chunks data file',
     table: /chunks/,
     apply: async (index) => {
-      for (const f of await dataFiles(join(index, 'chunks.lance', 'data')))
+      for (const f of await filesUnder(join(index, 'chunks.lance', 'data')))
         await truncate(f, Math.floor((await stat(f)).size / 2));
     },
   },
@@ -76,7 +66,7 @@ const DAMAGE: { kind: string; table: RegExp; apply: (index: string) => Promise<v
     kind: 'a zeroed chunks data file',
     table: /chunks/,
     apply: async (index) => {
-      for (const f of await dataFiles(join(index, 'chunks.lance', 'data')))
+      for (const f of await filesUnder(join(index, 'chunks.lance', 'data')))
         await writeFile(f, Buffer.alloc((await stat(f)).size));
     },
   },
@@ -84,7 +74,7 @@ const DAMAGE: { kind: string; table: RegExp; apply: (index: string) => Promise<v
     kind: 'an overwritten files table',
     table: /files/,
     apply: async (index) => {
-      for (const f of await dataFiles(join(index, 'files.lance', 'data')))
+      for (const f of await filesUnder(join(index, 'files.lance', 'data')))
         await writeFile(f, Buffer.alloc((await stat(f)).size, 0x5a));
     },
   },
@@ -92,7 +82,7 @@ const DAMAGE: { kind: string; table: RegExp; apply: (index: string) => Promise<v
     kind: 'an overwritten graph table',
     table: /graph_nodes/,
     apply: async (index) => {
-      for (const f of await dataFiles(join(index, 'graph_nodes.lance', 'data')))
+      for (const f of await filesUnder(join(index, 'graph_nodes.lance', 'data')))
         await writeFile(f, Buffer.alloc((await stat(f)).size, 0x33));
     },
   },
@@ -100,7 +90,7 @@ const DAMAGE: { kind: string; table: RegExp; apply: (index: string) => Promise<v
     kind: 'truncated full-text index files',
     table: /chunks|docs/,
     apply: async (index) => {
-      const files = await dataFiles(join(index, 'chunks.lance', '_indices'));
+      const files = await filesUnder(join(index, 'chunks.lance', '_indices'));
       assert.ok(files.length > 0, 'no index files to damage');
       for (const f of files) await truncate(f, Math.floor((await stat(f)).size / 3));
     },

@@ -12,16 +12,7 @@ import { CairnError } from '../../main/engine/errors.js';
 import { vectorTableName } from '../../main/engine/ingest/embeddings.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
 import { cairn, eventually, FolderModel, REPO, token } from './lib.js';
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await filesUnder(p)));
-    else out.push(p);
-  }
-  return out;
-}
+import { filesUnder } from '../helpers/files.js';
 
 async function indexedHome(files: number) {
   const home = await tempDir('faults-home');

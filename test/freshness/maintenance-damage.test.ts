@@ -5,22 +5,13 @@
 // control: the same index and edit, undamaged, where the same pass succeeds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, stat, truncate } from 'node:fs/promises';
+import { truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openEngine } from '../../main/engine/engine.js';
 import { CairnError } from '../../main/engine/errors.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
 import { FolderModel } from './lib.js';
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const n of await readdir(dir)) {
-    const p = join(dir, n);
-    if ((await stat(p)).isDirectory()) out.push(...(await filesUnder(p)));
-    else out.push(p);
-  }
-  return out;
-}
+import { filesUnder } from '../helpers/files.js';
 
 test('a maintenance pass that meets a damaged table names it in status', { timeout: 180_000 }, async () => {
   const folder = await tempDir('mdmg-folder');

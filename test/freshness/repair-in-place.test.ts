@@ -11,16 +11,7 @@ import { openEngine, type Engine } from '../../main/engine/engine.js';
 import { CairnError } from '../../main/engine/errors.js';
 import { indexNow, tempDir } from '../helpers/engine.js';
 import { FolderModel, sleep } from './lib.js';
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const n of await readdir(dir).catch(() => [] as string[])) {
-    const p = join(dir, n);
-    if ((await stat(p)).isDirectory()) out.push(...(await filesUnder(p)));
-    else out.push(p);
-  }
-  return out;
-}
+import { filesUnder } from '../helpers/files.js';
 
 async function damageChunks(home: string): Promise<void> {
   for (const f of await filesUnder(join(home, 'index', 'chunks.lance', 'data')))
