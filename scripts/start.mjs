@@ -85,9 +85,12 @@ if (el.ok && disp.ok) {
   buildRendererIfStale();
   const cli = join(root, 'main', 'engine', 'cli', 'main.ts');
   const compiled = join(root, 'dist', 'main', 'engine', 'cli', 'main.js');
+  // The Node flags every spawn of the engine gets (main/engine/kernel/young-generation.ts owns the
+  // why and the value), unless NODE_OPTIONS already chose that setting.
+  const flags = (process.env.NODE_OPTIONS ?? '').includes('--max-semi-space-size') ? [] : ['--max-semi-space-size=4'];
   let args;
-  if (existsSync(cli)) args = ['--import', 'tsx', cli, 'serve', ...extra];
-  else if (existsSync(compiled)) args = [compiled, 'serve', ...extra];
+  if (existsSync(cli)) args = [...flags, '--import', 'tsx', cli, 'serve', ...extra];
+  else if (existsSync(compiled)) args = [...flags, compiled, 'serve', ...extra];
   else {
     console.error('[start] The engine CLI (main/engine/cli/main.ts) is not there yet; nothing to serve.');
     process.exit(1);

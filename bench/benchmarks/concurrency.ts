@@ -13,8 +13,9 @@
  * LanceDB's code and caches and the allocator's slack; the RSS when the first search has answered
  * (the model loaded) is reported beside it. Peak RSS must stay within 1.5x of the floor.
  *
- * The server gets the environment the app gives its engine (kernel/malloc-env.ts);
- * `--malloc glibc-default` leaves glibc's defaults. `--calls N` ends the load after N calls instead of
+ * The server gets the environment and Node flags the app gives its engine (kernel/malloc-env.ts,
+ * kernel/young-generation.ts); `--malloc glibc-default` leaves glibc's defaults and
+ * `--young-generation v8-default` V8's. `--calls N` ends the load after N calls instead of
  * after `--duration` seconds, so runs on a machine under different load compare at equal work.
  */
 import { availableParallelism } from 'node:os';
@@ -26,7 +27,7 @@ import { fixtureOptions, fixtureSizes, indexedCorpus, vectorsNote } from '../lib
 import { MCP_HEADERS, searchCallBody } from '../lib/load.js';
 import { pruneOldVersions, residentParts } from '../lib/resident-floor.js';
 import { emptyOutput, target } from '../lib/results.js';
-import { engineEnv, mallocNote, processFigures, startServe, stop } from '../lib/serve-child.js';
+import { engineEnv, engineFlags, mallocNote, processFigures, startServe, stop } from '../lib/serve-child.js';
 import { round, spread } from '../lib/stats.js';
 
 const CLIENTS = 32;
@@ -52,7 +53,7 @@ export const concurrencyBenchmark: Benchmark = {
     const compiled = buildCompiledCli(ctx.root, ctx.log);
     const queries = corpusQueries(2000, 23);
     const served = await startServe(
-      compiled.argv([]),
+      [...engineFlags(ctx.options), ...compiled.argv([])],
       engineEnv(ctx.options, { CAIRN_HOME: fx.home, LANCEDB_LOG: 'error' }),
       ctx.root,
     );
@@ -116,7 +117,7 @@ export const concurrencyBenchmark: Benchmark = {
       const loadS = (performance.now() - start) / 1000;
       const vectorsMb = parts.vectorsMb(fx.embedded);
       const must = cold.rssMb + parts.modelMb + parts.indexMb + vectorsMb;
-      const malloc = mallocNote(engineEnv(ctx.options, {}));
+      const malloc = `${mallocNote(engineEnv(ctx.options, {}))}; node ${engineFlags(ctx.options).join(' ') || 'defaults'}`;
       const lat = spread(latencies.length > 0 ? latencies : [Number.NaN]);
       ctx.log(
         `   malloc ${malloc}; cold serve ${cold.rssMb.toFixed(0)} MB / ${cold.threads} threads; first answer ${atFirstAnswer?.rssMb.toFixed(0)} MB; ${CLIENTS} clients × ${loadS.toFixed(1)} s: ${latencies.length} answers, ${failures.length} failures, p50 ${lat.p50.toFixed(0)} ms, p95 ${lat.p95.toFixed(0)} ms; peak ${peakRss.toFixed(0)} MB / ${peakThreads} threads; 5 s after ${after.rssMb.toFixed(0)} MB / ${after.threads} threads; must be resident ${must.toFixed(0)} MB (model ${parts.modelMb.toFixed(0)}, index structures ${parts.indexMb.toFixed(1)}, vectors ${vectorsMb.toFixed(1)})`,

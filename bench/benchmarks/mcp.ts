@@ -15,7 +15,7 @@ import { numberOption } from '../lib/args.js';
 import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
 import { startBenchServer, toolErrors } from '../lib/http-server.js';
 import { buildCompiledCli } from '../lib/compiled-cli.js';
-import { engineEnv, mallocNote, startServe, stop } from '../lib/serve-child.js';
+import { engineEnv, engineFlags, mallocNote, startServe, stop } from '../lib/serve-child.js';
 import {
   fixtureOptions,
   fixtureSizes,
@@ -124,7 +124,8 @@ interface Load {
  */
 async function measureLoad(ctx: BenchContext, fx: IndexedCorpus, query: string, durationS: number): Promise<Load> {
   const env = engineEnv(ctx.options, { CAIRN_HOME: fx.home, LANCEDB_LOG: 'error' });
-  const served = await startServe(buildCompiledCli(ctx.root, ctx.log).argv([]), env, ctx.root);
+  const flags = engineFlags(ctx.options);
+  const served = await startServe([...flags, ...buildCompiledCli(ctx.root, ctx.log).argv([])], env, ctx.root);
   try {
     const admin = { url: served.url, mcpUrl: served.mcpUrl, adminToken: adminToken(fx.home), close: async () => {} };
     const errorsBefore = await toolErrors(admin);
@@ -146,7 +147,7 @@ async function measureLoad(ctx: BenchContext, fx: IndexedCorpus, query: string, 
       load,
       mem,
       toolErrors: errorsBefore === null || errorsAfter === null ? null : errorsAfter - errorsBefore,
-      malloc: mallocNote(env),
+      malloc: `${mallocNote(env)}; node ${flags.join(' ') || 'defaults'}`,
     };
   } finally {
     await stop(served.child);

@@ -25,7 +25,7 @@ import { startBenchServer } from '../lib/http-server.js';
 import { QUIET_SETTINGS } from '../lib/indexed-fixture.js';
 import { MCP_HEADERS, searchCallBody } from '../lib/load.js';
 import { ensurePeers, LineChild, runJson, type Peers } from '../lib/peers.js';
-import { engineEnv } from '../lib/serve-child.js';
+import { engineEnv, engineFlags } from '../lib/serve-child.js';
 import { buildCompiledCli, type CompiledCli } from '../lib/compiled-cli.js';
 import { emptyOutput, target, type BenchOutput } from '../lib/results.js';
 import { percentile, round } from '../lib/stats.js';
@@ -185,6 +185,7 @@ async function runSize(
           await runJson(
             process.execPath,
             [
+              ...engineFlags(ctx.options),
               join(ctx.root, 'bench/peers/cairn-index.mjs'),
               compiled.engineModule,
               home,
@@ -479,7 +480,7 @@ export const peersBenchmark: Benchmark = {
     out.notes.push(
       `References: qmd ${peers.qmdVersion} and SQLite ${peers.sqliteVersion} FTS5 (better-sqlite3 from qmd's install) on Node 22.23.3, installed into ~/.cache/cairn-bench-refs; Cairn on ${process.version}. ${real ? "Corpus: the documents of the SciFact, NPL, Cranfield and MEDLINE test sets as Markdown files (real prose), copied N times for the larger sizes; queries: those sets' own queries." : 'Corpus: synthetic Markdown text (bench/corpus/synthetic.ts, markdownOnly), not real documents: its small vocabulary makes every query word common.'}`,
       "Cairn: mode sparse, top_k 10 (chunk BM25 + file BM25 fused, hits read with their text). qmd: searchLex limit 10 in process; MCP tool `query` with one lex search and rerank off. FTS5: top 200 chunks by bm25() over the same analysed chunk text as Cairn's chunk index (what one of Cairn's full-text queries does).",
-      "Time to searchable and peak RSS: each tool indexes the folder in a fresh process (Cairn's engine compiled as the app ships it, with the app's malloc settings), into a fresh index, index-repeats times (2; 1 in quick mode) with the order alternating (Cairn then qmd, then qmd then Cairn), medians reported and every run recorded (index.cairn_runs_s, qmd_runs_s); each until its first query is answered (Cairn: the job done, its text searchable with no embedding, as qmd's update computes no vectors either, then a sparse search; qmd: update, then searchLex); Cairn's peak RSS also spans the maintenance pass its engine runs a moment after a job. Index size: Cairn's index folder once its maintenance settled (the second pass after the keep window deletes what the first replaced; index_size.cairn_in_window_mb is the folder right after the first pass), qmd's SQLite file (with WAL). Cairn's folder is a text-only one (no model loaded, no vectors): a normal folder runs the same text phase first and loads the model only for its vectors.",
+      "Time to searchable and peak RSS: each tool indexes the folder in a fresh process (Cairn's engine compiled as the app ships it, with the app's malloc settings, Node flags and heap growth), into a fresh index, index-repeats times (2; 1 in quick mode) with the order alternating (Cairn then qmd, then qmd then Cairn), medians reported and every run recorded (index.cairn_runs_s, qmd_runs_s); each until its first query is answered (Cairn: the job done, its text searchable with no embedding, as qmd's update computes no vectors either, then a sparse search; qmd: update, then searchLex); Cairn's peak RSS also spans the maintenance pass its engine runs a moment after a job. Index size: Cairn's index folder once its maintenance settled (the second pass after the keep window deletes what the first replaced; index_size.cairn_in_window_mb is the folder right after the first pass), qmd's SQLite file (with WAL). Cairn's folder is a text-only one (no model loaded, no vectors): a normal folder runs the same text phase first and loads the model only for its vectors.",
     );
     return out;
   },

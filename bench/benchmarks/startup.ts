@@ -14,7 +14,7 @@ import { buildCompiledCli } from '../lib/compiled-cli.js';
 import { autocannonCli, MCP_HEADERS, runAutocannon, sampleRss, searchCallBody } from '../lib/load.js';
 import { emptyOutput, target } from '../lib/results.js';
 import { round, roundSpread, spread } from '../lib/stats.js';
-import { startServe, stop } from '../lib/serve-child.js';
+import { engineFlags, startServe, stop } from '../lib/serve-child.js';
 
 export const startupBenchmark: Benchmark = {
   name: 'startup',
@@ -39,7 +39,7 @@ export const startupBenchmark: Benchmark = {
       const fromSource = run % 2 === 1;
       const r = run >> 1;
       const served = await startServe(
-        fromSource ? ['--import', 'tsx', cli] : compiled.argv([]),
+        [...engineFlags(ctx.options), ...(fromSource ? ['--import', 'tsx', cli] : compiled.argv([]))],
         { ...process.env, CAIRN_HOME: fx.home, LANCEDB_LOG: 'error' },
         ctx.root,
       );

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { ENGINE_MALLOC_ENV, withEngineMallocEnv } from '../../main/engine/kernel/malloc-env.js';
+import { ENGINE_NODE_FLAGS } from '../../main/engine/kernel/young-generation.js';
 import { MCP_HEADERS } from './load.js';
 
 export function freePort(): Promise<number> {
@@ -104,6 +105,14 @@ export function engineEnv(options: Map<string, string>, extra: Record<string, st
   for (const key of Object.keys(ENGINE_MALLOC_ENV)) delete base[key];
   if (options.get('malloc') === 'glibc-default') return base;
   return withEngineMallocEnv(base, {});
+}
+
+/**
+ * The Node flags an engine process starts with: the app's (kernel/young-generation.ts), or with
+ * `--young-generation v8-default` none (V8's default semi-spaces, to compare against).
+ */
+export function engineFlags(options: Map<string, string>): string[] {
+  return options.get('young-generation') === 'v8-default' ? [] : [...ENGINE_NODE_FLAGS];
 }
 
 /** What `engineEnv` chose, for the results file. */

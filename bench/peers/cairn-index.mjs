@@ -10,13 +10,17 @@
  * after a job, inside the peak RSS too. Prints { ms, max_rss_mb, chunks, files, hits }. The folder
  * is a text-only one, so no model is loaded: a normal folder runs the same text phase first (the
  * model loads only once its vectors are computed), so its text is searchable at the same point.
- * The clock starts once the engine is open, as qmd's starts once its module is imported.
+ * The clock starts once the engine is open, as qmd's starts once its module is imported. The
+ * process is set up as `cairn serve`'s: the benchmark spawns it with the engine's malloc settings
+ * and Node flags, and the heap growth the CLI's entry sets is set here.
  */
 import { pathToFileURL } from 'node:url';
 import { peakRssMb } from './peak-rss.mjs';
 
 const [engineJs, home, dir, settings, query] = process.argv.slice(2);
 const { openEngine } = await import(pathToFileURL(engineJs).href);
+const { tuneHeapGrowth } = await import(new URL('./kernel/heap-growth.js', pathToFileURL(engineJs)).href);
+tuneHeapGrowth();
 const engine = await openEngine({ home });
 engine.settings.set(JSON.parse(settings));
 const t0 = performance.now();

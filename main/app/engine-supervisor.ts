@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import type { EngineAddress } from './channels.js';
 import type { EngineAway } from '../common/engine-away.js';
 import { withEngineMallocEnv } from '../engine/kernel/malloc-env.js';
+import { engineNodeFlags } from '../engine/kernel/young-generation.js';
 
 export interface EngineChild {
   readonly stdout: Readable | null;
@@ -20,7 +21,13 @@ export interface EngineChild {
   once(event: 'exit', listener: (code: number | null) => void): unknown;
 }
 
-export type SpawnEngine = (entry: string, args: string[], env: Record<string, string>) => EngineChild;
+/** `execArgv`: the Node flags the engine process must start with (kernel/young-generation.ts). */
+export type SpawnEngine = (
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  execArgv: string[],
+) => EngineChild;
 
 export type SupervisorState = 'idle' | 'starting' | 'running' | 'backoff' | 'stopping' | 'stopped' | 'failed';
 
@@ -130,7 +137,7 @@ export class EngineSupervisor extends EventEmitter {
     const env = withEngineMallocEnv({ ...this.o.env, CAIRN_ADMIN_TOKEN: this.o.adminToken });
     let child: EngineChild;
     try {
-      child = this.o.spawn(this.o.entry, this.o.args, env);
+      child = this.o.spawn(this.o.entry, this.o.args, env, engineNodeFlags(env));
     } catch (err) {
       this.o.log(`engine failed to spawn: ${(err as Error).message}`);
       this.scheduleRestart(0);

@@ -103,8 +103,8 @@ async function main(): Promise<void> {
       // So the workbench can say when the key is only obfuscated (basic_text) or not kept.
       CAIRN_KEY_STORAGE: apiKeys.storage(),
     },
-    spawn: (entry, args, env): EngineChild => {
-      const child = utilityProcess.fork(entry, args, { env, stdio: 'pipe', serviceName: 'Cairn engine' });
+    spawn: (entry, args, env, execArgv): EngineChild => {
+      const child = utilityProcess.fork(entry, args, { env, execArgv, stdio: 'pipe', serviceName: 'Cairn engine' });
       serveKeyRequests(child, apiKeys);
       return child as unknown as EngineChild;
     },

@@ -15,6 +15,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { engineNodeFlags } from './kernel/young-generation.js';
 
 export type LayoutKind = 'checkout' | 'built' | 'packaged';
 
@@ -86,7 +87,8 @@ export function stdioCommand(
 /**
  * How `cairn mcp --stdio` starts an engine in the background when none runs: `cairn serve
  * --exclusive` (exits 5 rather than attach when another door won the race), or in the desktop
- * app the app itself in the background (CAIRN_BACKGROUND_LAUNCHER, set by main/app/main.ts).
+ * app the app itself in the background (CAIRN_BACKGROUND_LAUNCHER, set by main/app/main.ts),
+ * whose supervisor gives its engine the same Node flags.
  */
 export function backgroundEngineCommand(
   layout: Layout = currentLayout(),
@@ -95,5 +97,5 @@ export function backgroundEngineCommand(
 ): string[] {
   const app = launcherFromEnv({ CAIRN_STDIO_LAUNCHER: env.CAIRN_BACKGROUND_LAUNCHER });
   if (app) return app;
-  return [node, layout.bin ?? layout.cliEntry, 'serve', '--exclusive'];
+  return [node, ...engineNodeFlags(env), layout.bin ?? layout.cliEntry, 'serve', '--exclusive'];
 }

@@ -37,10 +37,10 @@ test('an engine already runs: the shell attaches to it, then takes over when it 
   const home = await mkdtemp(join(tmpdir(), 'cairn-attach-'));
   const first = start(process.execPath, [BIN, 'serve', '--port', '0'], { CAIRN_HOME: home });
   const appToken = 'app-token-0123456789abcdef';
-  const spawn: SpawnEngine = (entry, args, env) => {
+  const spawn: SpawnEngine = (entry, args, env, execArgv) => {
     const child = fork(entry, args, {
       env: { ...process.env, ...env, LANCEDB_LOG: 'error' },
-      execArgv: [],
+      execArgv,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     children.push(child);

@@ -33,13 +33,13 @@ const crashing = script('crashing.mjs', `console.log('Workbench: http://127.0.0.
 
 let spawns = 0;
 const children: ChildProcess[] = [];
-// execArgv: [] so the children do not inherit `--import tsx`, whose signal relay can swallow the
-// SIGTERM a stop sends; the scripts are plain .mjs.
-const spawn: SpawnEngine = (entry, args, env) => {
+// execArgv: only the supervisor's flags, so the children do not inherit `--import tsx`, whose
+// signal relay can swallow the SIGTERM a stop sends; the scripts are plain .mjs.
+const spawn: SpawnEngine = (entry, args, env, execArgv) => {
   spawns += 1;
   const child = fork(entry, args, {
     env: { ...process.env, ...env },
-    execArgv: [],
+    execArgv,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   children.push(child);
@@ -129,36 +129,47 @@ function environOf(pid: number): Map<string, string> {
   );
 }
 
-async function engineEnviron(env: Record<string, string>): Promise<Map<string, string>> {
+function cmdlineOf(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+}
+
+async function engineProcess(env: Record<string, string>): Promise<{ env: Map<string, string>; cmdline: string[] }> {
   const sup = new EngineSupervisor({ spawn, entry: serving, args: ['serve'], env, adminToken: 't' });
   const addr = waitFor<{ baseUrl: string } | null>(sup, 'address', (a) => a !== null);
   sup.start();
   await addr;
   try {
-    return environOf(children[children.length - 1].pid!);
+    const pid = children[children.length - 1].pid!;
+    return { env: environOf(pid), cmdline: cmdlineOf(pid) };
   } finally {
     await sup.stop();
   }
 }
 
 test(
-  'the engine starts with fixed malloc thresholds (read from the real child); a value the shell was given is kept',
+  'the engine starts with fixed malloc thresholds and a capped young generation (read from the real child); a value the shell was given is kept',
   { skip: process.platform !== 'linux' },
   async () => {
     assert.equal(process.env.MALLOC_MMAP_THRESHOLD_, undefined, 'precondition: the test runs without it');
     // Control: the same spawn without the supervisor gives a child none.
-    spawn(serving, [], {});
+    spawn(serving, [], {}, []);
     const direct = children[children.length - 1];
     try {
       assert.equal(environOf(direct.pid!).get('MALLOC_MMAP_THRESHOLD_'), undefined);
+      assert.ok(!cmdlineOf(direct.pid!).includes('--max-semi-space-size=4'), 'control: no flag without the supervisor');
     } finally {
       direct.kill('SIGKILL');
     }
-    const env = await engineEnviron({ CAIRN_HOME: '/x' });
+    const { env, cmdline } = await engineProcess({ CAIRN_HOME: '/x' });
+    assert.ok(cmdline.includes('--max-semi-space-size=4'), `the young generation's cap: ${cmdline.join(' ')}`);
     assert.equal(env.get('CAIRN_HOME'), '/x', 'control: the environment the supervisor passed');
     assert.equal(env.get('MALLOC_MMAP_THRESHOLD_'), '131072');
     assert.equal(env.get('MALLOC_TRIM_THRESHOLD_'), '131072');
-    const chosen = await engineEnviron({ MALLOC_MMAP_THRESHOLD_: '65536' });
+    const { env: chosen, cmdline: chosenLine } = await engineProcess({
+      MALLOC_MMAP_THRESHOLD_: '65536',
+      NODE_OPTIONS: '--max-semi-space-size=8',
+    });
+    assert.ok(!chosenLine.includes('--max-semi-space-size=4'), 'a cap NODE_OPTIONS chose is not overridden');
     assert.equal(chosen.get('MALLOC_MMAP_THRESHOLD_'), '65536');
     assert.equal(chosen.get('MALLOC_TRIM_THRESHOLD_'), '131072');
   },

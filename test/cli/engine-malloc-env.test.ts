@@ -1,7 +1,8 @@
 /**
- * The stdio door's background engine starts with the engine's malloc settings (kernel/malloc-env.ts): read
- * from the environment of the real engine process it spawned, beside the test process's own, which
- * does not have it (so the value comes from the spawn, not from inheritance).
+ * The stdio door's background engine starts with the engine's malloc settings (kernel/malloc-env.ts)
+ * and Node flags (kernel/young-generation.ts): read from the environment and command line of the
+ * real engine process it spawned, beside the test process's own, which has neither (so the values
+ * come from the spawn, not from inheritance).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,6 +30,10 @@ function environ(pid: number | 'self'): Map<string, string> {
   );
 }
 
+function cmdline(pid: number | 'self'): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+}
+
 before(async () => {
   root = await mkdtemp(join(tmpdir(), 'cairn-malloc-'));
   home = join(root, 'home');
@@ -43,16 +48,20 @@ after(async () => {
 });
 
 test(
-  'the background engine runs with fixed malloc thresholds; the process that started it has none',
+  'the background engine runs with fixed malloc thresholds and a capped young generation; the process that started it has neither',
   { skip: !linux },
   async () => {
     assert.equal(process.env.MALLOC_MMAP_THRESHOLD_, undefined, 'precondition: the test runs without it');
     assert.equal(environ('self').get('MALLOC_MMAP_THRESHOLD_'), undefined, 'control: not in this process');
     assert.equal(environ('self').get('MALLOC_TRIM_THRESHOLD_'), undefined, 'control: not in this process');
+    assert.ok(!cmdline('self').includes('--max-semi-space-size=4'), 'control: not on this command line');
     const engine = await findOrStartEngine(home);
     const env = environ(engine.pid);
     assert.equal(env.get('CAIRN_HOME'), home, 'control: this is the environment the door gave its engine');
     assert.equal(env.get('MALLOC_MMAP_THRESHOLD_'), '131072');
     assert.equal(env.get('MALLOC_TRIM_THRESHOLD_'), '131072');
+    const line = cmdline(engine.pid);
+    assert.ok(line.includes('serve'), `control: the engine's command line: ${line.join(' ')}`);
+    assert.ok(line.includes('--max-semi-space-size=4'), `the young generation's cap: ${line.join(' ')}`);
   },
 );
