@@ -2,7 +2,9 @@
  * The engine process's young generation, which V8 sizes once, when the process starts (unlike the
  * old generation's growth, kernel/heap-growth.ts, it cannot be set from inside): every spawn of
  * the engine passes these flags to its Node (the desktop shell's supervisor as the utility
- * process's execArgv, the stdio door's background start, `npm start`).
+ * process's execArgv, the stdio door's background start, `npm start`). Whether Electron's utility
+ * process applies a V8 heap flag given as execArgv could not be checked here (no Electron binary);
+ * at worst it is ignored and that engine keeps V8's default.
  *
  * By default each of the main thread's two semi-spaces grows to 16 MB, and an engine fills them:
  * indexing and searches allocate briskly and keep little. Capped at 4 MB, scavenges come more
