@@ -27,7 +27,7 @@ import { fixtureOptions, fixtureSizes, indexedCorpus, vectorsNote } from '../lib
 import { MCP_HEADERS, searchCallBody } from '../lib/load.js';
 import { pruneOldVersions, residentParts } from '../lib/resident-floor.js';
 import { emptyOutput, target } from '../lib/results.js';
-import { engineEnv, engineFlags, mallocNote, processFigures, startServe, stop } from '../lib/serve-child.js';
+import { engineEnv, engineFlags, processFigures, serveNote, startServe, stop } from '../lib/serve-child.js';
 import { round, spread } from '../lib/stats.js';
 
 const CLIENTS = 32;
@@ -117,7 +117,7 @@ export const concurrencyBenchmark: Benchmark = {
       const loadS = (performance.now() - start) / 1000;
       const vectorsMb = parts.vectorsMb(fx.embedded);
       const must = cold.rssMb + parts.modelMb + parts.indexMb + vectorsMb;
-      const malloc = `${mallocNote(engineEnv(ctx.options, {}))}; node ${engineFlags(ctx.options).join(' ') || 'defaults'}`;
+      const malloc = serveNote(engineEnv(ctx.options, {}), engineFlags(ctx.options));
       const lat = spread(latencies.length > 0 ? latencies : [Number.NaN]);
       ctx.log(
         `   malloc ${malloc}; cold serve ${cold.rssMb.toFixed(0)} MB / ${cold.threads} threads; first answer ${atFirstAnswer?.rssMb.toFixed(0)} MB; ${CLIENTS} clients × ${loadS.toFixed(1)} s: ${latencies.length} answers, ${failures.length} failures, p50 ${lat.p50.toFixed(0)} ms, p95 ${lat.p95.toFixed(0)} ms; peak ${peakRss.toFixed(0)} MB / ${peakThreads} threads; 5 s after ${after.rssMb.toFixed(0)} MB / ${after.threads} threads; must be resident ${must.toFixed(0)} MB (model ${parts.modelMb.toFixed(0)}, index structures ${parts.indexMb.toFixed(1)}, vectors ${vectorsMb.toFixed(1)})`,

@@ -15,7 +15,7 @@ import { numberOption } from '../lib/args.js';
 import { SkipError, type BenchContext, type Benchmark } from '../lib/benchmark.js';
 import { startBenchServer, toolErrors } from '../lib/http-server.js';
 import { buildCompiledCli } from '../lib/compiled-cli.js';
-import { engineEnv, engineFlags, mallocNote, startServe, stop } from '../lib/serve-child.js';
+import { engineEnv, engineFlags, serveNote, startServe, stop } from '../lib/serve-child.js';
 import {
   fixtureOptions,
   fixtureSizes,
@@ -147,7 +147,7 @@ async function measureLoad(ctx: BenchContext, fx: IndexedCorpus, query: string, 
       load,
       mem,
       toolErrors: errorsBefore === null || errorsAfter === null ? null : errorsAfter - errorsBefore,
-      malloc: `${mallocNote(env)}; node ${flags.join(' ') || 'defaults'}`,
+      malloc: serveNote(env, flags),
     };
   } finally {
     await stop(served.child);

@@ -121,6 +121,11 @@ export function mallocNote(env: NodeJS.ProcessEnv): string {
   return set.length > 0 ? set.map((k) => `${k}=${env[k]}`).join(' ') : 'glibc defaults';
 }
 
+/** What a served engine was started with (`engineEnv` and `engineFlags`), for the results file. */
+export function serveNote(env: NodeJS.ProcessEnv, flags: readonly string[]): string {
+  return `${mallocNote(env)}; node ${flags.join(' ') || 'defaults'}`;
+}
+
 /** Peak resident MB so far (VmHWM) of a process, null once it is gone. */
 export function peakRssMb(pid: number): number | null {
   try {

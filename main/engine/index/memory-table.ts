@@ -163,6 +163,6 @@ export function nthSmallest(a: Float32Array, n: number): number {
   return a[n];
 }
 
-export function heldBy(e: { shown?: ShownColumns } | undefined): number {
+function heldBy(e: { shown?: ShownColumns } | undefined): number {
   return e?.shown?.text.length ?? 0;
 }
