@@ -103,5 +103,6 @@ if (el.ok && disp.ok) {
     LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error',
     MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ || '131072',
     MALLOC_TRIM_THRESHOLD_: process.env.MALLOC_TRIM_THRESHOLD_ || '131072',
+    MALLOC_TOP_PAD_: process.env.MALLOC_TOP_PAD_ || '1048576',
   });
 }

@@ -156,6 +156,7 @@ test(
     const direct = children[children.length - 1];
     try {
       assert.equal(environOf(direct.pid!).get('MALLOC_MMAP_THRESHOLD_'), undefined);
+      assert.equal(environOf(direct.pid!).get('MALLOC_TOP_PAD_'), undefined);
       assert.ok(!cmdlineOf(direct.pid!).includes('--max-semi-space-size=4'), 'control: no flag without the supervisor');
     } finally {
       direct.kill('SIGKILL');
@@ -165,6 +166,7 @@ test(
     assert.equal(env.get('CAIRN_HOME'), '/x', 'control: the environment the supervisor passed');
     assert.equal(env.get('MALLOC_MMAP_THRESHOLD_'), '131072');
     assert.equal(env.get('MALLOC_TRIM_THRESHOLD_'), '131072');
+    assert.equal(env.get('MALLOC_TOP_PAD_'), '1048576');
     const { env: chosen, cmdline: chosenLine } = await engineProcess({
       MALLOC_MMAP_THRESHOLD_: '65536',
       NODE_OPTIONS: '--max-semi-space-size=8',
@@ -172,5 +174,6 @@ test(
     assert.ok(!chosenLine.includes('--max-semi-space-size=4'), 'a cap NODE_OPTIONS chose is not overridden');
     assert.equal(chosen.get('MALLOC_MMAP_THRESHOLD_'), '65536');
     assert.equal(chosen.get('MALLOC_TRIM_THRESHOLD_'), '131072');
+    assert.equal(chosen.get('MALLOC_TOP_PAD_'), '1048576');
   },
 );

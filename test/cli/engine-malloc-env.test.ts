@@ -54,12 +54,14 @@ test(
     assert.equal(process.env.MALLOC_MMAP_THRESHOLD_, undefined, 'precondition: the test runs without it');
     assert.equal(environ('self').get('MALLOC_MMAP_THRESHOLD_'), undefined, 'control: not in this process');
     assert.equal(environ('self').get('MALLOC_TRIM_THRESHOLD_'), undefined, 'control: not in this process');
+    assert.equal(environ('self').get('MALLOC_TOP_PAD_'), undefined, 'control: not in this process');
     assert.ok(!cmdline('self').includes('--max-semi-space-size=4'), 'control: not on this command line');
     const engine = await findOrStartEngine(home);
     const env = environ(engine.pid);
     assert.equal(env.get('CAIRN_HOME'), home, 'control: this is the environment the door gave its engine');
     assert.equal(env.get('MALLOC_MMAP_THRESHOLD_'), '131072');
     assert.equal(env.get('MALLOC_TRIM_THRESHOLD_'), '131072');
+    assert.equal(env.get('MALLOC_TOP_PAD_'), '1048576');
     const line = cmdline(engine.pid);
     assert.ok(line.includes('serve'), `control: the engine's command line: ${line.join(' ')}`);
     assert.ok(line.includes('--max-semi-space-size=4'), `the young generation's cap: ${line.join(' ')}`);
