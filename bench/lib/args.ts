@@ -9,7 +9,7 @@ export interface BenchArgs {
 }
 
 /** Options that take no value. Every other `--name` takes the next token (or `--name=value`). */
-const FLAGS = new Set(['quick', 'reuse-index', 'no-report', 'help']);
+const FLAGS = new Set(['quick', 'reuse-index', 'no-report', 'keep-tmp', 'help']);
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
   const names: string[] = [];

@@ -12,6 +12,14 @@ test('names, flags and valued options are told apart', () => {
   assert.throws(() => parseArgs(['--sets']), /needs a value/);
 });
 
+test('every option the usage shows without a value parses as a flag', () => {
+  for (const flag of ['--quick', '--no-report', '--keep-tmp', '--reuse-index']) {
+    const a = parseArgs(['peers', flag, '--as', 'probe']);
+    assert.equal(a.options.get(flag.slice(2)), 'true', flag);
+    assert.equal(a.options.get('as'), 'probe', flag);
+  }
+});
+
 test('a sweep expands to the cartesian product of its values, typed', () => {
   assert.deepEqual(sweepVariants(undefined), [{}]);
   assert.deepEqual(sweepVariants('search.vector_weight=0,0.1;search.fusion=convex,weighted_rrf'), [
