@@ -228,7 +228,8 @@ export class Engine implements EngineApi {
             settings,
             store,
             lock,
-            { ...DEFAULT_MAINTENANCE, ...opts.maintenance },
+            // Without the lock another engine may be writing: its uncommitted files are not ours to sweep.
+            { ...DEFAULT_MAINTENANCE, sweepAbandoned: lock !== null, ...opts.maintenance },
             opts.bundledModelsDir ?? (process.env.CAIRN_MODELS_DIR || undefined),
             opts.folderRetryMs ?? 5000,
             opts.serving === true,
