@@ -46,6 +46,26 @@ test('the control: without a keep window there is no follow-up', async () => {
   assert.equal(await passesAfterOne(null, (s) => s.runNow()), 1);
 });
 
+test('a pass asked for now takes the place of a pending debounced one', async () => {
+  // A job's end armed a pass (debounced); the pass asked for now covers the same writes.
+  assert.equal(
+    await passesAfterOne(null, async (s) => {
+      s.schedule();
+      await s.runNow();
+    }),
+    1,
+  );
+  // The control: the debounced pass alone runs once, so the count above can tell them apart.
+  assert.equal(await passesAfterOne(null, async (s) => s.schedule()), 1);
+  assert.equal(
+    await passesAfterOne(null, async (s) => {
+      await s.runNow();
+      s.schedule(); // a write after the pass asked for now still gets its own
+    }),
+    2,
+  );
+});
+
 test('a closed scheduler starts no follow-up', async () => {
   assert.equal(
     await passesAfterOne(KEEP_MS, async (s) => {
