@@ -75,27 +75,24 @@ export function unigramTokenizer(tokenizer: unknown, config: unknown = {}): Unig
   scores[unkId] = Math.min(...scores) - 10;
   const unkScore = scores[unkId];
   const ids = new Map(vocab.map((v, i) => [v[0], i]));
-  const root: TrieNode = { next: null, id: -1 };
-  for (const [piece] of vocab) {
-    let node = root;
-    for (const ch of piece) {
-      const cp = ch.codePointAt(0) as number;
-      node.next ??= new Map();
-      let child = node.next.get(cp);
-      if (!child) node.next.set(cp, (child = { next: null, id: -1 }));
-      node = child;
-    }
-    node.id = ids.get(piece) as number;
-  }
+  const trie = flatTrie(vocab, ids);
+  let buffers = viterbiBuffers(64);
 
   /** The best path over `text` (normalized): from[e], where the piece ending at e began; piece[e], its id or -1 when unknown. */
   const viterbi = (text: string) => {
-    const cps: number[] = [];
-    for (const ch of text) cps.push(ch.codePointAt(0) as number);
-    const n = cps.length;
-    const best = new Float64Array(n + 1);
-    const from = new Int32Array(n + 1).fill(-1);
-    const piece = new Int32Array(n + 1);
+    // Reused across calls (each result is read before the next call): with the flat trie, counting
+    // the 89k distinct words of 2,000 Markdown files took 71-104 ms against 155-214 (four arrays
+    // allocated per word and a Map lookup per character before).
+    if (buffers.cps.length < text.length + 1) buffers = viterbiBuffers(2 * text.length + 1);
+    const { cps, best, from, piece } = buffers;
+    let n = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.codePointAt(i) as number;
+      cps[n++] = c;
+      if (c > 0xffff) i++;
+    }
+    from.fill(-1, 0, n + 1);
+    best[0] = 0;
     const relax = (b: number, e: number, score: number, id: number) => {
       const s = best[b] + score;
       // Candidates for e arrive in increasing b, the order transformers.js scans them: first best wins.
@@ -106,15 +103,16 @@ export function unigramTokenizer(tokenizer: unknown, config: unknown = {}): Unig
       }
     };
     for (let b = 0; b < n; b++) {
-      let node: TrieNode | undefined = root;
       let single = false;
-      for (let e = b; e < n && node?.next; e++) {
-        node = node.next.get(cps[e]);
-        if (!node) break;
-        if (node.id >= 0) {
-          relax(b, e + 1, scores[node.id], node.id);
+      let node = trie.child(0, cps[b]);
+      for (let e = b; node >= 0;) {
+        const id = trie.piece[node];
+        if (id >= 0) {
+          relax(b, e + 1, scores[id], id);
           if (e === b) single = true;
         }
+        if (++e >= n) break;
+        node = trie.child(node, cps[e]);
       }
       if (!single) relax(b, b + 1, unkScore, unkId);
     }
@@ -152,6 +150,83 @@ export function unigramTokenizer(tokenizer: unknown, config: unknown = {}): Unig
       const out: number[] = [];
       walkBack(normalize(text), (id) => out.push(id < 0 ? unkId : id));
       return out.reverse();
+    },
+  };
+}
+
+interface ViterbiBuffers {
+  cps: Int32Array;
+  best: Float64Array;
+  from: Int32Array;
+  piece: Int32Array;
+}
+
+function viterbiBuffers(size: number): ViterbiBuffers {
+  return {
+    cps: new Int32Array(size),
+    best: new Float64Array(size + 1),
+    from: new Int32Array(size + 1),
+    piece: new Int32Array(size + 1),
+  };
+}
+
+/** Code points below this reach the root's children through a table; the rest by binary search. */
+const ROOT_TABLE = 0x10000;
+
+/**
+ * The vocabulary's pieces as a trie in flat arrays: node k's children are entries
+ * start[k]..start[k+1] of `cp`/`next`, sorted by code point (the root's also in a table).
+ */
+function flatTrie(vocab: [string, number][], ids: Map<string, number>) {
+  const root: TrieNode = { next: null, id: -1 };
+  for (const [piece] of vocab) {
+    let node = root;
+    for (const ch of piece) {
+      const c = ch.codePointAt(0) as number;
+      node.next ??= new Map();
+      let child = node.next.get(c);
+      if (!child) node.next.set(c, (child = { next: null, id: -1 }));
+      node = child;
+    }
+    node.id = ids.get(piece) as number;
+  }
+  // Breadth first, so each node's children take consecutive numbers.
+  const order: TrieNode[] = [root];
+  const pieceIds: number[] = [];
+  const starts: number[] = [];
+  const cps: number[] = [];
+  const kids: number[] = [];
+  for (let k = 0; k < order.length; k++) {
+    const node = order[k];
+    pieceIds.push(node.id);
+    starts.push(cps.length);
+    for (const [c, child] of [...(node.next ?? [])].sort((x, y) => x[0] - y[0])) {
+      cps.push(c);
+      kids.push(order.length);
+      order.push(child);
+    }
+  }
+  starts.push(cps.length);
+  const start = Int32Array.from(starts);
+  const cp = Int32Array.from(cps);
+  const next = Int32Array.from(kids);
+  const table = new Int32Array(ROOT_TABLE).fill(-1);
+  for (let j = start[0]; j < start[1]; j++) if (cp[j] < ROOT_TABLE) table[cp[j]] = next[j];
+  return {
+    piece: Int32Array.from(pieceIds),
+    /** Node `k`'s child for code point `c`, or -1. */
+    child(k: number, c: number): number {
+      if (k === 0 && c < ROOT_TABLE) return table[c];
+      let lo = start[k];
+      let hi = start[k + 1] - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const m = cp[mid];
+        if (m === c) return next[mid];
+        if (m < c) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return -1;
     },
   };
 }
