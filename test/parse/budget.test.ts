@@ -102,7 +102,7 @@ test('data files are text windows of kind data with their language', async () =>
   assert.equal(r.chunks[r.chunks.length - 1].endLine, 101);
 });
 
-test('paragraph packing skips counting joins a long paragraph cannot fit, and packs as counting every join does', () => {
+test('paragraph packing counts from one pass and skips joins a long paragraph cannot fit, and packs as counting every join does', () => {
   const c = new CachedTokenCounter((w) => Math.ceil(w.length / 4));
   let budget = { maxTokens: 48, countTokens: (t: string) => c.count(t), countRanges: (t: string) => c.ranges(t) };
   /** The packing before the shortcut: every join is counted. */
@@ -147,7 +147,9 @@ test('paragraph packing skips counting joins a long paragraph cannot fit, and pa
       for (let l = 0, m = 1 + rand(4); l < m; l++)
         lines.push(
           (rand(5) === 0 ? ' ' : '') +
-            Array.from({ length: 1 + rand(rand(2) === 0 ? 60 : 8) }, () => 'w'.repeat(1 + rand(9))).join(' '),
+            Array.from({ length: 1 + rand(rand(2) === 0 ? 60 : 8) }, () => 'w'.repeat(1 + rand(9))).join(' ') +
+            // Trailing whitespace meets the next line's at a join: one run, counted once.
+            ['', '', '', ' ', '  ', '\t'][rand(6)],
         );
       lines.push(rand(3) === 0 ? '  ' : '');
     }

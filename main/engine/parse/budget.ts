@@ -42,10 +42,13 @@ export function splitLongUnit(unit: Unit, budget: TokenBudget): Unit[] {
 }
 
 /** `splitLongUnit` with each piece's count, which the search for its end has already made. */
-function countedPieces(unit: Unit, budget: TokenBudget): { unit: Unit; tokens: number }[] {
+function countedPieces(
+  unit: Unit,
+  budget: TokenBudget,
+  range = rangeCounts(budget, unit.text),
+): { unit: Unit; tokens: number }[] {
   const pieces: { unit: Unit; tokens: number }[] = [];
   const text = unit.text;
-  const range = rangeCounts(budget, text);
   let at = 0;
   while (at < text.length) {
     const restLength = text.length - at;
@@ -97,18 +100,19 @@ export function packUnits(
   input: readonly Unit[],
   budget: TokenBudget,
   overlapTokens = 0,
-  /** The count of each unit of `input`, where the caller has it already. */
-  known: readonly number[] = [],
+  /** The counts of the ranges of each unit of `input`, where the caller has counted a text holding them. */
+  rangeOf?: (k: number) => (start: number, end: number) => number,
 ): Window[] {
   const units: Unit[] = [];
   const costs: number[] = [];
   input.forEach((u, k) => {
-    const c = known[k] ?? budget.countTokens(u.text);
+    const range = rangeOf?.(k);
+    const c = range ? range(0, u.text.length) : budget.countTokens(u.text);
     if (c <= budget.maxTokens) {
       units.push(u);
       costs.push(c);
     } else {
-      for (const p of countedPieces(u, budget)) {
+      for (const p of countedPieces(u, budget, range)) {
         units.push(p.unit);
         costs.push(p.tokens);
       }
@@ -168,11 +172,21 @@ function paragraphRanges(units: readonly Unit[]): Array<[number, number]> {
  */
 export function packParagraphs(units: readonly Unit[], budget: TokenBudget, overlapTokens = 0): Window[] {
   const out: Window[] = [];
-  const join = (a: number, b: number) =>
-    units
-      .slice(a, b)
-      .map((u) => u.text)
-      .join('\n');
+  // Every join below, and every line a long paragraph is cut into, is a slice of the whole run of
+  // lines, so one counting pass serves them all: counting each join and line anew read 15.8M
+  // characters to chunk 8.2M of Markdown (2,000 files), and took 830 ms of parsing them against 500.
+  const whole = units.map((u) => u.text).join('\n');
+  /** Where unit k starts in `whole`; a join of units a..b ends one before unit b's start. */
+  const at: number[] = [];
+  let offset = 0;
+  for (const u of units) {
+    at.push(offset);
+    offset += u.text.length + 1;
+  }
+  at.push(offset);
+  const range = rangeCounts(budget, whole);
+  const join = (a: number, b: number) => whole.slice(at[a], at[b] - 1);
+  const count = (a: number, b: number) => range(at[a], at[b] - 1);
   let start = -1;
   let end = -1;
   const flush = () => {
@@ -180,21 +194,24 @@ export function packParagraphs(units: readonly Unit[], budget: TokenBudget, over
     start = end = -1;
   };
   for (const [a, b] of paragraphRanges(units)) {
-    const para = join(a, b);
     // A long paragraph is counted first: one over the window by more than a token cannot fit after
     // what precedes it either (joined, it keeps every token but a leading space's), so the longer
     // join is not counted. Only a skipped join follows from it, so no window can grow past the
     // budget, whatever the counter.
-    let own = para.length > budget.maxTokens ? budget.countTokens(para) : -1;
-    if (start >= 0 && own - 1 <= budget.maxTokens && budget.countTokens(join(start, b)) <= budget.maxTokens) {
+    const long = at[b] - 1 - at[a] > budget.maxTokens;
+    let own = long ? count(a, b) : -1;
+    if (start >= 0 && own - 1 <= budget.maxTokens && count(start, b) <= budget.maxTokens) {
       end = b;
       continue;
     }
     flush();
-    if (own < 0) own = budget.countTokens(para);
+    if (own < 0) own = count(a, b);
     if (own <= budget.maxTokens) [start, end] = [a, b];
-    // A one-line paragraph's count is its line's.
-    else out.push(...packUnits(units.slice(a, b), budget, overlapTokens, b - a === 1 ? [own] : []));
+    // Its lines are counted, and long ones cut, from the one pass too.
+    else
+      out.push(
+        ...packUnits(units.slice(a, b), budget, overlapTokens, (k) => (s, e) => range(at[a + k] + s, at[a + k] + e)),
+      );
   }
   flush();
   return out;
