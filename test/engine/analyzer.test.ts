@@ -211,6 +211,58 @@ describe('FileText: a file analysed once for its language and its document', () 
     assert.equal(compared, bodies.length * headers.length * 3 * 3);
   });
 
+  test("a chunk that is a run of the file's lines is analysed as its joined text is, and any other text too", () => {
+    // Line ends of every kind, a line of a lone mark (its only term is empty), one of stop words
+    // only, lines in another language than the file's, a possessive at a line's end.
+    const lines = [
+      "John's notes on parseInvoiceTotals and the bill's",
+      '\u0301',
+      'the and of',
+      'der Hund ist nicht hier und die Katze ist auch nicht da',
+      'ﬁne ＡＢＣ１２３ 大熊猫 compatibility',
+      '',
+      '  indented words\u2028after a line separator',
+      'le chat est dans la maison avec les enfants',
+      'last',
+    ];
+    const breaks = ['\n', '\r\n', '\r', '\n', '\n', '\r\n', '\n', '\n'];
+    const body = lines.map((l, k) => l + (breaks[k] ?? '')).join('');
+    let compared = 0;
+    for (const fallback of ['en', 'de'] as const) {
+      const file = new FileText(body);
+      for (let s = 1; s <= lines.length; s++)
+        for (let e = s; e <= lines.length; e++)
+          for (const head of ['notes\nparseInvoice', '\n']) {
+            const run = lines.slice(s - 1, e).join('\n');
+            // The run itself; text that is not lines s..e (a piece of them, other numbers); a run
+            // joined by the file's own line ends.
+            for (const [text, a, b] of [
+              [run, s, e],
+              [run.slice(1), s, e],
+              [run, s + 1, e + 1],
+              [
+                body
+                  .split(/\r\n|\r|\n/)
+                  .slice(s - 1, e)
+                  .join('\r\n'),
+                s,
+                e,
+              ],
+            ] as const) {
+              assert.equal(
+                file.analyzeChunk(head, text, a, b, fallback),
+                analyzeForIndex(`${head}\n${text}`, fallback),
+                `${JSON.stringify(text.slice(0, 40))} as lines ${a}-${b} after ${JSON.stringify(head)}, ${fallback}`,
+              );
+              compared++;
+            }
+          }
+      // The document after the chunks, from the terms they left.
+      assert.equal(file.analyzeAfter('notes', 200_000, fallback), analyzeForIndex(`notes\n${body}`, fallback));
+    }
+    assert.equal(compared, 2 * ((lines.length * (lines.length + 1)) / 2) * 2 * 4);
+  });
+
   test("control: the header's words are part of the document", () => {
     const file = new FileText('the body');
     assert.notEqual(file.analyzeAfter('invoices', 200_000, 'en'), analyzeForIndex('the body', 'en'));

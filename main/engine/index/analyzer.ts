@@ -81,28 +81,112 @@ export function textLanguage(text: string): Detected {
   return languageOf(rawWords(text.slice(0, DETECT_CHARS)));
 }
 
+/** Lines as the chunkers cut them (parse/budget.ts toUnits): a chunk's line numbers count these. */
+const LINE_BREAK = /\r\n|\r|\n/;
+/** Past this a file's words and terms are not all held at once: its chunks are analysed one by one. */
+const LINE_MEMO_CHARS = 200_000;
+
 /**
- * A file's text, its words found once for both of what a file row needs from the whole of it: its
- * language (`textLanguage`) and its document's tokens (`analyzeForIndex` of a header, a line
- * break, then the text). Words never cross a line break, nor do NFKC or the possessive rule, so
- * the header's words and the text's words are those of the joined string.
+ * A file's text, its words and terms found once per line for everything a file's rows need: its
+ * language (`textLanguage`), its document's tokens (`analyzeAfter`) and each chunk's
+ * (`analyzeChunk`), since a chunk of a text file is a run of its lines and its document is all of
+ * them. Words never cross a line break, nor do NFKC or the possessive rule, so a joined text's
+ * words are those of its lines in turn, and its tokens theirs (each analysed in the joined text's
+ * language). Analysing each chunk and then the document anew was half of turning a Markdown file
+ * into rows.
  */
 export class FileText {
   private words: RawWord[] | null = null;
+  private lines: string[] | null = null;
+  private readonly lineWords: RawWord[][] = [];
+  /** Per language, each line's tokens joined, or null where it has none. */
+  private readonly lineTerms = new Map<LatinLanguage, (string | null)[]>();
 
   constructor(private readonly text: string) {}
 
   language(): Detected {
     if (this.text.length > DETECT_CHARS) return textLanguage(this.text);
-    return languageOf((this.words ??= rawWords(this.text)));
+    return languageOf(this.allWords());
   }
 
   /** `analyzeForIndex(`${header}\n${text}`.slice(0, maxChars), fallback)`. */
   analyzeAfter(header: string, maxChars: number, fallback: LatinLanguage): string {
     const joined = header.length + 1 + this.text.length;
     if (joined > maxChars) return analyzeForIndex(`${header}\n${this.text}`.slice(0, maxChars), fallback);
-    this.words ??= rawWords(this.text);
-    return analyzeWords([...rawWords(`${header}\n`), ...this.words], fallback);
+    const head = rawWords(`${header}\n`);
+    const lines = this.memoLines();
+    if (lines) return this.analyzeRun(head, 0, lines.length, fallback);
+    return analyzeWords([...head, ...this.allWords()], fallback);
+  }
+
+  /**
+   * `analyzeForIndex(`${head}\n${text}`, fallback)` for a chunk whose text is said to be lines
+   * `startLine`..`endLine` (1-based) of the file: from their words and terms when it is, checked.
+   */
+  analyzeChunk(head: string, text: string, startLine: number, endLine: number, fallback: LatinLanguage): string {
+    if (!this.holds(text, startLine - 1, endLine)) return analyzeForIndex(`${head}\n${text}`, fallback);
+    return this.analyzeRun(rawWords(`${head}\n`), startLine - 1, endLine, fallback);
+  }
+
+  /** The file's lines, when it is small enough to hold their words and terms. */
+  private memoLines(): string[] | null {
+    if (this.text.length > LINE_MEMO_CHARS) return null;
+    return (this.lines ??= this.text.split(LINE_BREAK));
+  }
+
+  private allWords(): RawWord[] {
+    if (this.words) return this.words;
+    const lines = this.memoLines();
+    if (!lines) return (this.words = rawWords(this.text));
+    const all: RawWord[] = [];
+    for (let k = 0; k < lines.length; k++) for (const w of this.wordsOf(k)) all.push(w);
+    return (this.words = all);
+  }
+
+  private wordsOf(k: number): RawWord[] {
+    return (this.lineWords[k] ??= rawWords((this.lines as string[])[k]));
+  }
+
+  /** Whether `text` is exactly lines [from, to) joined by line feeds. */
+  private holds(text: string, from: number, to: number): boolean {
+    const lines = this.memoLines();
+    if (!lines || !(from >= 0 && from < to && to <= lines.length)) return false;
+    let at = 0;
+    for (let k = from; k < to; k++) {
+      if (k > from) {
+        if (text.charCodeAt(at) !== 10) return false;
+        at++;
+      }
+      if (!text.startsWith(lines[k], at)) return false;
+      at += lines[k].length;
+    }
+    return at === text.length;
+  }
+
+  /** `analyzeWords` of `head` then lines [from, to)'s words. */
+  private analyzeRun(head: RawWord[], from: number, to: number, fallback: LatinLanguage): string {
+    const sample = head.slice(0, DETECT_WORDS);
+    for (let k = from; k < to && sample.length < DETECT_WORDS; k++)
+      for (const w of this.wordsOf(k)) {
+        if (sample.length >= DETECT_WORDS) break;
+        sample.push(w);
+      }
+    const d = languageOf(sample);
+    const language = d.confident ? d.language : fallback;
+    let terms = this.lineTerms.get(language);
+    if (!terms) this.lineTerms.set(language, (terms = []));
+    const parts: string[] = [];
+    const own = analyze(head, [language], true);
+    if (own.length > 0) parts.push(own.join(' '));
+    for (let k = from; k < to; k++) {
+      let t = terms[k];
+      if (t === undefined) {
+        const line = analyze(this.wordsOf(k), [language], true);
+        terms[k] = t = line.length > 0 ? line.join(' ') : null;
+      }
+      if (t !== null) parts.push(t);
+    }
+    return parts.join(' ');
   }
 }
 

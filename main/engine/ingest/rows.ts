@@ -4,7 +4,7 @@ import type { ChunkRow, DocRow, EdgeRow, FileRow, NodeRow } from '../index/schem
 import type { FileWrite } from '../index/write-rows.js';
 import type { ParsedFile, SourceFile } from '../types.js';
 import { splitIdentifier } from '../search/identifiers.js';
-import { analyzeForIndex, FileText } from '../index/analyzer.js';
+import { FileText } from '../index/analyzer.js';
 import type { LatinLanguage } from '../index/text-language.js';
 
 export function sha1(data: string | Uint8Array): string {
@@ -23,12 +23,12 @@ function pathWords(rel: string): string {
   return `${splitIdentifier(name.replace(/-+/g, ' '))} ${dir}`.trim();
 }
 
-/** The text the full-text index sees: path words, heading or symbol, then the chunk itself. */
-export function searchText(rel: string, c: { heading?: string; symbol?: string; text: string }): string {
+/** What the full-text index sees before a chunk's text (then the text): path words, then heading or symbol. */
+function searchHead(rel: string, c: { heading?: string; symbol?: string }): string {
   // A definition names its symbol twice (as written and split into words): it should outrank a
   // chunk that only mentions the name once.
   const context = [c.heading, c.symbol, c.symbol && splitIdentifier(c.symbol)].filter(Boolean).join(' ');
-  return `${pathWords(rel)}\n${context}\n${c.text}`;
+  return `${pathWords(rel)}\n${context}`;
 }
 
 /** One file's rows as the store writes them (index/write-rows.ts declares the shape). */
@@ -69,7 +69,7 @@ export function rowsFor(
       end_line: c.endLine,
       page: c.page ?? 0,
       text: c.text,
-      search_text: analyzeForIndex(searchText(src.rel, c), fileLanguage),
+      search_text: body.analyzeChunk(searchHead(src.rel, c), c.text, c.startLine, c.endLine, fileLanguage),
       symbol: c.symbol ?? '',
       symbol_kind: c.symbolKind ?? '',
       heading: c.heading ?? '',
