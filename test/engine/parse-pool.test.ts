@@ -176,6 +176,9 @@ test(
         '\u0301e',
         'a\u200bb',
         'wordy'.repeat(40),
+        // Longer than the arrays the tokenizer keeps: tokenized in its own, and the next word in the kept ones.
+        'x9é'.repeat(2000),
+        'after',
       ])
         words.add(w);
       const rand = seeded(7);

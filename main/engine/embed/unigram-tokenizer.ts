@@ -82,9 +82,14 @@ export function unigramTokenizer(tokenizer: unknown, config: unknown = {}): Unig
   const viterbi = (text: string) => {
     // Reused across calls (each result is read before the next call): with the flat trie, counting
     // the 89k distinct words of 2,000 Markdown files took 71-104 ms against 155-214 (four arrays
-    // allocated per word and a Map lookup per character before).
-    if (buffers.cps.length < text.length + 1) buffers = viterbiBuffers(2 * text.length + 1);
-    const { cps, best, from, piece } = buffers;
+    // allocated per word and a Map lookup per character before). A text longer than a chunk (a
+    // megabyte with no space in it) gets arrays of its own, which are not kept.
+    let own = buffers;
+    if (text.length > own.cps.length) {
+      own = viterbiBuffers(text.length <= REUSED_CHARS ? Math.min(REUSED_CHARS, 2 * text.length) : text.length);
+      if (text.length <= REUSED_CHARS) buffers = own;
+    }
+    const { cps, best, from, piece } = own;
     let n = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.codePointAt(i) as number;
@@ -169,6 +174,9 @@ function viterbiBuffers(size: number): ViterbiBuffers {
     piece: new Int32Array(size + 1),
   };
 }
+
+/** Texts up to this long are tokenized in arrays kept for the next call. */
+const REUSED_CHARS = 4096;
 
 /** Code points below this reach the root's children through a table; the rest by binary search. */
 const ROOT_TABLE = 0x10000;
