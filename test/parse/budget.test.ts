@@ -156,6 +156,8 @@ test('paragraph packing counts from one pass and skips joins a long paragraph ca
     const units = toUnits(lines.join('\n'));
     const got = packParagraphs(units, budget, 4);
     assert.deepEqual(got, reference(units));
+    // A section past the one-pass size counts each join and line anew, to the same windows.
+    assert.deepEqual(packParagraphs(units, budget, 4, 0), got);
     counted += got.length;
   }
   assert.ok(counted > 600, `only ${counted} windows compared`);

@@ -92,8 +92,8 @@ const LINE_MEMO_CHARS = 200_000;
  * (`analyzeChunk`), since a chunk of a text file is a run of its lines and its document is all of
  * them. Words never cross a line break, nor do NFKC or the possessive rule, so a joined text's
  * words are those of its lines in turn, and its tokens theirs (each analysed in the joined text's
- * language). Analysing each chunk and then the document anew was half of turning a Markdown file
- * into rows.
+ * language). Analysing each chunk and then the document anew, reading and parsing 683 READMEs
+ * (32k chunks) took 2.06-2.28 s of CPU against 1.87-2.09 s.
  */
 export class FileText {
   private words: RawWord[] | null = null;

@@ -170,12 +170,20 @@ function paragraphRanges(units: readonly Unit[]): Array<[number, number]> {
  * line windows. A window's text is the exact run of lines it spans (blank lines included), so line
  * numbers can be put back next to each line.
  */
-export function packParagraphs(units: readonly Unit[], budget: TokenBudget, overlapTokens = 0): Window[] {
+export function packParagraphs(
+  units: readonly Unit[],
+  budget: TokenBudget,
+  overlapTokens = 0,
+  onePassChars = ONE_PASS_CHARS,
+): Window[] {
   const out: Window[] = [];
   // Every join below, and every line a long paragraph is cut into, is a slice of the whole run of
   // lines, so one counting pass serves them all: counting each join and line anew read 15.8M
-  // characters to chunk 8.2M of Markdown (2,000 files), and took 830 ms of parsing them against 500.
+  // characters to chunk 8.2M of Markdown (2,000 files), this pass 8.1M. A pass holds a few
+  // numbers per word of what it covers, so a section past onePassChars (a 20 MB note of one
+  // heading) counts each join anew and each long line on its own, as before.
   const whole = units.map((u) => u.text).join('\n');
+  const onePass = whole.length <= onePassChars;
   /** Where unit k starts in `whole`; a join of units a..b ends one before unit b's start. */
   const at: number[] = [];
   let offset = 0;
@@ -184,7 +192,7 @@ export function packParagraphs(units: readonly Unit[], budget: TokenBudget, over
     offset += u.text.length + 1;
   }
   at.push(offset);
-  const range = rangeCounts(budget, whole);
+  const range = onePass ? rangeCounts(budget, whole) : (s: number, e: number) => budget.countTokens(whole.slice(s, e));
   const join = (a: number, b: number) => whole.slice(at[a], at[b] - 1);
   const count = (a: number, b: number) => range(at[a], at[b] - 1);
   let start = -1;
@@ -210,12 +218,20 @@ export function packParagraphs(units: readonly Unit[], budget: TokenBudget, over
     // Its lines are counted, and long ones cut, from the one pass too.
     else
       out.push(
-        ...packUnits(units.slice(a, b), budget, overlapTokens, (k) => (s, e) => range(at[a + k] + s, at[a + k] + e)),
+        ...packUnits(
+          units.slice(a, b),
+          budget,
+          overlapTokens,
+          onePass ? (k) => (s, e) => range(at[a + k] + s, at[a + k] + e) : undefined,
+        ),
       );
   }
   flush();
   return out;
 }
+
+/** Sections up to this many characters are counted in one pass (see packParagraphs). */
+const ONE_PASS_CHARS = 1_000_000;
 
 /** Default overlap between consecutive line windows: about a tenth of the window. */
 export function defaultOverlap(budget: TokenBudget): number {
