@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { open, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CairnError } from './errors.js';
 
 export interface LockInfo {
@@ -98,28 +99,29 @@ export class EngineLock {
 
   static async acquire(file: string): Promise<EngineLock> {
     const info: LockInfo = { pid: process.pid, started: new Date().toISOString(), ...selfIdentity() };
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const fh = await open(file, 'wx', 0o600);
-        await fh.writeFile(JSON.stringify(info));
-        await fh.close();
-        return new EngineLock(file, info);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        const owner = await readLock(file);
-        if (owner) {
-          throw new CairnError(
-            'engine_locked',
-            `Another Cairn engine (pid ${owner.pid}, started ${owner.started}) is using this data folder.`,
-            {
-              remedy: owner.url
-                ? `It serves at ${owner.url}; CLI commands go through it.`
-                : 'Stop it first, or set CAIRN_HOME to another folder.',
-              details: { pid: owner.pid },
-            },
-          );
-        }
-        await rm(file, { force: true });
+    for (let attempt = 0; attempt < 50; attempt++) {
+      if (await create(file, JSON.stringify(info))) return new EngineLock(file, info);
+      const text = await readFile(file, 'utf8').catch(() => null);
+      if (text === null) continue;
+      const owner = await readLock(file);
+      if (owner) {
+        throw new CairnError(
+          'engine_locked',
+          `Another Cairn engine (pid ${owner.pid}, started ${owner.started}) is using this data folder.`,
+          {
+            remedy: owner.url
+              ? `It serves at ${owner.url}; CLI commands go through it.`
+              : 'Stop it first, or set CAIRN_HOME to another folder.',
+            details: { pid: owner.pid },
+          },
+        );
+      }
+      // Stale. Engines starting together all judge it so: only the one holding the takeover
+      // mark deletes it, and only while it still is that stale lock, so none deletes the lock
+      // another has just taken.
+      if (await takeOver(file, text)) {
+        const took = await create(file, JSON.stringify(info)).finally(() => rm(takeoverFile(file), { force: true }));
+        if (took) return new EngineLock(file, info);
       }
     }
     throw new CairnError('engine_locked', `Cannot take the engine lock ${file}.`);
@@ -131,7 +133,7 @@ export class EngineLock {
     const text = JSON.stringify(this.info);
     this.writing = this.writing
       .catch(() => undefined)
-      .then(() => (this.released ? undefined : writeFile(this.file, text, { mode: 0o600 })));
+      .then(() => (this.released ? undefined : replace(this.file, text)));
     await this.writing;
   }
 
@@ -142,5 +144,104 @@ export class EngineLock {
       .then((t) => JSON.parse(t) as LockInfo)
       .catch(() => null);
     if (owner?.pid === process.pid) await rm(this.file, { force: true });
+  }
+}
+
+/**
+ * Creates the lock file with its whole content in one step, or returns false when it exists. An
+ * exclusive open and then a write left a moment where the file was there but empty: a second
+ * engine starting then read no owner, judged the lock stale, deleted it and took it too (two stdio
+ * clients started together each ran an engine on the same index). A hard link of a file already
+ * written is created whole or not at all; where links are refused (some network and FAT file
+ * systems) the exclusive open stays, and an empty lock is read as "being written" (see below).
+ */
+async function create(file: string, text: string): Promise<boolean> {
+  const tmp = scratchName(file, 'tmp');
+  try {
+    await writeFile(tmp, text, { mode: 0o600, flag: 'wx' });
+    try {
+      await link(tmp, file);
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw err;
+    }
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  try {
+    const fh = await open(file, 'wx', 0o600);
+    await fh.writeFile(text);
+    await fh.close();
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return false;
+  }
+}
+
+/** Rewrites the lock whole (a rename over it): a reader never sees it empty or half written. */
+async function replace(file: string, text: string): Promise<void> {
+  const tmp = scratchName(file, 'tmp');
+  try {
+    await writeFile(tmp, text, { mode: 0o600 });
+    await rename(tmp, file);
+  } finally {
+    await rm(tmp, { force: true });
+  }
+}
+
+function takeoverFile(file: string): string {
+  return `${file}.takeover`;
+}
+
+/**
+ * Takes the takeover mark and deletes the lock judged stale from `text` if it still holds that
+ * text; true when the caller now holds the mark (and must create its lock, then drop the mark).
+ * Only a mark holder deletes another engine's lock, and a stale lock does not change while it
+ * waits (its owner is gone), so the check and the delete cannot be raced.
+ */
+async function takeOver(file: string, text: string): Promise<boolean> {
+  // An empty or partial lock is one being written (by the open-and-write fallback): not stale
+  // until it has stayed so for a while (a crash between the open and the write).
+  if (!isLockText(text) && (await ageMs(file)) < PARTIAL_LOCK_MS) {
+    await sleep(50);
+    return false;
+  }
+  const mark = takeoverFile(file);
+  if (!(await create(mark, String(process.pid)))) {
+    // Another engine is taking over; a mark left by one that died meanwhile expires.
+    if ((await ageMs(mark)) > PARTIAL_LOCK_MS) await rm(mark, { force: true });
+    await sleep(20);
+    return false;
+  }
+  const now = await readFile(file, 'utf8').catch(() => null);
+  if (now === text) await rm(file, { force: true });
+  return true;
+}
+
+async function ageMs(file: string): Promise<number> {
+  return stat(file).then(
+    (st) => Date.now() - st.mtimeMs,
+    () => 0,
+  );
+}
+
+let scratch = 0;
+
+/** A name beside the lock no other writer uses (engines side by side in one process included). */
+function scratchName(file: string, kind: string): string {
+  return `${file}.${process.pid}.${++scratch}.${kind}`;
+}
+
+/** How long a lock file may be empty or partial before it counts as stale. */
+const PARTIAL_LOCK_MS = 2000;
+
+function isLockText(text: string): boolean {
+  try {
+    return typeof (JSON.parse(text) as LockInfo).pid === 'number';
+  } catch {
+    return false;
   }
 }

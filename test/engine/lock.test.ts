@@ -101,3 +101,59 @@ test('a release during an update (the serve address being written) leaves no loc
     await dir.cleanup();
   }
 });
+
+/** Processes that each try to take `file` at the same moment; what each printed. */
+async function contenders(file: string, n: number): Promise<string[]> {
+  const at = Date.now() + 1500;
+  const child = join(REPO, 'test/engine/lock-child.ts');
+  return Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const p = spawn(process.execPath, ['--import', 'tsx', child, file, String(at), '1500'], {
+            cwd: REPO,
+            stdio: ['ignore', 'pipe', 'inherit'],
+          });
+          let out = '';
+          p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+          p.on('error', reject);
+          p.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`contender exited ${code}`))));
+        }),
+    ),
+  );
+}
+
+test('engines starting together: exactly one takes the lock, fresh or stale', { timeout: 120_000 }, async () => {
+  const dir = await tempDir('lock-race');
+  try {
+    const file = join(dir.dir, 'engine.lock');
+    for (let round = 0; round < 4; round++) {
+      // Odd rounds start from a stale lock (a dead pid), which every contender judges stale at once.
+      if (round % 2 === 1) await writeFile(file, JSON.stringify({ pid: 2 ** 22 + 12345, started: 'long ago' }));
+      const said = await contenders(file, 6);
+      assert.equal(said.filter((s) => s === 'took').length, 1, `round ${round}: ${said.join(', ')}`);
+      assert.equal(said.filter((s) => s === 'locked').length, 5, `round ${round}: ${said.join(', ')}`);
+      // Control: once the holder has let go, the next one takes it.
+      assert.deepEqual(await contenders(file, 1), ['took']);
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+test('a lock file still empty (being written) is waited for, and taken once it has stayed empty', async () => {
+  const dir = await tempDir('lock-empty');
+  try {
+    const file = join(dir.dir, 'engine.lock');
+    await writeFile(file, '');
+    const started = Date.now();
+    const lock = await EngineLock.acquire(file);
+    // Taken, but only after the empty file had its time to be written (2 s).
+    assert.ok(Date.now() - started >= 1500, `taken after ${Date.now() - started} ms`);
+    assert.equal((JSON.parse(await readFile(file, 'utf8')) as { pid: number }).pid, process.pid);
+    await lock.release();
+  } finally {
+    await dir.cleanup();
+  }
+});
