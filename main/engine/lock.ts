@@ -158,7 +158,8 @@ export class EngineLock {
 async function create(file: string, text: string): Promise<boolean> {
   const tmp = scratchName(file, 'tmp');
   try {
-    await writeFile(tmp, text, { mode: 0o600, flag: 'wx' });
+    // Overwritten if a crashed process with this pid left one: the name is this process's alone now.
+    await writeFile(tmp, text, { mode: 0o600 });
     try {
       await link(tmp, file);
       return true;
