@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { link, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CairnError } from './errors.js';
+import { scratchName, writeFileAtomic } from './kernel/atomic-write.js';
 
 export interface LockInfo {
   pid: number;
@@ -133,7 +134,8 @@ export class EngineLock {
     const text = JSON.stringify(this.info);
     this.writing = this.writing
       .catch(() => undefined)
-      .then(() => (this.released ? undefined : replace(this.file, text)));
+      // Whole (a rename over it): a reader never finds the lock empty or half written.
+      .then(() => (this.released ? undefined : writeFileAtomic(this.file, text, { mode: 0o600 })));
     await this.writing;
   }
 
@@ -156,7 +158,7 @@ export class EngineLock {
  * systems) the exclusive open stays, and an empty lock is read as "being written" (see below).
  */
 async function create(file: string, text: string): Promise<boolean> {
-  const tmp = scratchName(file, 'tmp');
+  const tmp = scratchName(file);
   try {
     // Overwritten if a crashed process with this pid left one: the name is this process's alone now.
     await writeFile(tmp, text, { mode: 0o600 });
@@ -179,17 +181,6 @@ async function create(file: string, text: string): Promise<boolean> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     return false;
-  }
-}
-
-/** Rewrites the lock whole (a rename over it): a reader never sees it empty or half written. */
-async function replace(file: string, text: string): Promise<void> {
-  const tmp = scratchName(file, 'tmp');
-  try {
-    await writeFile(tmp, text, { mode: 0o600 });
-    await rename(tmp, file);
-  } finally {
-    await rm(tmp, { force: true });
   }
 }
 
@@ -227,13 +218,6 @@ async function ageMs(file: string): Promise<number> {
     (st) => Date.now() - st.mtimeMs,
     () => 0,
   );
-}
-
-let scratch = 0;
-
-/** A name beside the lock no other writer uses (engines side by side in one process included). */
-function scratchName(file: string, kind: string): string {
-  return `${file}.${process.pid}.${++scratch}.${kind}`;
 }
 
 /** How long a lock file may be empty or partial before it counts as stale. */

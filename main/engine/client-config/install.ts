@@ -6,7 +6,7 @@
  * (dotfile managers) is written through to its target, so the link stays; anything that is not a
  * regular file, or cannot be read, is refused and left alone.
  */
-import { copyFile, lstat, mkdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CairnError } from '../errors.js';
 import { SERVER_NAME, clientSpec, type ClientSetup } from './configs.js';
@@ -15,6 +15,7 @@ import { clientConfigPath } from './paths.js';
 import { mergeTomlTable } from './toml.js';
 
 import type { InstallResult } from '../../common/admin.js';
+import { writeFileAtomic } from '../kernel/atomic-write.js';
 
 export type { InstallResult };
 
@@ -92,8 +93,6 @@ export async function installClient(id: string, setup: ClientSetup): Promise<Ins
     backup = `${path}.cairn-backup-${stamp()}`;
     await copyFile(file, backup);
   }
-  const tmp = `${file}.cairn-tmp-${process.pid}`;
-  await writeFile(tmp, text, { mode: 0o600 });
-  await rename(tmp, file);
+  await writeFileAtomic(file, text, { mode: 0o600 });
   return { id: spec.id, config_path: path, backup_path: backup };
 }

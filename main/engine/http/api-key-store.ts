@@ -4,7 +4,7 @@
  * `CAIRN_MCP_API_KEY` or a file only the user can read.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   apiKeyProblem,
@@ -18,6 +18,7 @@ import {
 
 export type { ApiKeyStore, KeyPort, KeyReply, KeyRequest };
 import { CairnError } from '../errors.js';
+import { writeFileAtomic } from '../kernel/atomic-write.js';
 
 /** 32 random bytes, URL-safe: fits an Authorization header and every client's config format. */
 export function generateApiKey(): string {
@@ -99,11 +100,7 @@ export class FileApiKeyStore implements ApiKeyStore {
     checkNewKey(key);
     await mkdir(dirname(this.file), { recursive: true });
     // Written to a private temp file and renamed, so the key is never readable by others, even briefly.
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    await rm(tmp, { force: true });
-    await writeFile(tmp, `${key}\n`, { mode: 0o600, flag: 'wx' });
-    await chmod(tmp, 0o600);
-    await rename(tmp, this.file);
+    await writeFileAtomic(this.file, `${key}\n`, { mode: 0o600 });
     this.cached = key;
   }
 

@@ -5,8 +5,9 @@
  * workbench and the CLI keep working) and never has to be printed where logs capture it.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { CairnError } from '../errors.js';
+import { writeFileAtomic } from '../kernel/atomic-write.js';
 
 const MIN_LENGTH = 16;
 /** What Cairn generates: 32 random bytes in base64url. */
@@ -28,12 +29,8 @@ async function privateToken(file: string): Promise<string | null> {
   }
 }
 
-async function writePrivate(file: string, token: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await rm(tmp, { force: true });
-  await writeFile(tmp, `${token}\n`, { mode: 0o600, flag: 'wx' });
-  await chmod(tmp, 0o600);
-  await rename(tmp, file);
+function writePrivate(file: string, token: string): Promise<void> {
+  return writeFileAtomic(file, `${token}\n`, { mode: 0o600 });
 }
 
 /** `CAIRN_ADMIN_TOKEN` if set; a short one is refused (it would be guessable). */

@@ -1,8 +1,9 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IndexContract } from '../../common/status.js';
 import { CairnError } from '../errors.js';
 import { ANALYZER_VERSION } from './analyzer.js';
+import { writeFileAtomic } from '../kernel/atomic-write.js';
 
 /**
  * Full-text settings are part of the contract: changing them changes what BM25 scores mean. The
@@ -41,9 +42,7 @@ export async function readContract(indexDir: string): Promise<IndexContract | nu
 }
 
 export async function writeContract(indexDir: string, contract: IndexContract): Promise<void> {
-  const tmp = join(indexDir, `${FILE}.${process.pid}.tmp`);
-  await writeFile(tmp, JSON.stringify(contract, null, 2));
-  await rename(tmp, join(indexDir, FILE));
+  await writeFileAtomic(join(indexDir, FILE), JSON.stringify(contract, null, 2));
 }
 
 export interface ContractCheck {

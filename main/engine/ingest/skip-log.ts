@@ -7,9 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SKIP_REASONS, isSkipReason, type SkipReason, type SkipSummary } from '../../common/files.js';
+import { writeFileAtomic } from '../kernel/atomic-write.js';
 
 export const MAX_LISTED = 20_000;
 
@@ -193,9 +194,7 @@ export class SkipLog {
           items: [...skips.entries.values()].map((e) => (e.detail ? [e.rel, e.reason, e.detail] : [e.rel, e.reason])),
         };
         await mkdir(dir, { recursive: true, mode: 0o700 });
-        const tmp = `${file}.${process.pid}.tmp`;
-        await writeFile(tmp, JSON.stringify(body), { mode: 0o600 });
-        await rename(tmp, file);
+        await writeFileAtomic(file, JSON.stringify(body), { mode: 0o600 });
       })
       .catch(() => undefined);
     this.writes.set(folder, next);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobState } from '../../common/status.js';
+import { writeFileAtomic } from '../kernel/atomic-write.js';
 
 /** What applies a folder's due changes: a job that takes them (FolderSync.applyChanges). */
 export type ApplyChanges = (folder: string) => { ended(): Promise<JobState> } | null;
@@ -185,9 +185,7 @@ export class FolderChanges {
     if (folders.length === 0 && this.readMarker().length === 0) return this.markerWrite;
     this.markerWrite = this.markerWrite
       .then(async () => {
-        const tmp = `${file}.${process.pid}.tmp`;
-        await writeFile(tmp, JSON.stringify(folders));
-        await rename(tmp, file);
+        await writeFileAtomic(file, JSON.stringify(folders));
       })
       .catch(() => undefined);
     return this.markerWrite;
